@@ -1,0 +1,27 @@
+# The two README commands: `make run` and `make test`. Both build .venv on first use.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+EXAMPLE := examples/workspace
+
+.PHONY: run test lint install install-test
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+
+install-test: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+
+run: install
+	$(BIN)/memory validate --workspace $(EXAMPLE)
+	$(BIN)/memory stats --workspace $(EXAMPLE)
+
+test: install-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q; status=$$?; \
+	if [ $$status -eq 5 ]; then echo 'pytest collected no tests' >&2; exit 1; fi; exit $$status

@@ -1,0 +1,1 @@
+"""Deterministic batch import of ready-made concept pages. Depends only on `substrate`."""

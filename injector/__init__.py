@@ -1,0 +1,2 @@
+"""What prompt assembly calls each turn: tier dispatch and the rendered blocks.
+Depends on `lanes` and `substrate`."""

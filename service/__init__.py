@@ -1,0 +1,1 @@
+"""The outer ring and only composition root: settings, CLI, HTTP app."""

@@ -1,0 +1,244 @@
+"""Owns `config.toml`: its schema, defaults, validation, template and migration.
+
+Only the composition root (`service/`) calls `load_config`; everything else
+receives the resulting `MemoryConfig`. Tier switches (`memory.v2.enabled`,
+`memory.v3.live`) are parsed here but only `substrate.tiers` interprets them,
+and substrate tunables are only read through `resolve_substrate_tuning`
+(`substrate.tuning`).
+
+Unknown keys under `memory.substrate` and `memory.v3` are errors (they are
+ours, and a typo would silently change nothing); unknown keys under
+`memory.v2` are tolerated because the legacy v2 engine has keys of its own.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+
+from substrate.errors import ConfigError
+from substrate.safe_files import read_text_snapshot, write_atomic
+
+ScalarType = type[bool] | type[int] | type[float] | type[str]
+
+
+@dataclass(frozen=True)
+class Tunable:
+    """A substrate tunable: its `memory.substrate` name, its `memory.v2` twin, type, default."""
+
+    name: str
+    v2_name: str
+    kind: ScalarType
+    default: Any
+
+
+# The v2 twin supplies the default; `embedding_model` is historically `embed_model`.
+SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
+    Tunable("consolidation_interval_hours", "consolidation_interval_hours", float, 8.0),
+    Tunable("consolidation_max_buffer_lines", "consolidation_max_buffer_lines", int, 100),
+    Tunable("dense_weight", "dense_weight", float, 0.7),
+    Tunable("sparse_weight", "sparse_weight", float, 0.3),
+    Tunable("bm25_k1", "bm25_k1", float, 1.2),
+    Tunable("bm25_b", "bm25_b", float, 0.75),
+    Tunable("embedding_model", "embed_model", str, "all-MiniLM-L6-v2-int8"),
+    Tunable("sweep_enabled", "sweep_enabled", bool, False),
+)
+
+TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
+    "memory.enabled": (bool, True),
+    "memory.v2.enabled": (bool, True),
+    "memory.v3.live": (bool, False),
+}
+
+V3_KEYS: dict[str, tuple[ScalarType, Any]] = {}
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """The validated `memory` table; each section holds only keys the file set."""
+
+    enabled: bool | None = None
+    v2: Mapping[str, Any] = field(default_factory=dict)
+    v3: Mapping[str, Any] = field(default_factory=dict)
+    substrate: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "config.toml"
+
+
+def load_config(path: Path) -> MemoryConfig:
+    """Read and validate a workspace's `config.toml`; an absent file means all defaults."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return MemoryConfig(source=str(path))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 ({exc.reason})") from None
+    return parse_config(text, source=str(path))
+
+
+def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    memory = _table(doc.get("memory", {}), "memory", source)
+    for key in memory:
+        if key not in ("enabled", "v2", "v3", "substrate"):
+            raise ConfigError(f"{source}: unknown key memory.{key}")
+    config = MemoryConfig(
+        enabled=_typed(memory.get("enabled"), bool, "memory.enabled", source),
+        v2=_section(memory, "v2", source),
+        v3=_section(memory, "v3", source),
+        substrate=_section(memory, "substrate", source),
+        source=source,
+    )
+    check_weights(config)
+    return config
+
+
+def _table(value: Any, name: str, source: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{source}: {name} must be a table, got {type(value).__name__}")
+    return value
+
+
+def _section(memory: dict[str, Any], name: str, source: str) -> dict[str, Any]:
+    table = _table(memory.get(name, {}), f"memory.{name}", source)
+    known = _known_keys(name)
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        dotted = f"memory.{name}.{key}"
+        if key not in known:
+            if name == "v2":
+                out[key] = value
+                continue
+            raise ConfigError(f"{source}: unknown key {dotted}")
+        out[key] = _typed(value, known[key], dotted, source)
+    return out
+
+
+def _known_keys(section: str) -> dict[str, ScalarType]:
+    if section == "substrate":
+        return {t.name: t.kind for t in SUBSTRATE_TUNABLES}
+    if section == "v2":
+        return {t.v2_name: t.kind for t in SUBSTRATE_TUNABLES} | {"enabled": bool}
+    return {k: kind for k, (kind, _) in V3_KEYS.items()} | {"live": bool}
+
+
+def _typed(value: Any, kind: ScalarType, dotted: str, source: str) -> Any:
+    if value is None:
+        return None
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    # bool is a subclass of int: `true` must not pass as a number.
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise ConfigError(
+            f"{source}: {dotted} must be {_kind_name(kind)}, got {value!r}"
+        )
+    if kind is float and not math.isfinite(value):
+        raise ConfigError(f"{source}: {dotted} must be a finite number, got {value!r}")
+    return value
+
+
+def _kind_name(kind: ScalarType) -> str:
+    return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}[kind]
+
+
+def check_weights(config: MemoryConfig) -> None:
+    """Dense + sparse weights must sum to 1, as resolved and within the v2 engine's pair."""
+    pairs = [
+        (_resolved_source(config, "dense_weight"), _resolved_source(config, "sparse_weight")),
+        (_v2_source(config, "dense_weight"), _v2_source(config, "sparse_weight")),
+    ]
+    for (dense_key, dense), (sparse_key, sparse) in pairs:
+        for key, value in ((dense_key, dense), (sparse_key, sparse)):
+            if not 0.0 <= value <= 1.0:
+                raise ConfigError(f"{config.source}: {key} must be between 0 and 1, got {value}")
+        if abs(dense + sparse - 1.0) > 1e-6:
+            raise ConfigError(
+                f"{config.source}: {dense_key} ({dense}) + {sparse_key} ({sparse}) "
+                f"must sum to 1, got {dense + sparse:.6g}"
+            )
+
+
+def _tunable(name: str) -> Tunable:
+    return next(t for t in SUBSTRATE_TUNABLES if t.name == name)
+
+
+def _v2_source(config: MemoryConfig, name: str) -> tuple[str, Any]:
+    tunable = _tunable(name)
+    if tunable.v2_name in config.v2:
+        return f"memory.v2.{tunable.v2_name}", config.v2[tunable.v2_name]
+    return f"memory.v2.{tunable.v2_name} (default)", tunable.default
+
+
+def _resolved_source(config: MemoryConfig, name: str) -> tuple[str, Any]:
+    """Which key supplies tunable `name`, and its value: substrate, else its v2 twin."""
+    if name in config.substrate:
+        return f"memory.substrate.{name}", config.substrate[name]
+    return _v2_source(config, name)
+
+
+def migrate_config(path: Path) -> list[str]:
+    """Copy explicitly set, non-default `memory.v2` tunables into `memory.substrate`.
+
+    Only values a user chose are copied: a v2 key left at its default (or
+    absent) keeps following the default, and a key already set under
+    `memory.substrate` wins. Comments and layout are preserved. Returns the
+    dotted substrate keys that were written.
+    """
+    text, snap = read_text_snapshot(path)
+    config = parse_config(text, source=str(path))
+    to_copy = [
+        t for t in SUBSTRATE_TUNABLES
+        if t.v2_name in config.v2
+        and config.v2[t.v2_name] != t.default
+        and t.name not in config.substrate
+    ]
+    if not to_copy:
+        return []
+    doc = tomlkit.parse(text)
+    memory = doc.setdefault("memory", tomlkit.table())
+    substrate = memory.setdefault("substrate", tomlkit.table())
+    for t in to_copy:
+        substrate[t.name] = config.v2[t.v2_name]
+    new_text = tomlkit.dumps(doc)
+    parse_config(new_text, source=str(path))
+    write_atomic(path, new_text, expected=snap)
+    return [f"memory.substrate.{t.name}" for t in to_copy]
+
+
+CONFIG_TEMPLATE = """\
+# Memory workspace configuration. Every key is optional: an absent key takes
+# the default shown in its comment.
+
+[memory]
+# Master switch. false = tier "off": nothing is injected or captured.
+enabled = true
+
+[memory.v3]
+# v3 is the lane-based read path and the tier new workspaces start on.
+live = true
+
+[memory.v2]
+# The legacy v2 engine. Its tunables below are the historical defaults for
+# [memory.substrate]; `memory config migrate` copies values you set here.
+enabled = true
+
+[memory.substrate]
+# Substrate tunables. Each key falls back to its memory.v2 twin.
+# dense_weight + sparse_weight must sum to 1.
+# dense_weight = 0.7
+# sparse_weight = 0.3
+# bm25_k1 = 1.2
+# bm25_b = 0.75
+# embedding_model = "all-MiniLM-L6-v2-int8"   # v2 twin: embed_model
+# consolidation_interval_hours = 8.0
+# consolidation_max_buffer_lines = 100
+# sweep_enabled = false
+"""

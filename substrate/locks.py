@@ -1,0 +1,46 @@
+"""Advisory inter-process locks on files under `.substrate/`.
+
+Writers that must not interleave (buffer appends; later ingest and
+consolidation, which share the consolidation lock) hold one of these. The lock
+is an `flock` on a lock file, so it disappears with the process that held it:
+a crashed writer never leaves a stale lock behind.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from substrate.errors import LockHeldError
+
+
+@contextmanager
+def hold_lock(path: Path, *, timeout_s: float = 10.0, purpose: str = "write") -> Iterator[None]:
+    """Hold the lock at `path`, waiting up to `timeout_s` for another holder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockHeldError(
+                        f"{path}: another process holds the {purpose} lock; "
+                        f"retry when it has finished"
+                    ) from None
+                time.sleep(0.05)
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)

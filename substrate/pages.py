@@ -1,0 +1,193 @@
+"""Owns the concept-page format: YAML frontmatter + markdown body.
+
+Parsing yields a `Page`: title, aliases, links (from `links:`, `edges:` and
+inline `[[wikilinks]]`), provenance (`source`, `origin_date`) and `fresh_at`.
+It does not own where pages live (`page_index`) or how they are written
+(`safe_files`).
+
+Frontmatter goes through python-frontmatter's YAML handler directly, not
+`frontmatter.loads`, because `loads` silently turns a non-mapping frontmatter
+(a YAML list or string) into `{}`, hiding a defect we must report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any, Literal
+
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
+from substrate.errors import PageParseError
+
+LinkVia = Literal["links", "edges", "wikilink"]
+
+_YAML = YAMLHandler()
+_FENCE = re.compile(r"^(```|~~~).*?^\1[^\S\n]*$", re.MULTILINE | re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
+_HEADING = re.compile(r"^# +(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Link:
+    target: str
+    via: LinkVia
+
+
+@dataclass(frozen=True)
+class Page:
+    slug: str
+    title: str
+    aliases: tuple[str, ...]
+    summary: str | None
+    tags: tuple[str, ...]
+    links: tuple[Link, ...]
+    core: bool
+    source: str | None
+    origin_date: str | None
+    fresh_at: datetime
+    body: str
+    content_hash: str
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def decode_page(data: bytes) -> str:
+    """Bytes → text; a UTF-8 BOM (common from Windows editors) is tolerated and dropped."""
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise PageParseError(f"not UTF-8 (byte {exc.start}: {exc.reason})") from None
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
+    """(metadata, body); raises `PageParseError` for bad YAML or a non-mapping."""
+    stripped = text.lstrip("\n")
+    if not _YAML.detect(stripped):
+        return {}, text
+    try:
+        fm, body = _YAML.split(stripped)
+    except ValueError:
+        return {}, text  # an opening '---' with no closing one: a horizontal rule, not frontmatter
+    try:
+        data = _YAML.load(fm)
+    except yaml.YAMLError as exc:
+        raise PageParseError(f"bad YAML frontmatter: {_one_line(str(exc))}") from None
+    if data is None:
+        return {}, body.lstrip("\n")
+    if not isinstance(data, dict):
+        raise PageParseError(
+            f"frontmatter is not a mapping (got a YAML {type(data).__name__})"
+        )
+    return {str(k): v for k, v in data.items()}, body.lstrip("\n")
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def parse_page(slug: str, data: bytes, mtime: datetime) -> Page:
+    """Parse one page file's bytes; `mtime` is the fallback for `fresh_at`."""
+    text = decode_page(data)
+    meta, body = split_frontmatter(text)
+    origin = meta.get("origin_date")
+    return Page(
+        slug=slug,
+        title=_title(meta, body, slug),
+        aliases=_strings(meta.get("aliases")),
+        summary=_optional_str(meta.get("summary")),
+        tags=_strings(meta.get("tags")),
+        links=_links(meta, body),
+        core=meta.get("core") is True,
+        source=_optional_str(meta.get("source")),
+        origin_date=None if origin is None else _origin_text(origin),
+        fresh_at=parse_origin_date(origin) or mtime,
+        body=body,
+        content_hash=content_hash(data),
+    )
+
+
+def _title(meta: dict[str, Any], body: str, slug: str) -> str:
+    title = meta.get("title")
+    if title is not None and str(title).strip():
+        return str(title).strip()
+    match = _HEADING.search(_FENCE.sub("", body))
+    if match:
+        return match.group(1).strip()
+    return slug.rsplit("/", 1)[-1]
+
+
+def _optional_str(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    """A scalar or list of scalars → strings; a lone string is a one-item list."""
+    if value is None:
+        return ()
+    items = value if isinstance(value, list) else [value]
+    return tuple(s for s in (str(v).strip() for v in items if not isinstance(v, dict | list)) if s)
+
+
+def _links(meta: dict[str, Any], body: str) -> tuple[Link, ...]:
+    found: list[Link] = [Link(t, "links") for t in _strings(meta.get("links"))]
+    edges = meta.get("edges")
+    # Lenient: an edge without a usable `to` is skipped, since `edges` is
+    # hand-written metadata and one malformed item should not fail the page.
+    for edge in edges if isinstance(edges, list) else []:
+        target = edge.get("to") if isinstance(edge, dict) else None
+        if isinstance(target, str) and target.strip():
+            found.append(Link(target.strip(), "edges"))
+    found.extend(Link(t, "wikilink") for t in wikilinks(body))
+    seen: set[Link] = set()
+    return tuple(link for link in found if not (link in seen or seen.add(link)))
+
+
+def wikilinks(text: str) -> list[str]:
+    """`[[slug]]`, `[[slug|label]]`, `[[slug#heading]]` targets, outside code."""
+    prose = _INLINE_CODE.sub("", _FENCE.sub("", text))
+    return [m.group(1).strip() for m in _WIKILINK.finditer(prose) if m.group(1).strip()]
+
+
+def _origin_text(value: Any) -> str:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return str(value)
+
+
+def parse_origin_date(value: Any) -> datetime | None:
+    """`origin_date` as an aware UTC datetime, or None when absent or unparseable.
+
+    A date means midnight UTC; an offset-less datetime is UTC; pre-epoch
+    dates are valid. YAML already turns unquoted ISO values into date and
+    datetime objects; quoted ones arrive as strings.
+    """
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=UTC)
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    try:
+        if len(text) == 10:
+            return parse_origin_date(date.fromisoformat(text))
+        return parse_origin_date(datetime.fromisoformat(text))
+    except (ValueError, OverflowError):
+        return None
+
+
+def iso_utc(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC with a `Z`, the one timestamp form this service prints."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

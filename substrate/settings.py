@@ -1,0 +1,23 @@
+"""What every library call receives: the workspace and its validated config.
+
+Built once by the composition root (`service/`) and passed down, so no
+library code reads the environment or the config file itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from substrate.config import MemoryConfig
+from substrate.tuning import SubstrateTuning, resolve_substrate_tuning
+from substrate.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Settings:
+    workspace: Workspace
+    config: MemoryConfig
+
+    @property
+    def tuning(self) -> SubstrateTuning:
+        return resolve_substrate_tuning(self.config)

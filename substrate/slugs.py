@@ -1,0 +1,57 @@
+"""Page slugs: the path of a page under `memory/concepts/` without `.md`.
+
+A slug names a file we may write, so anything that could escape the concepts
+folder or hide in a listing is refused: `..` and `.` segments, absolute paths,
+backslashes, empty segments, hidden (dot) segments and control characters.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from substrate.errors import InvalidInputError
+
+MAX_SEGMENT_BYTES = 240
+
+
+def slug_problem(slug: str) -> str | None:
+    """Why `slug` is unsafe, or None when it is fine."""
+    if not slug:
+        return "slug is empty"
+    if "\\" in slug:
+        return "slug contains a backslash"
+    if slug.startswith("/"):
+        return "slug is an absolute path"
+    for ch in slug:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            return f"slug contains control character U+{ord(ch):04X}"
+    for segment in slug.split("/"):
+        if segment == "":
+            return "slug has an empty path segment"
+        if segment in (".", ".."):
+            return f"slug contains a '{segment}' segment"
+        if segment.startswith("."):
+            return f"slug segment '{segment}' is hidden (starts with '.')"
+        if segment != segment.strip():
+            return f"slug segment '{segment}' has leading or trailing spaces"
+        if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
+            return f"slug segment is longer than {MAX_SEGMENT_BYTES} bytes"
+    return None
+
+
+def validate_slug(slug: str) -> str:
+    problem = slug_problem(slug)
+    if problem is not None:
+        raise InvalidInputError(f"bad slug {slug!r}: {problem}")
+    return slug
+
+
+def slug_for_path(concepts_dir: Path, path: Path) -> str:
+    """The slug of a page file (not validated: the caller reports a bad one)."""
+    return path.relative_to(concepts_dir).as_posix().removesuffix(".md")
+
+
+def path_for_slug(concepts_dir: Path, slug: str) -> Path:
+    parts = validate_slug(slug).split("/")
+    return concepts_dir.joinpath(*parts[:-1], parts[-1] + ".md")
