@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-
 from substrate.errors import ConfigError
 from substrate.safe_files import read_text_snapshot, write_atomic
 
@@ -202,6 +200,8 @@ def migrate_config(path: Path) -> list[str]:
     ]
     if not to_copy:
         return []
+    import tomlkit  # only this command edits TOML; keep it off every other start-up
+
     doc = tomlkit.parse(text)
     memory = doc.setdefault("memory", tomlkit.table())
     substrate = memory.setdefault("substrate", tomlkit.table())

@@ -26,6 +26,15 @@ from substrate.errors import PageParseError
 LinkVia = Literal["links", "edges", "wikilink"]
 
 _YAML = YAMLHandler()
+
+
+class _Loader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader):  # type: ignore[misc]
+    """Safe YAML that leaves timestamps as text: YAML raises on an impossible
+    date (`2024-13-45`), which would fail the whole page, while an unparseable
+    `origin_date` must only fall back to mtime (`parse_origin_date` decides)."""
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
 _FENCE = re.compile(r"^(```|~~~).*?^\1[^\S\n]*$", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
@@ -76,7 +85,7 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
     except ValueError:
         return {}, text  # an opening '---' with no closing one: a horizontal rule, not frontmatter
     try:
-        data = _YAML.load(fm)
+        data = _YAML.load(fm, Loader=_Loader)
     except yaml.YAMLError as exc:
         raise PageParseError(f"bad YAML frontmatter: {_one_line(str(exc))}") from None
     if data is None:

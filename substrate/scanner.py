@@ -45,10 +45,11 @@ _INJECTION = [
     re.compile(rf"\b(?:ignore|disregard|forget|skip|override|bypass|drop)\s+(?:all\s+)?{_PREVIOUS}\s+{_DIRECTIVES}", _I),
     re.compile(rf"\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:above|before|previously))", _I),
     re.compile(r"\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered|free\s+of)", _I),
-    re.compile(r"\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:\s*\S", _I),
+    re.compile(r"\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:\s*(?:you|ignore|disregard|always|never|from\s+now|the\s+assistant|do\s+not)\b", _I),
+    re.compile(r"(?:تجاهل|تجاهلي|انس|انسَ)\s+(?:كل|جميع)?\s*(?:التعليمات|الأوامر|القواعد|الإرشادات)", _I),
     re.compile(r"\b(?:reveal|print|output|repeat|leak|show\s+me)\s+(?:your|the)\s+(?:full\s+|hidden\s+|secret\s+)?system\s+prompt", _I),
     re.compile(r"\bfrom\s+now\s+on,?\s+(?:you|the\s+assistant)\s+(?:must|will|should|shall)\s+(?:always\s+|never\s+)?(?:obey|ignore|disregard|comply|answer\s+without|reveal|pretend)", _I),
-    re.compile(r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\b", _I),
+    re.compile(r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\s+(?:about\s+)?(?:this|these)\s+(?:note|memory|instructions?|messages?)", _I),
     re.compile(r"\b(?:act|pretend|behave)\s+as\s+(?:if\s+)?(?:you\s+(?:have|had)\s+no|an?\s+(?:unrestricted|unfiltered|jailbroken))", _I),
     re.compile(r"\bwhen\s+(?:you|the\s+assistant)\s+(?:read|see|load|recall)s?\s+this(?:\s+memory|\s+note|\s+page)?,?\s+(?:you\s+must|always|immediately|silently)", _I),
 ]
@@ -65,8 +66,8 @@ _MEMORY_TAG = re.compile(
 
 _PLACEHOLDER = re.compile(
     r"^(?:<.*>|\$\{?\w+\}?|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}|%\w+%|"
-    r"(?:your|my|the)[-_ ]?\w*|changeme|change_me|example\w*|placeholder|redacted|dummy|"
-    r"test|none|null|true|false|secret|password|todo|tbd|\w+_here)$",
+    r"(?:your|my|the)[-_\w]*|changeme|change_me|example[-_\w]*|placeholder|redacted|dummy|"
+    r"test|none|null|true|false|secret|password|todo|tbd|[-\w]+[-_]here)$",
     _I,
 )
 _ASSIGNMENT = re.compile(
@@ -98,10 +99,15 @@ def strip_hidden_reasoning(text: str) -> str:
     return _HIDDEN_REASONING.sub("", text)
 
 
+_NEGATED = re.compile(r"(?:\bdo\s+not|n't|\bnever)\s+$", _I)
+
+
 def _injection(text: str) -> Finding | None:
     for pattern in _INJECTION:
-        match = pattern.search(text)
-        if match:
+        for match in pattern.finditer(text):
+            # "Don't forget the prior instructions from the landlord" is a note, not an attack.
+            if _NEGATED.search(text[max(0, match.start() - 12) : match.start()]):
+                continue
             return Finding("prompt_injection", f"instruction aimed at the assistant: {_quote(match.group(0))}")
     return None
 
@@ -138,7 +144,8 @@ def _looks_secret(value: str) -> bool:
         return False
     has_alpha = any(c.isalpha() for c in value)
     has_digit = any(c.isdigit() for c in value)
-    return has_alpha and (has_digit or len(value) >= 16)
+    mixed_case = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return has_alpha and (has_digit or (len(value) >= 20 and mixed_case))
 
 
 def _invisible(text: str) -> Finding | None:

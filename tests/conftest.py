@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from service.settings_loader import build_settings
+from substrate import Settings, Workspace, init_workspace, open_workspace
+
+PageWriter = Callable[..., Path]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Workspace:
+    root = tmp_path / "ws"
+    init_workspace(root)
+    return open_workspace(root)
+
+
+@pytest.fixture
+def settings(workspace: Workspace) -> Settings:
+    return build_settings(workspace.root)
+
+
+@pytest.fixture
+def write_page(workspace: Workspace) -> PageWriter:
+    """Write a concept page; `mtime` (epoch seconds) pins the file time."""
+
+    def write(slug: str, text: str, mtime: float | None = None) -> Path:
+        path = workspace.concepts_dir / f"{slug}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if mtime is not None:
+            os.utime(path, (mtime, mtime))
+        return path
+
+    return write
+
+
+# Shared 2-core machines stall unpredictably; a per-example deadline would make
+# property tests flaky without saying anything about the code.
+settings_profile = __import__("hypothesis").settings
+settings_profile.register_profile("memory", deadline=None)
+settings_profile.load_profile("memory")

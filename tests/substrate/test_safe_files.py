@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from substrate import StaleWriteError, read_text_snapshot, write_atomic
+from substrate.locks import hold_lock
+from substrate.errors import LockHeldError
+
+
+def test_write_creates_folders_and_leaves_no_temp_files(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "file.md"
+    write_atomic(target, "hello")
+    assert target.read_text() == "hello"
+    assert [p.name for p in target.parent.iterdir()] == ["file.md"]
+
+
+def test_write_against_unchanged_snapshot_succeeds(tmp_path: Path) -> None:
+    target = tmp_path / "f.md"
+    target.write_text("v1")
+    _, snap = read_text_snapshot(target)
+    write_atomic(target, "v2", expected=snap)
+    assert target.read_text() == "v2"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda p: p.write_text("edited elsewhere"), "changed on disk since it was read"),
+        (lambda p: p.unlink(), "deleted on disk since it was read"),
+    ],
+)
+def test_drifted_file_is_kept_and_write_refused(tmp_path: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "f.md"
+    target.write_text("v1")
+    _, snap = read_text_snapshot(target)
+    change(target)
+    before = target.read_bytes() if target.exists() else None
+    with pytest.raises(StaleWriteError, match=message):
+        write_atomic(target, "mine", expected=snap)
+    assert (target.read_bytes() if target.exists() else None) == before
+    assert list(tmp_path.iterdir()) == ([target] if before is not None else [])
+
+
+def test_file_created_after_an_absent_read_is_drift(tmp_path: Path) -> None:
+    target = tmp_path / "new.md"
+    _, snap = read_text_snapshot(target)
+    target.write_text("someone else")
+    with pytest.raises(StaleWriteError, match="created on disk"):
+        write_atomic(target, "mine", expected=snap)
+
+
+def test_touch_without_content_change_is_not_drift(tmp_path: Path) -> None:
+    import os
+
+    target = tmp_path / "f.md"
+    target.write_text("same")
+    _, snap = read_text_snapshot(target)
+    os.utime(target, (1, 1))
+    write_atomic(target, "new", expected=snap)
+    assert target.read_text() == "new"
+
+
+def test_second_lock_holder_times_out_with_a_clear_error(tmp_path: Path) -> None:
+    lock = tmp_path / "x.lock"
+    with (
+        hold_lock(lock),
+        pytest.raises(LockHeldError, match="holds the buffer lock"),
+        hold_lock(lock, timeout_s=0.1, purpose="buffer"),
+    ):
+        pass
+    with hold_lock(lock, timeout_s=0.1):
+        pass
