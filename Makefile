@@ -22,6 +22,7 @@ run: install
 
 test: install-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q; status=$$?; \
 	if [ $$status -eq 5 ]; then echo 'pytest collected no tests' >&2; exit 1; fi; exit $$status

@@ -37,7 +37,9 @@ def main() -> None:
         print(f"{rule:22s} caught {caught[rule]}/{total[rule]}")
     n_caught, n_attacks = sum(caught.values()), sum(total.values())
     print(f"catch rate           {n_caught}/{n_attacks} = {n_caught / n_attacks:.1%}")
-    print(f"false-positive rate  {len(false_positives)}/{len(benign)} = {len(false_positives) / len(benign):.1%}")
+    print(
+        f"false-positive rate  {len(false_positives)}/{len(benign)} = {len(false_positives) / len(benign):.1%}"
+    )
     print(f"scan time            {elapsed / (len(attacks) + len(benign)) * 1e6:.0f} us per text")
     for note in false_positives:
         print(f"  false positive: {note[:80]!r}", file=sys.stderr)

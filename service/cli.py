@@ -87,7 +87,9 @@ def validate(workspace: Path, as_json: bool) -> None:
             click.echo(f"parse failure  {f['path']}: {f['error']}")
         for d in dangling:
             click.echo(f"dangling link  {d['from']} -> {d['to']} (via {d['via']})")
-        click.echo(f"{len(index)} pages, {len(failures)} parse failures, {len(dangling)} dangling links")
+        click.echo(
+            f"{len(index)} pages, {len(failures)} parse failures, {len(dangling)} dangling links"
+        )
     if failures or dangling:
         sys.exit(1)
 
@@ -110,7 +112,9 @@ def pages(workspace: Path, as_json: bool) -> None:
 @cli.command("remember")
 @workspace_option
 @click.argument("text")
-@click.option("--hint", "hints", multiple=True, metavar="SLUG", help="Page the fact belongs to (repeatable).")
+@click.option(
+    "--hint", "hints", multiple=True, metavar="SLUG", help="Page the fact belongs to (repeatable)."
+)
 def remember_command(workspace: Path, text: str, hints: tuple[str, ...]) -> None:
     """Save a fact to the intake buffer and today's archive; prints its id."""
     entry = remember(build_settings(workspace), text, list(hints))

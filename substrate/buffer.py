@@ -80,7 +80,7 @@ def parse_buffer(content: str) -> list[BufferEntry]:
             raw.append((start[0], [(start[1], True)]))
         elif raw:
             indented = line.startswith(INDENT)
-            raw[-1][1].append((line[len(INDENT):] if indented else line, indented))
+            raw[-1][1].append((line[len(INDENT) :] if indented else line, indented))
     return _with_ids([(at, _entry_text(lines)) for at, lines in raw])
 
 

@@ -135,10 +135,8 @@ def _typed(value: Any, kind: ScalarType, dotted: str, source: str) -> Any:
         value = float(value)
     # bool is a subclass of int: `true` must not pass as a number.
     if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-        raise ConfigError(
-            f"{source}: {dotted} must be {_kind_name(kind)}, got {value!r}"
-        )
-    if kind is float and not math.isfinite(value):
+        raise ConfigError(f"{source}: {dotted} must be {_kind_name(kind)}, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
         raise ConfigError(f"{source}: {dotted} must be a finite number, got {value!r}")
     return value
 
@@ -193,7 +191,8 @@ def migrate_config(path: Path) -> list[str]:
     text, snap = read_text_snapshot(path)
     config = parse_config(text, source=str(path))
     to_copy = [
-        t for t in SUBSTRATE_TUNABLES
+        t
+        for t in SUBSTRATE_TUNABLES
         if t.v2_name in config.v2
         and config.v2[t.v2_name] != t.default
         and t.name not in config.substrate

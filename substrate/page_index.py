@@ -9,9 +9,13 @@ text read the file.
 
 from __future__ import annotations
 
+import gc
 import json
+import multiprocessing
 import os
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,13 +24,14 @@ from typing import Any
 from substrate.errors import PageParseError
 from substrate.pages import Link, iso_utc, parse_page
 from substrate.safe_files import write_atomic
-from substrate.slugs import slug_for_path, slug_problem
+from substrate.slugs import slug_problem
 from substrate.workspace import Workspace
 
 CACHE_VERSION = 1
+PARALLEL_THRESHOLD = 500
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PageEntry:
     slug: str
     path: str
@@ -46,14 +51,14 @@ class PageEntry:
         return list(dict.fromkeys(link.target for link in self.links))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParseFailure:
     slug: str
     path: str
     error: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DanglingLink:
     source: str
     target: str
@@ -73,7 +78,7 @@ class PageIndex:
         return self.entries.get(slug)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Scanned:
     mtime_ns: int
     size: int
@@ -81,35 +86,44 @@ class _Scanned:
     failure: ParseFailure | None
 
 
-def _walk_pages(concepts_dir: Path) -> Iterator[tuple[Path, os.stat_result]]:
-    """Every `*.md` file under the folder, skipping hidden files and folders."""
-    stack = [concepts_dir]
+def _walk_pages(concepts_dir: Path) -> Iterator[tuple[str, os.stat_result]]:
+    """(relative posix path, stat) of every `*.md` file, skipping hidden files and folders.
+
+    Works on strings rather than `Path` objects: on an unchanged corpus this
+    walk is most of the rescan, and pathlib parsing would dominate it.
+    """
+    stack = [""]
+    base = str(concepts_dir)
     while stack:
-        folder = stack.pop()
+        rel_folder = stack.pop()
         try:
-            items = list(os.scandir(folder))
-        except FileNotFoundError:
+            items = list(os.scandir(os.path.join(base, rel_folder) if rel_folder else base))
+        except (FileNotFoundError, NotADirectoryError):
             continue
         for item in items:
             if item.name.startswith("."):
                 continue
+            rel = f"{rel_folder}/{item.name}" if rel_folder else item.name
             if item.is_dir():
-                stack.append(Path(item.path))
+                stack.append(rel)
             elif item.name.endswith(".md") and item.is_file():
-                yield Path(item.path), item.stat()
+                yield rel, item.stat()
 
 
-def _scan_file(concepts_dir: Path, path: Path, st: os.stat_result) -> _Scanned:
-    rel = path.relative_to(concepts_dir).as_posix()
-    slug = slug_for_path(concepts_dir, path)
+def _scan_file(concepts_dir: str, rel: str, mtime_ns: int, size: int) -> _Scanned:
+    slug = rel.removesuffix(".md")
     problem = slug_problem(slug)
     if problem is not None:
-        return _Scanned(st.st_mtime_ns, st.st_size, None, ParseFailure(slug, rel, f"bad slug: {problem}"))
-    mtime = datetime.fromtimestamp(st.st_mtime_ns / 1e9, tz=UTC)
+        return _Scanned(mtime_ns, size, None, ParseFailure(slug, rel, f"bad slug: {problem}"))
+    mtime = datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC)
     try:
-        page = parse_page(slug, path.read_bytes(), mtime)
+        with open(os.path.join(concepts_dir, rel), "rb") as fh:
+            data = fh.read()
+        page = parse_page(slug, data, mtime)
     except PageParseError as exc:
-        return _Scanned(st.st_mtime_ns, st.st_size, None, ParseFailure(slug, rel, exc.message))
+        return _Scanned(mtime_ns, size, None, ParseFailure(slug, rel, exc.message))
+    except FileNotFoundError:
+        return _Scanned(mtime_ns, size, None, ParseFailure(slug, rel, "deleted while scanning"))
     entry = PageEntry(
         slug=slug,
         path=rel,
@@ -125,24 +139,38 @@ def _scan_file(concepts_dir: Path, path: Path, st: os.stat_result) -> _Scanned:
         modified_at=mtime,
         content_hash=page.content_hash,
     )
-    return _Scanned(st.st_mtime_ns, st.st_size, entry, None)
+    return _Scanned(mtime_ns, size, entry, None)
+
+
+def _scan_job(job: tuple[str, str, int, int]) -> _Scanned:
+    return _scan_file(*job)
+
+
+def _scan_all(jobs: list[tuple[str, str, int, int]]) -> list[_Scanned]:
+    """Parse changed files; a large batch (a first scan) is spread over the cores,
+    since YAML parsing is CPU-bound and a fork costs far less than 10k parses."""
+    workers = min(os.cpu_count() or 1, 4)
+    if len(jobs) < PARALLEL_THRESHOLD or workers < 2:
+        return [_scan_file(*job) for job in jobs]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_scan_job, jobs, chunksize=256))
 
 
 def load_page_index(workspace: Workspace) -> PageIndex:
     """Scan the concepts folder, reusing cached entries for unchanged files."""
     cached = _read_cache(workspace.page_index_path)
     scanned: dict[str, _Scanned] = {}
-    changed = False
-    concepts = workspace.concepts_dir
-    for path, st in _walk_pages(concepts):
-        rel = path.relative_to(concepts).as_posix()
+    jobs: list[tuple[str, str, int, int]] = []
+    concepts = str(workspace.concepts_dir)
+    for rel, st in _walk_pages(workspace.concepts_dir):
         hit = cached.get(rel)
         if hit is not None and hit.mtime_ns == st.st_mtime_ns and hit.size == st.st_size:
             scanned[rel] = hit
         else:
-            scanned[rel] = _scan_file(concepts, path, st)
-            changed = True
-    if changed or set(cached) != set(scanned):
+            jobs.append((concepts, rel, st.st_mtime_ns, st.st_size))
+    for job, result in zip(jobs, _scan_all(jobs), strict=True):
+        scanned[job[1]] = result
+    if jobs or set(cached) != set(scanned):
         _write_cache(workspace.page_index_path, scanned)
     return _assemble(scanned)
 
@@ -166,6 +194,24 @@ def _order(s: _Scanned) -> str:
 
 def _read_cache(path: Path) -> dict[str, _Scanned]:
     """The cached scan; anything unreadable or from another version means a full scan."""
+    with _gc_paused():
+        return _parse_cache(path)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Bulk-building 10k entries creates no cycles, but would trigger many full
+    GC passes over a growing heap; pausing collection makes the load linear."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse_cache(path: Path) -> dict[str, _Scanned]:
     try:
         doc = json.loads(path.read_bytes())
         if doc.get("version") != CACHE_VERSION:
@@ -176,7 +222,10 @@ def _read_cache(path: Path) -> dict[str, _Scanned]:
 
 
 def _write_cache(path: Path, scanned: dict[str, _Scanned]) -> None:
-    doc = {"version": CACHE_VERSION, "files": {rel: _scanned_to_json(s) for rel, s in scanned.items()}}
+    doc = {
+        "version": CACHE_VERSION,
+        "files": {rel: _scanned_to_json(s) for rel, s in scanned.items()},
+    }
     try:
         write_atomic(path, json.dumps(doc, separators=(",", ":")))
     except OSError:
@@ -192,12 +241,19 @@ def _scanned_to_json(s: _Scanned) -> dict[str, Any]:
     if s.entry:
         e = s.entry
         out["entry"] = {
-            "slug": e.slug, "path": e.path, "title": e.title, "aliases": list(e.aliases),
-            "summary": e.summary, "tags": list(e.tags),
+            "slug": e.slug,
+            "path": e.path,
+            "title": e.title,
+            "aliases": list(e.aliases),
+            "summary": e.summary,
+            "tags": list(e.tags),
             "links": [[link.target, link.via] for link in e.links],
-            "core": e.core, "source": e.source, "origin_date": e.origin_date,
+            "core": e.core,
+            "source": e.source,
+            "origin_date": e.origin_date,
             "fresh_at": None if e.fresh_at is None else e.fresh_at.isoformat(),
-            "modified_at": e.modified_at.isoformat(), "content_hash": e.content_hash,
+            "modified_at": e.modified_at.isoformat(),
+            "content_hash": e.content_hash,
         }
     return out
 
@@ -208,10 +264,16 @@ def _scanned_from_json(item: dict[str, Any]) -> _Scanned:
     if "entry" in item:
         e = item["entry"]
         entry = PageEntry(
-            slug=e["slug"], path=e["path"], title=e["title"], aliases=tuple(e["aliases"]),
-            summary=e["summary"], tags=tuple(e["tags"]),
+            slug=e["slug"],
+            path=e["path"],
+            title=e["title"],
+            aliases=tuple(e["aliases"]),
+            summary=e["summary"],
+            tags=tuple(e["tags"]),
             links=tuple(Link(t, v) for t, v in e["links"]),
-            core=e["core"], source=e["source"], origin_date=e["origin_date"],
+            core=e["core"],
+            source=e["source"],
+            origin_date=e["origin_date"],
             fresh_at=None if e["fresh_at"] is None else datetime.fromisoformat(e["fresh_at"]),
             modified_at=datetime.fromisoformat(e["modified_at"]),
             content_hash=e["content_hash"],

@@ -34,14 +34,16 @@ class _Loader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader):  
     `origin_date` must only fall back to mtime (`parse_origin_date` decides)."""
 
 
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
+_Loader.add_constructor(
+    "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
+)
 _FENCE = re.compile(r"^(```|~~~).*?^\1[^\S\n]*$", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
 _HEADING = re.compile(r"^# +(.+?)\s*#*\s*$", re.MULTILINE)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     target: str
     via: LinkVia
@@ -91,9 +93,7 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
     if data is None:
         return {}, body.lstrip("\n")
     if not isinstance(data, dict):
-        raise PageParseError(
-            f"frontmatter is not a mapping (got a YAML {type(data).__name__})"
-        )
+        raise PageParseError(f"frontmatter is not a mapping (got a YAML {type(data).__name__})")
     return {str(k): v for k, v in data.items()}, body.lstrip("\n")
 
 
@@ -157,8 +157,7 @@ def _links(meta: dict[str, Any], body: str) -> tuple[Link, ...]:
         if isinstance(target, str) and target.strip():
             found.append(Link(target.strip(), "edges"))
     found.extend(Link(t, "wikilink") for t in wikilinks(body))
-    seen: set[Link] = set()
-    return tuple(link for link in found if not (link in seen or seen.add(link)))
+    return tuple(dict.fromkeys(found))
 
 
 def wikilinks(text: str) -> list[str]:

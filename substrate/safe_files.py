@@ -74,7 +74,9 @@ def check_unchanged(expected: FileSnapshot) -> None:
         raise StaleWriteError(f"{expected.path}: created on disk by someone else since it was read")
     if current is None:
         raise StaleWriteError(f"{expected.path}: deleted on disk since it was read")
-    raise StaleWriteError(f"{expected.path}: changed on disk since it was read; kept the newer file")
+    raise StaleWriteError(
+        f"{expected.path}: changed on disk since it was read; kept the newer file"
+    )
 
 
 def write_atomic(path: Path, data: bytes | str, expected: FileSnapshot | None = None) -> None:

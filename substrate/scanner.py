@@ -42,22 +42,59 @@ _I = re.IGNORECASE
 _PREVIOUS = r"(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|former|original|existing|system)"
 _DIRECTIVES = r"(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|messages?|constraints)"
 _INJECTION = [
-    re.compile(rf"\b(?:ignore|disregard|forget|skip|override|bypass|drop)\s+(?:all\s+)?{_PREVIOUS}\s+{_DIRECTIVES}", _I),
-    re.compile(rf"\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:above|before|previously))", _I),
-    re.compile(r"\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered|free\s+of)", _I),
-    re.compile(r"\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:\s*(?:you|ignore|disregard|always|never|from\s+now|the\s+assistant|do\s+not)\b", _I),
-    re.compile(r"(?:تجاهل|تجاهلي|انس|انسَ)\s+(?:كل|جميع)?\s*(?:التعليمات|الأوامر|القواعد|الإرشادات)", _I),
-    re.compile(r"\b(?:reveal|print|output|repeat|leak|show\s+me)\s+(?:your|the)\s+(?:full\s+|hidden\s+|secret\s+)?system\s+prompt", _I),
-    re.compile(r"\bfrom\s+now\s+on,?\s+(?:you|the\s+assistant)\s+(?:must|will|should|shall)\s+(?:always\s+|never\s+)?(?:obey|ignore|disregard|comply|answer\s+without|reveal|pretend)", _I),
-    re.compile(r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\s+(?:about\s+)?(?:this|these)\s+(?:note|memory|instructions?|messages?)", _I),
-    re.compile(r"\b(?:act|pretend|behave)\s+as\s+(?:if\s+)?(?:you\s+(?:have|had)\s+no|an?\s+(?:unrestricted|unfiltered|jailbroken))", _I),
-    re.compile(r"\bwhen\s+(?:you|the\s+assistant)\s+(?:read|see|load|recall)s?\s+this(?:\s+memory|\s+note|\s+page)?,?\s+(?:you\s+must|always|immediately|silently)", _I),
+    re.compile(
+        rf"\b(?:ignore|disregard|forget|skip|override|bypass|drop)\s+(?:all\s+)?{_PREVIOUS}\s+{_DIRECTIVES}",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:above|before|previously))",
+        _I,
+    ),
+    re.compile(
+        r"\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered|free\s+of)",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:\s*(?:you|ignore|disregard|always|never|from\s+now|the\s+assistant|do\s+not)\b",
+        _I,
+    ),
+    re.compile(
+        r"(?:تجاهل|تجاهلي|انس|انسَ)\s+(?:كل|جميع)?\s*(?:التعليمات|الأوامر|القواعد|الإرشادات)", _I
+    ),
+    re.compile(
+        r"\b(?:reveal|print|output|repeat|leak|show\s+me)\s+(?:your|the)\s+(?:full\s+|hidden\s+|secret\s+)?system\s+prompt",
+        _I,
+    ),
+    re.compile(
+        r"\bfrom\s+now\s+on,?\s+(?:you|the\s+assistant)\s+(?:must|will|should|shall)\s+(?:always\s+|never\s+)?(?:obey|ignore|disregard|comply|answer\s+without|reveal|pretend)",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\s+(?:about\s+)?(?:this|these)\s+(?:note|memory|instructions?|messages?)",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:act|pretend|behave)\s+as\s+(?:if\s+)?(?:you\s+(?:have|had)\s+no|an?\s+(?:unrestricted|unfiltered|jailbroken))",
+        _I,
+    ),
+    re.compile(
+        r"\bwhen\s+(?:you|the\s+assistant)\s+(?:read|see|load|recall)s?\s+this(?:\s+memory|\s+note|\s+page)?,?\s+(?:you\s+must|always|immediately|silently)",
+        _I,
+    ),
 ]
 _ROLE_MARKERS = [
-    re.compile(r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>", _I),
+    re.compile(
+        r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>",
+        _I,
+    ),
     re.compile(r"\[/?INST\]|<</?SYS>>"),
-    re.compile(r"^\s*#{0,3}\s*(?:system|developer)\s*(?:prompt|message|override|instruction)?\s*:\s*(?:you\s+(?:are|must|will)|ignore|from\s+now|new\s+rules|override)", _I | re.MULTILINE),
-    re.compile(r"^\s*(?:assistant|user)\s*:\s*.*\n\s*(?:assistant|user|system)\s*:", _I | re.MULTILINE),
+    re.compile(
+        r"^\s*#{0,3}\s*(?:system|developer)\s*(?:prompt|message|override|instruction)?\s*:\s*(?:you\s+(?:are|must|will)|ignore|from\s+now|new\s+rules|override)",
+        _I | re.MULTILINE,
+    ),
+    re.compile(
+        r"^\s*(?:assistant|user)\s*:\s*.*\n\s*(?:assistant|user|system)\s*:", _I | re.MULTILINE
+    ),
     re.compile(r"^\s*\[(?:system|SYSTEM)(?:\s+(?:message|note|override))?\]", re.MULTILINE),
 ]
 _MEMORY_TAG = re.compile(
@@ -79,18 +116,30 @@ _CREDENTIALS: list[tuple[str, re.Pattern[str]]] = [
     ("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
     ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
     ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("API key (sk-…)", re.compile(r"\bsk-(?:proj-|ant-(?:api\d+-)?|live-|or-v1-)?[A-Za-z0-9_-]{20,}")),
+    (
+        "API key (sk-…)",
+        re.compile(r"\bsk-(?:proj-|ant-(?:api\d+-)?|live-|or-v1-)?[A-Za-z0-9_-]{20,}"),
+    ),
     ("Stripe key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
     ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}")),
     ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    (
+        "JSON web token",
+        re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    ),
     ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:([^/\s@]{3,})@[^\s/]+", _I)),
 ]
 
 _INVISIBLE = {
-    **{c: "zero-width or invisible" for c in (0x200B, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF, 0x180E, 0x00AD)},
-    **{c: "bidirectional control" for c in (0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A))},
+    **{
+        c: "zero-width or invisible"
+        for c in (0x200B, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF, 0x180E, 0x00AD)
+    },
+    **{
+        c: "bidirectional control"
+        for c in (0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    },
 }
 _JOINERS = (0x200C, 0x200D)
 
@@ -108,7 +157,9 @@ def _injection(text: str) -> Finding | None:
             # "Don't forget the prior instructions from the landlord" is a note, not an attack.
             if _NEGATED.search(text[max(0, match.start() - 12) : match.start()]):
                 continue
-            return Finding("prompt_injection", f"instruction aimed at the assistant: {_quote(match.group(0))}")
+            return Finding(
+                "prompt_injection", f"instruction aimed at the assistant: {_quote(match.group(0))}"
+            )
     return None
 
 
@@ -116,14 +167,18 @@ def _role_marker(text: str) -> Finding | None:
     for pattern in _ROLE_MARKERS:
         match = pattern.search(text)
         if match:
-            return Finding("role_marker", f"fake role or chat-template marker: {_quote(match.group(0))}")
+            return Finding(
+                "role_marker", f"fake role or chat-template marker: {_quote(match.group(0))}"
+            )
     return None
 
 
 def _memory_tag(text: str) -> Finding | None:
     match = _MEMORY_TAG.search(text)
     if match:
-        return Finding("memory_tag", f"opens or closes a reserved prompt tag: {_quote(match.group(0))}")
+        return Finding(
+            "memory_tag", f"opens or closes a reserved prompt tag: {_quote(match.group(0))}"
+        )
     return None
 
 
@@ -175,7 +230,7 @@ def _in_flag_sequence(text: str, i: int) -> bool:
     j = i
     while j > 0 and 0xE0000 <= ord(text[j - 1]) <= 0xE007F:
         j -= 1
-    return j > 0 and text[j - 1] == "\U0001F3F4"
+    return j > 0 and text[j - 1] == "\U0001f3f4"
 
 
 def _quote(fragment: str) -> str:

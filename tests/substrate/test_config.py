@@ -4,7 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from substrate import ConfigError, load_config, migrate_config, parse_config, resolve_substrate_tuning
+from substrate import (
+    ConfigError,
+    load_config,
+    migrate_config,
+    parse_config,
+    resolve_substrate_tuning,
+)
 from substrate.config import CONFIG_TEMPLATE
 
 
@@ -64,13 +70,22 @@ def test_weights_summing_to_one_in_one_namespace_load() -> None:
     ("toml", "message"),
     [
         ("[memory\n", "not valid TOML"),
-        ("[memory.substrate]\ndense_weight = 'high'\n", "memory.substrate.dense_weight must be a number, got 'high'"),
-        ("[memory.substrate]\nbm25_k1 = true\n", "memory.substrate.bm25_k1 must be a number, got True"),
+        (
+            "[memory.substrate]\ndense_weight = 'high'\n",
+            "memory.substrate.dense_weight must be a number, got 'high'",
+        ),
+        (
+            "[memory.substrate]\nbm25_k1 = true\n",
+            "memory.substrate.bm25_k1 must be a number, got True",
+        ),
         ("[memory]\nenabled = 'yes'\n", "memory.enabled must be true or false, got 'yes'"),
         ("[memory.substrate]\ndense_wieght = 0.7\n", "unknown key memory.substrate.dense_wieght"),
         ("[memory.v3]\nlvie = true\n", "unknown key memory.v3.lvie"),
         ("memory = 3\n", "memory must be a table"),
-        ("[memory.substrate]\nsparse_weight = -0.3\ndense_weight = 1.3\n", "must be between 0 and 1"),
+        (
+            "[memory.substrate]\nsparse_weight = -0.3\ndense_weight = 1.3\n",
+            "must be between 0 and 1",
+        ),
     ],
 )
 def test_bad_config_gives_one_clear_line(toml: str, message: str) -> None:
@@ -94,5 +109,9 @@ def test_migrate_copies_only_explicit_non_default_v2_tunables(tmp_path: Path) ->
     text = path.read_text()
     assert "# my settings" in text and "# tuned" in text
     config = parse_config(text)
-    assert config.substrate == {"consolidation_interval_hours": 6.0, "bm25_k1": 1.6, "embedding_model": "e5"}
+    assert config.substrate == {
+        "consolidation_interval_hours": 6.0,
+        "bm25_k1": 1.6,
+        "embedding_model": "e5",
+    }
     assert migrate_config(path) == []

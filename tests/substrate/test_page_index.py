@@ -17,7 +17,9 @@ def test_nested_pages_get_path_slugs(workspace: Workspace, write_page: PageWrite
     assert index.get("people/alice").path == "people/alice.md"
 
 
-def test_hidden_and_non_markdown_files_are_ignored(workspace: Workspace, write_page: PageWriter) -> None:
+def test_hidden_and_non_markdown_files_are_ignored(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
     write_page("visible", "x")
     (workspace.concepts_dir / ".hidden.md").write_text("x")
     (workspace.concepts_dir / ".git").mkdir()
@@ -34,14 +36,24 @@ def test_bad_slug_is_a_parse_failure(workspace: Workspace) -> None:
     assert failures["tab\tname.md"] == "bad slug: slug contains control character U+0009"
 
 
-def test_dangling_links_name_source_target_and_via(workspace: Workspace, write_page: PageWriter) -> None:
-    write_page("a", "---\nlinks: [b, missing-1]\nedges: [{to: missing-2}]\n---\n[[missing-3]] [[b]]")
+def test_dangling_links_name_source_target_and_via(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page(
+        "a", "---\nlinks: [b, missing-1]\nedges: [{to: missing-2}]\n---\n[[missing-3]] [[b]]"
+    )
     write_page("b", "back to [[a]]")
     dangling = {(d.source, d.target, d.via) for d in load_page_index(workspace).dangling_links}
-    assert dangling == {("a", "missing-1", "links"), ("a", "missing-2", "edges"), ("a", "missing-3", "wikilink")}
+    assert dangling == {
+        ("a", "missing-1", "links"),
+        ("a", "missing-2", "edges"),
+        ("a", "missing-3", "wikilink"),
+    }
 
 
-def test_link_to_unparseable_page_is_not_dangling(workspace: Workspace, write_page: PageWriter) -> None:
+def test_link_to_unparseable_page_is_not_dangling(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
     write_page("a", "[[broken]]")
     write_page("broken", "---\n: : :\n---\n")
     index = load_page_index(workspace)
@@ -61,7 +73,9 @@ def test_unchanged_files_are_not_reread(workspace: Workspace, write_page: PageWr
     assert load_page_index(workspace).get("a").title == "Replaced"
 
 
-def test_removed_and_added_pages_are_picked_up(workspace: Workspace, write_page: PageWriter) -> None:
+def test_removed_and_added_pages_are_picked_up(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
     write_page("a", "x")
     load_page_index(workspace)
     (workspace.concepts_dir / "a.md").unlink()
@@ -70,7 +84,9 @@ def test_removed_and_added_pages_are_picked_up(workspace: Workspace, write_page:
 
 
 def test_cached_index_equals_fresh_scan(workspace: Workspace, write_page: PageWriter) -> None:
-    write_page("a", "---\ntitle: A\naliases: [x]\norigin_date: 1950-01-01\nlinks: [b]\n---\n[[c|see]]")
+    write_page(
+        "a", "---\ntitle: A\naliases: [x]\norigin_date: 1950-01-01\nlinks: [b]\n---\n[[c|see]]"
+    )
     write_page("bad", "---\n[\n---\n")
     first = load_page_index(workspace)
     second = load_page_index(workspace)
@@ -90,7 +106,16 @@ def test_corrupt_cache_means_full_rescan(workspace: Workspace, write_page: PageW
 def test_entry_json_has_the_documented_keys(workspace: Workspace, write_page: PageWriter) -> None:
     write_page("a", "---\norigin_date: 2020-02-02T10:00:00+01:00\nsource: import:x\n---\n", mtime=0)
     row = entry_json(load_page_index(workspace).get("a"))
-    assert set(row) == {"slug", "title", "aliases", "links", "source", "fresh_at", "modified_at", "content_hash"}
+    assert set(row) == {
+        "slug",
+        "title",
+        "aliases",
+        "links",
+        "source",
+        "fresh_at",
+        "modified_at",
+        "content_hash",
+    }
     assert row["fresh_at"] == "2020-02-02T09:00:00Z"
     assert row["modified_at"] == "1970-01-01T00:00:00Z"
 

@@ -27,8 +27,13 @@ def test_links_come_from_links_edges_and_every_wikilink_form() -> None:
         "See [[d]], [[e|label]], [[f#Section]] and [[g#h|both]].\n"
     )
     assert p.links == (
-        Link("a", "links"), Link("b", "links"), Link("c", "edges"),
-        Link("d", "wikilink"), Link("e", "wikilink"), Link("f", "wikilink"), Link("g", "wikilink"),
+        Link("a", "links"),
+        Link("b", "links"),
+        Link("c", "edges"),
+        Link("d", "wikilink"),
+        Link("e", "wikilink"),
+        Link("f", "wikilink"),
+        Link("g", "wikilink"),
     )
 
 

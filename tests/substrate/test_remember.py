@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def test_hidden_reasoning_is_stripped(settings: Settings) -> None:
 def test_empty_text_and_bad_hint_are_refused(settings: Settings) -> None:
     with pytest.raises(InvalidInputError, match="text is empty"):
         remember(settings, "  <think>x</think>  ", now=NOW)
-    with pytest.raises(InvalidInputError, match="bad slug '../etc'"):
+    with pytest.raises(InvalidInputError, match=re.escape("bad slug '../etc'")):
         remember(settings, "fact", ["../etc"], now=NOW)
 
 

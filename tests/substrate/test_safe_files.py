@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from substrate import StaleWriteError, read_text_snapshot, write_atomic
-from substrate.locks import hold_lock
 from substrate.errors import LockHeldError
+from substrate.locks import hold_lock
 
 
 def test_write_creates_folders_and_leaves_no_temp_files(tmp_path: Path) -> None:

@@ -17,7 +17,11 @@ def test_corpus_is_large_enough_to_mean_something() -> None:
     assert len(ATTACKS) >= 60
     assert len(BENIGN) >= 200
     assert {a["rule"] for a in ATTACKS} == {
-        "prompt_injection", "role_marker", "memory_tag", "credential", "invisible_character",
+        "prompt_injection",
+        "role_marker",
+        "memory_tag",
+        "credential",
+        "invisible_character",
     }
 
 

@@ -8,7 +8,9 @@ from substrate.errors import InvalidInputError
 from substrate.slugs import path_for_slug, slug_problem, validate_slug
 
 
-@pytest.mark.parametrize("slug", ["alice", "people/alice", "projects/2024/q1-launch", "علي", "日本/東京"])
+@pytest.mark.parametrize(
+    "slug", ["alice", "people/alice", "projects/2024/q1-launch", "علي", "日本/東京"]
+)
 def test_safe_slugs_pass(slug: str) -> None:
     assert validate_slug(slug) == slug
 

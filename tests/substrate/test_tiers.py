@@ -2,7 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from substrate import is_memory_v3_live, is_v3_tier_active, memory_tier, parse_config, uses_concept_page_memory
+from substrate import (
+    is_memory_v3_live,
+    is_v3_tier_active,
+    memory_tier,
+    parse_config,
+    uses_concept_page_memory,
+)
 from substrate.tiers import is_memory_v2_engine_enabled
 
 

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from service.cli import cli
+from substrate import Workspace
+from tests.conftest import PageWriter
+
+
+@pytest.fixture
+def run():  # type: ignore[no-untyped-def]
+    runner = CliRunner()
+
+    def invoke(*args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+        return runner.invoke(cli, list(args), env=env, catch_exceptions=False)
+
+    return invoke
+
+
+def test_init_creates_the_layout_and_is_idempotent(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "new"
+    first = run("init", "--workspace", str(root))
+    assert first.exit_code == 0
+    for rel in (
+        "config.toml",
+        "memory/concepts",
+        "memory/archive",
+        "memory/buffer.md",
+        "memory/essentials.md",
+        "memory/threads.md",
+        "memory/recent.md",
+        ".substrate",
+    ):
+        assert (root / rel).exists(), rel
+    (root / "config.toml").write_text("[memory.v3]\nlive = true\n# mine\n")
+    second = run("init", "--workspace", str(root))
+    assert "nothing to create" in second.output
+    assert (root / "config.toml").read_text().endswith("# mine\n")
+
+
+def test_missing_workspace_is_one_clear_line(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run("stats", "--workspace", str(tmp_path / "nope"))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: workspace {tmp_path / 'nope'} does not exist; "
+        f"create it with `memory init --workspace {tmp_path / 'nope'}`\n"
+    )
+
+
+def test_non_workspace_folder_is_one_clear_line(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run("pages", "--workspace", str(tmp_path))
+    assert result.exit_code == 1
+    assert "is not a memory workspace (no memory/ folder)" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_workspace_comes_from_the_environment(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    result = run("stats", "--json", env={"MEMORY_WORKSPACE": str(workspace.root)})
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["tier"] == "v3"
+
+
+def test_validate_json_lists_failures_and_dangling_links_and_exits_1(  # type: ignore[no-untyped-def]
+    run, workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("good", "---\nlinks: [ghost]\n---\n[[good]]")
+    write_page("bad", "---\n- list\n---\n")
+    result = run("validate", "--json", "--workspace", str(workspace.root))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == {
+        "pages": 1,
+        "parse_failures": [
+            {
+                "slug": "bad",
+                "path": "bad.md",
+                "error": "frontmatter is not a mapping (got a YAML list)",
+            }
+        ],
+        "dangling_links": [{"from": "good", "to": "ghost", "via": "links"}],
+    }
+
+
+def test_validate_clean_corpus_exits_0(run, workspace: Workspace, write_page: PageWriter) -> None:  # type: ignore[no-untyped-def]
+    write_page("a", "[[b]]")
+    write_page("b", "[[a]]")
+    result = run("validate", "--workspace", str(workspace.root))
+    assert result.exit_code == 0
+    assert result.stdout.strip() == "2 pages, 0 parse failures, 0 dangling links"
+
+
+def test_pages_json(run, workspace: Workspace, write_page: PageWriter) -> None:  # type: ignore[no-untyped-def]
+    write_page(
+        "people/alice",
+        "---\ntitle: Alice\naliases: [Ali]\norigin_date: 2020-01-01\n---\n[[people/bob]]",
+    )
+    (row,) = json.loads(run("pages", "--json", "--workspace", str(workspace.root)).stdout)
+    assert row["slug"] == "people/alice"
+    assert row["aliases"] == ["Ali"]
+    assert row["links"] == ["people/bob"]
+    assert row["fresh_at"] == "2020-01-01T00:00:00Z"
+
+
+def test_remember_then_buffer(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    ws = str(workspace.root)
+    saved = run(
+        "remember",
+        "--workspace",
+        ws,
+        "Line one\n- [2020-01-01 00:00] not an entry",
+        "--hint",
+        "people/alice",
+    )
+    assert saved.exit_code == 0
+    entry_id = saved.stdout.strip()
+    (row,) = json.loads(run("buffer", "--json", "--workspace", ws).stdout)
+    assert row["id"] == entry_id
+    assert row["text"] == "Line one\n- [2020-01-01 00:00] not an entry [[people/alice]]"
+    assert row["hints"] == ["people/alice"]
+
+
+def test_scanner_rejection_exits_2_and_writes_nothing(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    before = workspace.buffer_path.read_bytes()
+    result = run("remember", "--workspace", str(workspace.root), "my key is ghp_" + "a1" * 18)
+    assert result.exit_code == 2
+    assert (
+        result.stderr == "error: rejected by scanner rule 'credential': looks like a GitHub token\n"
+    )
+    assert workspace.buffer_path.read_bytes() == before
+    assert list(workspace.archive_dir.iterdir()) == []
+
+
+def test_stats(run, workspace: Workspace, write_page: PageWriter) -> None:  # type: ignore[no-untyped-def]
+    write_page("a", "[[missing]]")
+    write_page("b", "---\n: bad\n---\n")
+    run("remember", "--workspace", str(workspace.root), "a fact")
+    stats = json.loads(run("stats", "--json", "--workspace", str(workspace.root)).stdout)
+    assert stats == {
+        "tier": "v3",
+        "graph_supported": True,
+        "pages": 1,
+        "buffer_entries": 1,
+        "parse_failures": 1,
+        "dangling_links": 1,
+    }
+
+
+def test_bad_weights_fail_every_command_with_one_line(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    workspace.config_path.write_text(
+        "[memory.substrate]\ndense_weight = 0.9\nsparse_weight = 0.3\n"
+    )
+    for command in ("stats", "pages", "validate", "buffer"):
+        result = run(command, "--workspace", str(workspace.root))
+        assert result.exit_code == 1
+        assert result.stderr == (
+            f"error: {workspace.config_path}: memory.substrate.dense_weight (0.9) + "
+            "memory.substrate.sparse_weight (0.3) must sum to 1, got 1.2\n"
+        )
+
+
+def test_config_migrate(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    workspace.config_path.write_text("[memory.v2]\nbm25_k1 = 1.4\n")
+    result = run("config", "migrate", "--workspace", str(workspace.root))
+    assert result.stdout.splitlines() == ["set memory.substrate.bm25_k1", "1 keys migrated"]
+    assert "[memory.substrate]" in workspace.config_path.read_text()

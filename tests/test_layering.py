@@ -1,0 +1,125 @@
+"""Architecture rules, checked on the source with `ast`:
+
+- dependency direction: service → injector → lanes → substrate, service → ingest → substrate;
+- tier engines (`injector/v1`, `injector/v2`, `injector/v3`) never import each other;
+- the tier switches `memory.v2.enabled` / `memory.v3.live` are read only in `substrate/tiers.py`
+  (and declared in `substrate/config.py`, which owns the file format).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("substrate", "lanes", "injector", "ingest", "service")
+ALLOWED: dict[str, set[str]] = {
+    "substrate": set(),
+    "lanes": {"substrate"},
+    "injector": {"lanes", "substrate"},
+    "ingest": {"substrate"},
+    "service": {"substrate", "lanes", "injector", "ingest"},
+}
+SWITCH_OWNERS = {"substrate/tiers.py", "substrate/config.py"}
+ENGINES = ("v1", "v2", "v3")
+
+
+def imported_modules(tree: ast.AST) -> list[str]:
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def layering_violations(rel: str, source: str) -> list[str]:
+    package = rel.split("/", 1)[0]
+    problems = []
+    for module in imported_modules(ast.parse(source)):
+        top = module.split(".", 1)[0]
+        if top in PACKAGES and top != package and top not in ALLOWED[package]:
+            problems.append(f"{rel}: {package} must not import {module}")
+        parts = rel.split("/")
+        if package == "injector" and len(parts) > 2 and parts[1] in ENGINES:
+            mod_parts = module.split(".")
+            if (
+                mod_parts[0] == "injector"
+                and len(mod_parts) > 1
+                and mod_parts[1] in ENGINES
+                and mod_parts[1] != parts[1]
+            ):
+                problems.append(f"{rel}: tier engine {parts[1]} must not import {module}")
+    return problems
+
+
+def switch_reads(rel: str, source: str) -> list[str]:
+    if rel in SWITCH_OWNERS:
+        return []
+    problems = []
+    for node in ast.walk(ast.parse(source)):
+        text = node.value if isinstance(node, ast.Constant) else None
+        if isinstance(text, str) and ("v2.enabled" in text or "v3.live" in text):
+            problems.append(f"{rel}:{node.lineno}: names tier switch {text!r}")
+        key = _section_key_read(node)
+        if key in (("v2", "enabled"), ("v3", "live")):
+            problems.append(f"{rel}:{node.lineno}: reads switch {key[0]}.{key[1]} directly")
+    return problems
+
+
+def _section_key_read(node: ast.AST) -> tuple[str, str] | None:
+    """(section, key) for `x.v2.get("enabled")` or `x.v3["live"]`-shaped reads."""
+    target: ast.AST | None = None
+    key: ast.AST | None = None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and node.args
+    ):
+        target, key = node.func.value, node.args[0]
+    elif isinstance(node, ast.Subscript):
+        target, key = node.value, node.slice
+    if (
+        isinstance(target, ast.Attribute)
+        and isinstance(key, ast.Constant)
+        and isinstance(key.value, str)
+    ):
+        return target.attr, key.value
+    return None
+
+
+def source_files() -> list[tuple[str, str]]:
+    files = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            files.append((path.relative_to(ROOT).as_posix(), path.read_text("utf-8")))
+    return files
+
+
+def test_dependency_direction() -> None:
+    problems = [p for rel, src in source_files() for p in layering_violations(rel, src)]
+    assert problems == []
+
+
+def test_tier_switches_are_read_only_by_the_predicates() -> None:
+    problems = [p for rel, src in source_files() for p in switch_reads(rel, src)]
+    assert problems == []
+
+
+def test_checkers_catch_violations() -> None:
+    assert layering_violations("substrate/x.py", "from service.cli import main") == [
+        "substrate/x.py: substrate must not import service.cli"
+    ]
+    assert layering_violations("lanes/x.py", "import injector") != []
+    assert layering_violations("ingest/x.py", "from lanes import y") != []
+    assert layering_violations("injector/v3/card.py", "from injector.v2 import engine") == [
+        "injector/v3/card.py: tier engine v3 must not import injector.v2"
+    ]
+    assert layering_violations("injector/spine.py", "from injector.v2 import engine") == []
+    assert switch_reads("lanes/x.py", "live = config.v3.get('live')") != []
+    assert switch_reads("lanes/x.py", "on = settings.config.v2['enabled']") != []
+    assert switch_reads("substrate/tuning.py", "k1 = config.v2.get('bm25_k1')") == []
+    assert switch_reads("service/x.py", "key = 'memory.v3.live'") != []
+    assert switch_reads("substrate/tiers.py", "live = config.v3.get('live')") == []
