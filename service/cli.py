@@ -16,7 +16,10 @@ import click
 
 from service.settings_loader import build_settings
 from substrate import (
+    Capability,
     MemoryServiceError,
+    SearchIndex,
+    open_search_index,
     Settings,
     collect_stats,
     entry_json,
@@ -164,6 +167,128 @@ def migrate(workspace: Path) -> None:
     for key in copied:
         click.echo(f"set {key}")
     click.echo(f"{len(copied)} keys migrated")
+
+
+def cli_capabilities() -> list[Capability]:
+    """Every CLI command as a searchable capability entry (kind=capability, never fresh)."""
+    caps = []
+    for path, command in _command_paths(cli):
+        caps.append(
+            Capability(f"capability/cli/{path.replace(' ', '-')}", path, command.help or "")
+        )
+    return caps
+
+
+def _command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str, click.Command]]:
+    out: list[tuple[str, click.Command]] = []
+    for name, command in sorted(group.commands.items()):
+        path = f"{prefix} {name}"
+        if isinstance(command, click.Group):
+            out.extend(_command_paths(command, path))
+        else:
+            out.append((path, command))
+    return out
+
+
+def _maintained_index(workspace: Path) -> SearchIndex:
+    """The search index, brought up to date with the pages first (embeds only what changed)."""
+    index = open_search_index(build_settings(workspace))
+    index.maintain(cli_capabilities())
+    return index
+
+
+@cli.command()
+@workspace_option
+@json_option
+@click.option(
+    "--rebuild", is_flag=True, help="Drop the derived index and rebuild it from the pages."
+)
+def maintain(workspace: Path, as_json: bool, rebuild: bool) -> None:
+    """Bring the search index up to date: embed changed pages, drop deleted ones."""
+    index = open_search_index(build_settings(workspace))
+    bars: list[Any] = []
+
+    def progress(done: int, total: int) -> None:
+        if not bars:  # only a run that embeds something shows a bar
+            bars.append(click.progressbar(length=total, label="embedding chunks", file=sys.stderr))
+            bars[0].__enter__()
+        bars[0].update(done - bars[0].pos)
+
+    try:
+        report = index.maintain(cli_capabilities(), rebuild=rebuild, progress=progress)
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
+        index.store.close()
+    if as_json:
+        _print_json(report.as_json())
+        return
+    click.echo(
+        f"embedded {report.embedded} pages ({report.chunks} chunks), deleted {report.deleted}, "
+        f"unchanged {report.unchanged}{', rebuilt' if report.rebuilt else ''} in {report.seconds:.2f} s"
+    )
+
+
+@cli.command()
+@workspace_option
+@json_option
+@click.argument("query", required=False)
+@click.option(
+    "--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Hits to return."
+)
+@click.option(
+    "--capabilities", is_flag=True, help="Include synthetic capability entries (CLI commands)."
+)
+@click.option(
+    "--batch",
+    is_flag=True,
+    help='Read queries from stdin (text or JSON {"query", "k"}); one JSON line each.',
+)
+def search(
+    workspace: Path, as_json: bool, query: str | None, k: int, capabilities: bool, batch: bool
+) -> None:
+    """Hybrid (dense + BM25) search over the concept pages."""
+    if batch == (query is not None):
+        raise click.UsageError("give a QUERY or --batch, not both")
+    index = _maintained_index(workspace)
+    try:
+        if batch:
+            for line in sys.stdin:
+                text, line_k = _batch_query(line, k)
+                if text:
+                    hits = index.search(text, line_k, include_capabilities=capabilities)
+                    click.echo(
+                        json.dumps(
+                            {"query": text, "hits": [h.as_json() for h in hits]}, ensure_ascii=False
+                        )
+                    )
+            return
+        assert query is not None
+        hits = index.search(query, k, include_capabilities=capabilities)
+    finally:
+        index.store.close()
+    if as_json:
+        _print_json([h.as_json() for h in hits])
+        return
+    for rank, hit in enumerate(hits, 1):
+        excerpt = hit.excerpt.replace("\n", " ")
+        click.echo(f"{rank:2d}. {hit.slug}  {hit.title}  ({hit.score:.4f})\n    {excerpt[:160]}")
+
+
+def _batch_query(line: str, default_k: int) -> tuple[str, int]:
+    line = line.strip()
+    if line.startswith("{"):
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            raise MemoryServiceError(f"--batch: not valid JSON: {line[:80]}") from None
+        if not isinstance(doc, dict) or not isinstance(doc.get("query"), str):
+            raise MemoryServiceError('--batch: a JSON line needs a string "query"')
+        k = doc.get("k", default_k)
+        if not isinstance(k, int) or k < 1:
+            raise MemoryServiceError(f"--batch: k must be a positive integer, got {k!r}")
+        return doc["query"], k
+    return line, default_k
 
 
 def main() -> None:

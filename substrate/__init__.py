@@ -27,6 +27,7 @@ from substrate.pages import Link, Page, iso_utc, parse_page
 from substrate.remember import read_buffer, remember
 from substrate.safe_files import FileSnapshot, read_text_snapshot, write_atomic
 from substrate.scanner import find_problems, scan_text
+from substrate.search_index import Capability, Hit, MaintainReport, SearchIndex, open_search_index
 from substrate.settings import Settings
 from substrate.stats import Stats, collect_stats
 from substrate.tiers import (
@@ -39,6 +40,11 @@ from substrate.tuning import SubstrateTuning, resolve_substrate_tuning
 from substrate.workspace import Workspace, init_workspace, open_workspace
 
 __all__ = [
+    "Capability",
+    "Hit",
+    "MaintainReport",
+    "SearchIndex",
+    "open_search_index",
     "BufferEntry",
     "ConfigError",
     "DanglingLink",

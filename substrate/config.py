@@ -46,7 +46,11 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("bm25_b", "bm25_b", float, 0.75),
     Tunable("embedding_model", "embed_model", str, "all-MiniLM-L6-v2-int8"),
     Tunable("sweep_enabled", "sweep_enabled", bool, False),
+    Tunable("fusion", "fusion", str, "rrf"),
 )
+
+FUSION_METHODS = ("rrf", "minmax")
+QDRANT_KEYS: dict[str, ScalarType] = {"url": str, "api_key": str, "collection": str}
 
 TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
     "memory.enabled": (bool, True),
@@ -96,6 +100,11 @@ def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
         source=source,
     )
     check_weights(config)
+    fusion = _resolved_source(config, "fusion")
+    if fusion[1] not in FUSION_METHODS:
+        raise ConfigError(
+            f"{source}: {fusion[0]} must be one of {', '.join(FUSION_METHODS)}, got {fusion[1]!r}"
+        )
     return config
 
 
@@ -111,12 +120,25 @@ def _section(memory: dict[str, Any], name: str, source: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in table.items():
         dotted = f"memory.{name}.{key}"
+        if name == "substrate" and key == "qdrant":
+            out[key] = _qdrant_table(value, source)
+            continue
         if key not in known:
             if name == "v2":
                 out[key] = value
                 continue
             raise ConfigError(f"{source}: unknown key {dotted}")
         out[key] = _typed(value, known[key], dotted, source)
+    return out
+
+
+def _qdrant_table(value: Any, source: str) -> dict[str, str]:
+    table = _table(value, "memory.substrate.qdrant", source)
+    out = {}
+    for key, item in table.items():
+        if key not in QDRANT_KEYS:
+            raise ConfigError(f"{source}: unknown key memory.substrate.qdrant.{key}")
+        out[key] = _typed(item, QDRANT_KEYS[key], f"memory.substrate.qdrant.{key}", source)
     return out
 
 
@@ -240,4 +262,10 @@ enabled = true
 # consolidation_interval_hours = 8.0
 # consolidation_max_buffer_lines = 100
 # sweep_enabled = false
+# fusion = "rrf"          # how dense and BM25 rankings combine: "rrf" or "minmax"
+#
+# [memory.substrate.qdrant]
+# url = "http://localhost:6333"   # a Qdrant server instead of the embedded store
+# api_key = "..."
+# collection = "memory_pages"
 """

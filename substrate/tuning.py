@@ -22,6 +22,22 @@ class SubstrateTuning:
     bm25_b: float
     embedding_model: str
     sweep_enabled: bool
+    fusion: str
+
+
+@dataclass(frozen=True)
+class QdrantServer:
+    url: str
+    api_key: str | None
+    collection: str
+
+
+def resolve_qdrant_server(config: MemoryConfig) -> QdrantServer | None:
+    """The configured Qdrant server, or None for the embedded store."""
+    table = config.substrate.get("qdrant") or {}
+    if not table.get("url"):
+        return None
+    return QdrantServer(table["url"], table.get("api_key"), table.get("collection", "memory_pages"))
 
 
 def resolve_substrate_tuning(config: MemoryConfig) -> SubstrateTuning:

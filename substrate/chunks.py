@@ -1,0 +1,97 @@
+"""Splitting a page into chunks that fit the embedding model.
+
+A chunk is the page title, a blank line, then consecutive lines of the body.
+Lines are packed greedily up to the token budget; a heading always starts a
+new chunk (so a chunk is about one section); a single line longer than the
+budget is split at sentence ends, then between words. Tokens are counted with
+the model's own tokenizer, so a chunk is never silently truncated by the
+model and a sentence at the end of a long page is still embedded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+TokenCounter = Callable[[list[str]], list[int]]
+
+_HEADING = re.compile(r"^#{1,6}\s")
+_SENTENCE_END = re.compile(r"(?<=[.!?؟。])\s+")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    index: int
+    text: str
+
+
+def chunk_page(title: str, body: str, count_tokens: TokenCounter, budget: int) -> list[Chunk]:
+    """Chunks of `body`, each with `title` prefixed, each at most `budget` tokens."""
+    prefix = f"{title}\n\n"
+    room = max(16, budget - count_tokens([prefix])[0])
+    lines = [line for line in body.split("\n") if line.strip()]
+    if lines and lines[0].lstrip("# ").strip() == title.strip():
+        lines = lines[1:]  # the title heading is already the prefix
+    pieces = _fit_lines(lines, count_tokens, room)
+    bodies = _pack(pieces, room)
+    return [Chunk(i, prefix + text) for i, text in enumerate(bodies or [""])]
+
+
+def _fit_lines(
+    lines: list[str], count_tokens: TokenCounter, room: int
+) -> list[tuple[str, int, bool]]:
+    """(text, tokens, starts_section) pieces, each within `room` tokens."""
+    out: list[tuple[str, int, bool]] = []
+    for line, tokens in zip(lines, count_tokens(lines) if lines else [], strict=True):
+        heading = bool(_HEADING.match(line))
+        if tokens <= room:
+            out.append((line, tokens, heading))
+            continue
+        parts = _split_long(line, count_tokens, room)
+        out.extend((text, n, heading and i == 0) for i, (text, n) in enumerate(parts))
+    return out
+
+
+def _split_long(line: str, count_tokens: TokenCounter, room: int) -> list[tuple[str, int]]:
+    sentences = [s for s in _SENTENCE_END.split(line) if s]
+    out: list[tuple[str, int]] = []
+    for sentence, tokens in zip(sentences, count_tokens(sentences), strict=True):
+        if tokens <= room:
+            out.append((sentence, tokens))
+        else:
+            out.extend(_split_words(sentence, count_tokens, room))
+    return out
+
+
+def _split_words(sentence: str, count_tokens: TokenCounter, room: int) -> list[tuple[str, int]]:
+    words = sentence.split()
+    counts = count_tokens(words)
+    out: list[tuple[str, int]] = []
+    current: list[str] = []
+    used = 0
+    for word, tokens in zip(words, counts, strict=True):
+        if current and used + tokens > room:
+            out.append((" ".join(current), used))
+            current, used = [], 0
+        current.append(word)
+        used += tokens
+    if current:
+        out.append((" ".join(current), used))
+    return out
+
+
+def _pack(pieces: list[tuple[str, int, bool]], room: int) -> list[str]:
+    chunks: list[str] = []
+    current: list[str] = []
+    used = 0
+    for text, tokens, starts_section in pieces:
+        # +1: the newline joining lines costs about a token.
+        if current and (starts_section or used + tokens + 1 > room):
+            chunks.append("\n".join(current))
+            current, used = [], 0
+        current.append(text)
+        used += tokens + 1
+    if current:
+        chunks.append("\n".join(current))
+    return chunks

@@ -1,0 +1,390 @@
+"""The hybrid index over concept pages: maintenance (what to embed) and search.
+
+Maintenance diffs the PageIndex against `.substrate/index-state.json` (the
+content hash and mtime of every indexed page): unchanged pages cost nothing,
+changed pages are re-chunked, re-embedded and upserted, deleted pages leave
+the collection. A changed embedder identity, or a store that lost its
+points, means a full rebuild rather than vectors from two models side by side.
+
+Search runs one dense and one BM25 query over chunks, keeps each page's best
+chunk per signal, ranks pages per signal and fuses the two rankings with the
+configured weights (`rrf`: weighted reciprocal rank, k=60; `minmax`: weighted
+min-max-normalised scores).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from substrate.bm25 import Bm25Stats, document_vector, query_vector, tokenize
+from substrate.chunks import Chunk, chunk_page
+from substrate.embedding import Embedder
+from substrate.errors import PageParseError
+from substrate.page_index import PageEntry, load_page_index
+from substrate.pages import decode_page, split_frontmatter
+from substrate.safe_files import write_atomic
+from substrate.settings import Settings
+from substrate.vector_store import IndexPoint, StoreHit, VectorStore
+
+STATE_VERSION = 1
+RRF_K = 60
+EMBED_BATCH = 64
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Capability:
+    """A synthetic entry (a CLI command, a skill): searchable, never fresh."""
+
+    slug: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class MaintainReport:
+    embedded: int
+    chunks: int
+    deleted: int
+    unchanged: int
+    seconds: float
+    rebuilt: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "embedded": self.embedded,
+            "chunks": self.chunks,
+            "deleted": self.deleted,
+            "unchanged": self.unchanged,
+            "seconds": round(self.seconds, 3),
+            "rebuilt": self.rebuilt,
+        }
+
+
+@dataclass(frozen=True)
+class Hit:
+    slug: str
+    title: str
+    kind: str
+    score: float
+    dense_rank: int | None
+    sparse_rank: int | None
+    excerpt: str
+    fresh_at: str | None
+    source: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "title": self.title,
+            "score": round(self.score, 6),
+            "dense_rank": self.dense_rank,
+            "sparse_rank": self.sparse_rank,
+            "excerpt": self.excerpt,
+            "kind": self.kind,
+            "fresh_at": self.fresh_at,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class _Doc:
+    """One page or capability as it should be in the index."""
+
+    slug: str
+    title: str
+    kind: str
+    content_hash: str
+    mtime: float | None
+    fresh_at: float | None
+    source: str | None
+    path: Path | None
+    text: str | None
+
+
+class SearchIndex:
+    def __init__(self, settings: Settings, embedder: Embedder, store: VectorStore) -> None:
+        self._settings = settings
+        self._embedder = embedder
+        self._store = store
+        state_dir = settings.workspace.state_dir
+        self._state_path = state_dir / "index-state.json"
+        self._stats_path = state_dir / "bm25-stats.json"
+
+    @property
+    def store(self) -> VectorStore:
+        return self._store
+
+    # -- maintenance -----------------------------------------------------
+
+    def maintain(
+        self,
+        capabilities: Iterable[Capability] = (),
+        *,
+        rebuild: bool = False,
+        progress: Progress | None = None,
+    ) -> MaintainReport:
+        started = time.perf_counter()
+        state = self._read_state()
+        identity = self._embedder.identity
+        indexed: dict[str, list[Any]] = state.get("pages", {})
+        lost = bool(indexed) and self._store.count() == 0
+        rebuilt = rebuild or lost or state.get("identity") != identity
+        if rebuilt:
+            self._store.reset(self._embedder.dim)
+            indexed, stats = {}, Bm25Stats()
+        else:
+            self._store.ensure(self._embedder.dim)
+            stats = Bm25Stats.load(self._stats_path)
+        wanted = self._wanted_docs(capabilities)
+        changed = [d for d in wanted.values() if not _same(indexed.get(d.slug), d)]
+        for doc in wanted.values():
+            if doc.slug in indexed and doc not in changed:
+                indexed[doc.slug][1] = doc.mtime  # touched, same content: remember the new mtime
+        deleted = [slug for slug in indexed if slug not in wanted]
+        self._forget([*deleted, *(d.slug for d in changed if d.slug in indexed)], stats)
+        chunks = self._index(changed, stats, progress)
+        for slug in deleted:
+            indexed.pop(slug, None)
+        for doc, n in zip(changed, chunks, strict=True):
+            indexed[doc.slug] = [doc.content_hash, doc.mtime, n]
+        self._store.flush()
+        if changed or deleted:
+            self._store.optimize()
+        stats.save(self._stats_path)
+        self._write_state({"version": STATE_VERSION, "identity": identity, "pages": indexed})
+        return MaintainReport(
+            embedded=len(changed),
+            chunks=sum(chunks),
+            deleted=len(deleted),
+            unchanged=len(wanted) - len(changed),
+            seconds=time.perf_counter() - started,
+            rebuilt=rebuilt,
+        )
+
+    def _wanted_docs(self, capabilities: Iterable[Capability]) -> dict[str, _Doc]:
+        index = load_page_index(self._settings.workspace)
+        concepts = self._settings.workspace.concepts_dir
+        docs = {e.slug: _page_doc(e, concepts) for e in index.entries.values()}
+        for cap in capabilities:
+            digest = hashlib.sha256(f"{cap.title}\n{cap.text}".encode()).hexdigest()
+            docs[cap.slug] = _Doc(
+                cap.slug, cap.title, "capability", digest, None, None, None, None, cap.text
+            )
+        return docs
+
+    def _forget(self, slugs: list[str], stats: Bm25Stats) -> None:
+        """Remove these pages' chunks from the store and their terms from the BM25 stats."""
+        if not slugs:
+            return
+        for payload in self._store.chunks_of(slugs):
+            stats.remove(tokenize(str(payload.get("text", ""))))
+        self._store.delete_slugs(slugs)
+
+    def _index(self, docs: list[_Doc], stats: Bm25Stats, progress: Progress | None) -> list[int]:
+        """Chunk every doc, update BM25 stats, then embed and upsert in batches."""
+        tuning = self._settings.tuning
+        planned: list[tuple[_Doc, Chunk, list[str]]] = []
+        counts: list[int] = []
+        for doc in docs:
+            chunks = self._chunks(doc)
+            counts.append(len(chunks))
+            for chunk in chunks:
+                tokens = tokenize(chunk.text)
+                stats.add(tokens)
+                planned.append((doc, chunk, tokens))
+        avgdl = stats.avgdl
+        total = len(planned)
+        for start in range(0, total, EMBED_BATCH):
+            batch = planned[start : start + EMBED_BATCH]
+            vectors = self._embedder.embed_documents([chunk.text for _, chunk, _ in batch])
+            points = [
+                IndexPoint(
+                    slug=doc.slug,
+                    chunk=chunk.index,
+                    dense=vector,
+                    sparse=document_vector(tokens, avgdl, tuning.bm25_k1, tuning.bm25_b),
+                    payload=_payload(doc, chunk),
+                )
+                for (doc, chunk, tokens), vector in zip(batch, vectors, strict=True)
+            ]
+            self._store.upsert(points)
+            if progress is not None:
+                progress(min(start + EMBED_BATCH, total), total)
+        return counts
+
+    def _chunks(self, doc: _Doc) -> list[Chunk]:
+        body = doc.text
+        if body is None and doc.path is not None:
+            try:
+                _, body = split_frontmatter(decode_page(doc.path.read_bytes()))
+            except (OSError, PageParseError):
+                body = ""  # changed or vanished since the scan; the next maintain catches up
+        return chunk_page(
+            doc.title, body or "", self._embedder.count_tokens, self._embedder.max_tokens
+        )
+
+    def _read_state(self) -> dict[str, Any]:
+        try:
+            state = json.loads(self._state_path.read_bytes())
+        except (OSError, ValueError):
+            return {}
+        return state if isinstance(state, dict) and state.get("version") == STATE_VERSION else {}
+
+    def _write_state(self, state: dict[str, Any]) -> None:
+        write_atomic(self._state_path, json.dumps(state, ensure_ascii=False, separators=(",", ":")))
+
+    # -- search ----------------------------------------------------------
+
+    def search(self, query: str, k: int = 10, *, include_capabilities: bool = False) -> list[Hit]:
+        kinds = ["page", "capability"] if include_capabilities else ["page"]
+        dense_hits, sparse_hits = self._store.search(
+            self._embedder.embed_query(query), query_vector(tokenize(query)), max(50, 5 * k), kinds
+        )
+        tuning = self._settings.tuning
+        return fuse(
+            dense_hits, sparse_hits, tuning.dense_weight, tuning.sparse_weight, tuning.fusion
+        )[:k]
+
+
+def _same(indexed: list[Any] | None, doc: _Doc) -> bool:
+    """Unchanged when the stored content hash matches (mtime is only the cheap first check)."""
+    return indexed is not None and indexed[0] == doc.content_hash
+
+
+def _page_doc(entry: PageEntry, concepts: Path) -> _Doc:
+    return _Doc(
+        slug=entry.slug,
+        title=entry.title,
+        kind="page",
+        content_hash=entry.content_hash,
+        mtime=entry.modified_at.timestamp(),
+        fresh_at=entry.fresh_at.timestamp() if entry.fresh_at else None,
+        source=entry.source,
+        path=concepts / entry.path,
+        text=None,
+    )
+
+
+def _payload(doc: _Doc, chunk: Chunk) -> dict[str, Any]:
+    return {
+        "slug": doc.slug,
+        "title": doc.title,
+        "kind": doc.kind,
+        "fresh_at": doc.fresh_at,
+        "chunk": chunk.index,
+        "text": chunk.text,
+        "source": doc.source,
+    }
+
+
+def _best_per_page(hits: list[StoreHit]) -> list[StoreHit]:
+    """Each page's best chunk, in rank order (hits arrive best first)."""
+    seen: dict[str, StoreHit] = {}
+    for hit in hits:
+        seen.setdefault(str(hit.payload["slug"]), hit)
+    return list(seen.values())
+
+
+def fuse(
+    dense_hits: list[StoreHit],
+    sparse_hits: list[StoreHit],
+    dense_weight: float,
+    sparse_weight: float,
+    method: str,
+) -> list[Hit]:
+    dense = {str(h.payload["slug"]): h for h in reversed(_best_per_page(dense_hits))}
+    sparse = {str(h.payload["slug"]): h for h in reversed(_best_per_page(sparse_hits))}
+    dense_rank = {slug: i + 1 for i, slug in enumerate(reversed(dense))}
+    sparse_rank = {slug: i + 1 for i, slug in enumerate(reversed(sparse))}
+    if method == "minmax":
+        parts = [
+            _minmax(list(dense.values()), dense_weight),
+            _minmax(list(sparse.values()), sparse_weight),
+        ]
+    else:
+        parts = [
+            {slug: dense_weight / (RRF_K + r) for slug, r in dense_rank.items()},
+            {slug: sparse_weight / (RRF_K + r) for slug, r in sparse_rank.items()},
+        ]
+    scores: dict[str, float] = {}
+    for part in parts:
+        for slug, value in part.items():
+            scores[slug] = scores.get(slug, 0.0) + value
+    hits = []
+    for slug in sorted(scores, key=lambda slug: (-scores[slug], slug)):
+        d, s = dense_rank.get(slug), sparse_rank.get(slug)
+        # The excerpt is the chunk from whichever signal ranked the page higher.
+        chunk = sparse[slug] if s is not None and (d is None or s < d) else dense[slug]
+        hits.append(_hit(slug, chunk.payload, scores[slug], d, s))
+    return hits
+
+
+def _minmax(hits: list[StoreHit], weight: float) -> dict[str, float]:
+    if not hits:
+        return {}
+    top, bottom = hits[0].score, hits[-1].score
+    span = top - bottom
+    return {
+        str(h.payload["slug"]): weight * ((h.score - bottom) / span if span > 0 else 1.0)
+        for h in hits
+    }
+
+
+def _hit(
+    slug: str,
+    payload: dict[str, Any],
+    score: float,
+    dense_rank: int | None,
+    sparse_rank: int | None,
+) -> Hit:
+    title = str(payload.get("title", slug))
+    return Hit(
+        slug=slug,
+        title=title,
+        kind=str(payload.get("kind", "page")),
+        score=score,
+        dense_rank=dense_rank,
+        sparse_rank=sparse_rank,
+        excerpt=_excerpt(str(payload.get("text", "")), title),
+        fresh_at=_iso(payload.get("fresh_at")),
+        source=payload.get("source"),
+    )
+
+
+def _excerpt(text: str, title: str, limit: int = 400) -> str:
+    body = text.removeprefix(f"{title}\n\n").strip()
+    return body if len(body) <= limit else body[: limit - 1].rstrip() + "…"
+
+
+def _iso(epoch: Any) -> str | None:
+    if not isinstance(epoch, int | float):
+        return None
+    return datetime.fromtimestamp(epoch, tz=UTC).isoformat().replace("+00:00", "Z")
+
+
+def open_store(settings: Settings) -> VectorStore:
+    """The configured Qdrant server, else the embedded shard under `.substrate/qdrant`."""
+    from substrate.tuning import resolve_qdrant_server
+    from substrate.vector_store import EdgeStore, ServerStore
+
+    server = resolve_qdrant_server(settings.config)
+    if server is not None:
+        return ServerStore(server.url, server.collection, server.api_key)
+    return EdgeStore(settings.workspace.state_dir / "qdrant")
+
+
+def open_search_index(settings: Settings, embedder: Embedder | None = None) -> SearchIndex:
+    from substrate.embedding import FastembedEmbedder
+
+    model = embedder or FastembedEmbedder(
+        settings.tuning.embedding_model, settings.workspace.state_dir
+    )
+    return SearchIndex(settings, model, open_store(settings))

@@ -1,0 +1,362 @@
+"""The Qdrant collection behind one small `VectorStore` Protocol.
+
+Schema (both adapters): named dense vector `dense` (cosine), sparse vector
+`bm25` with Qdrant's IDF modifier, payload `slug`, `title`, `kind`
+(`page` | `capability`), `fresh_at` (epoch seconds or null), `chunk`, `text`,
+`source`, with keyword indexes on `slug` and `kind`. Point ids are
+uuid5(slug#chunk), so re-embedding is an idempotent upsert.
+
+- `EdgeStore`: Qdrant Edge in-process, the embedded default. No HNSW graph
+  (`m=0`): exact search is a few ms at 10k points and the graph build would
+  hold the GIL. WAL on, which is also what locks out a second process.
+- `ServerStore`: qdrant-client against a Qdrant server (the scale-out path),
+  or its `":memory:"` local mode in tests.
+
+The two answer one dense and one sparse query per search in a single batch;
+fusion is the caller's, so it can report each signal's rank.
+"""
+
+from __future__ import annotations
+
+import uuid
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from substrate.bm25 import SparseVector
+from substrate.embedding import Vectors
+from substrate.errors import StoreUnavailableError
+
+DENSE = "dense"
+SPARSE = "bm25"
+POINT_NAMESPACE = uuid.UUID("6f1c2d8e-5d0b-4c43-9a55-3f1f4e2b7a10")
+
+
+def point_id(slug: str, chunk: int) -> str:
+    return str(uuid.uuid5(POINT_NAMESPACE, f"{slug}#{chunk}"))
+
+
+@dataclass(frozen=True)
+class IndexPoint:
+    slug: str
+    chunk: int
+    dense: Vectors
+    sparse: SparseVector
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoreHit:
+    score: float
+    payload: dict[str, Any]
+
+
+class VectorStore(Protocol):
+    def reset(self, dim: int) -> None:
+        """Drop every point and (re)create the schema for vectors of `dim`."""
+        ...
+
+    def ensure(self, dim: int) -> None:
+        """Create the schema if it does not exist yet."""
+        ...
+
+    def upsert(self, points: list[IndexPoint]) -> None: ...
+
+    def delete_slugs(self, slugs: list[str]) -> None: ...
+
+    def chunks_of(self, slugs: list[str]) -> Iterator[dict[str, Any]]:
+        """Payloads of every stored chunk of these pages."""
+        ...
+
+    def search(
+        self, dense: Vectors, sparse: SparseVector, limit: int, kinds: list[str]
+    ) -> tuple[list[StoreHit], list[StoreHit]]:
+        """(dense hits, sparse hits), best first, restricted to `kinds`."""
+        ...
+
+    def count(self) -> int: ...
+
+    def flush(self) -> None: ...
+
+    def optimize(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class EdgeStore:
+    """Qdrant Edge shard at `path`; one process may hold it."""
+
+    def __init__(self, path: Path) -> None:
+        import qdrant_edge as qe
+
+        self._qe = qe
+        self._path = path
+        self._shard: Any = None
+        if (path / "wal").exists():
+            self._shard = self._open(lambda: qe.EdgeShard.load(str(path)))
+
+    def _open(self, opener: Any) -> Any:
+        try:
+            return opener()
+        except Exception as exc:  # noqa: BLE001 - qdrant-edge raises bare Exception
+            if "WouldBlock" in str(exc):
+                raise StoreUnavailableError(
+                    f"the index at {self._path} is held by another process (is `memory serve` "
+                    "running? then use the CLI against it, or stop it first)"
+                ) from None
+            raise StoreUnavailableError(f"cannot open the index at {self._path}: {exc}") from None
+
+    def _config(self, dim: int) -> Any:
+        qe = self._qe
+        return qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000),
+        )
+
+    def _create(self, dim: int) -> None:
+        qe = self._qe
+        self._shard = self._open(lambda: qe.EdgeShard.create(str(self._path), self._config(dim)))
+        for field in ("slug", "kind"):
+            self._shard.update(
+                qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword)
+            )
+
+    def reset(self, dim: int) -> None:
+        import shutil
+
+        if self._shard is not None:
+            self._shard.close()
+            self._shard = None
+        shutil.rmtree(self._path, ignore_errors=True)
+        self._create(dim)
+
+    def ensure(self, dim: int) -> None:
+        if self._shard is None:
+            self._create(dim)
+
+    def upsert(self, points: list[IndexPoint]) -> None:
+        qe = self._qe
+        batch = [
+            qe.Point(
+                id=point_id(p.slug, p.chunk),
+                vector={
+                    DENSE: np.asarray(p.dense, dtype=np.float32).tolist(),
+                    SPARSE: qe.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
+                },
+                payload=p.payload,
+            )
+            for p in points
+        ]
+        if batch:
+            self._shard.update(qe.UpdateOperation.upsert_points(batch))
+
+    def _slug_filter(self, slugs: list[str]) -> Any:
+        qe = self._qe
+        return qe.Filter(must=[qe.FieldCondition(key="slug", match=qe.MatchAny(slugs))])
+
+    def delete_slugs(self, slugs: list[str]) -> None:
+        if slugs and self._shard is not None:
+            self._shard.update(
+                self._qe.UpdateOperation.delete_points_by_filter(self._slug_filter(slugs))
+            )
+
+    def chunks_of(self, slugs: list[str]) -> Iterator[dict[str, Any]]:
+        if not slugs or self._shard is None:
+            return
+        offset = None
+        while True:
+            request = self._qe.ScrollRequest(
+                offset=offset, limit=512, filter=self._slug_filter(slugs), with_payload=True
+            )
+            records, offset = self._shard.scroll(request)
+            for record in records:
+                yield dict(record.payload or {})
+            if offset is None:
+                return
+
+    def search(
+        self, dense: Vectors, sparse: SparseVector, limit: int, kinds: list[str]
+    ) -> tuple[list[StoreHit], list[StoreHit]]:
+        if self._shard is None:
+            return [], []
+        qe = self._qe
+        kind_filter = qe.Filter(must=[qe.FieldCondition(key="kind", match=qe.MatchAny(kinds))])
+        requests = [
+            qe.QueryRequest(
+                limit=limit,
+                query=qe.Query.Nearest(np.asarray(dense, dtype=np.float32).tolist(), using=DENSE),
+                filter=kind_filter,
+                with_payload=True,
+            )
+        ]
+        if sparse.indices:
+            requests.append(
+                qe.QueryRequest(
+                    limit=limit,
+                    query=qe.Query.Nearest(
+                        qe.SparseVector(indices=sparse.indices, values=sparse.values), using=SPARSE
+                    ),
+                    filter=kind_filter,
+                    with_payload=True,
+                )
+            )
+        results = self._shard.query_batch(qe.QueryBatchRequest(requests))
+        dense_hits = [StoreHit(p.score, dict(p.payload or {})) for p in results[0]]
+        sparse_hits = (
+            [StoreHit(p.score, dict(p.payload or {})) for p in results[1]] if sparse.indices else []
+        )
+        return dense_hits, sparse_hits
+
+    def count(self) -> int:
+        if self._shard is None:
+            return 0
+        return int(self._shard.count(self._qe.CountRequest(exact=True)))
+
+    def flush(self) -> None:
+        if self._shard is not None:
+            self._shard.flush()
+
+    def optimize(self) -> None:
+        """Compact segments. Holds the GIL for its whole run: boot or idle only."""
+        if self._shard is not None:
+            self._shard.optimize()
+
+    def close(self) -> None:
+        if self._shard is not None:
+            self._shard.close()
+            self._shard = None
+
+
+class ServerStore:
+    """A collection on a Qdrant server (or qdrant-client's local mode) via qdrant-client."""
+
+    def __init__(self, location: str, collection: str, api_key: str | None = None) -> None:
+        from qdrant_client import QdrantClient, models
+
+        self._models = models
+        self._name = collection
+        try:
+            if location == ":memory:":
+                self._client = QdrantClient(location=":memory:")
+            else:
+                self._client = QdrantClient(url=location, api_key=api_key)
+        except Exception as exc:  # noqa: BLE001 - connection errors come in many types
+            raise StoreUnavailableError(f"cannot reach Qdrant at {location}: {exc}") from None
+
+    def _create(self, dim: int) -> None:
+        m = self._models
+        self._client.create_collection(
+            self._name,
+            vectors_config={DENSE: m.VectorParams(size=dim, distance=m.Distance.COSINE)},
+            sparse_vectors_config={SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)},
+        )
+        with warnings.catch_warnings():
+            # Local mode warns that payload indexes have no effect there; a server uses them.
+            warnings.simplefilter("ignore", UserWarning)
+            for field in ("slug", "kind"):
+                self._client.create_payload_index(self._name, field, m.PayloadSchemaType.KEYWORD)
+
+    def reset(self, dim: int) -> None:
+        if self._client.collection_exists(self._name):
+            self._client.delete_collection(self._name)
+        self._create(dim)
+
+    def ensure(self, dim: int) -> None:
+        if not self._client.collection_exists(self._name):
+            self._create(dim)
+
+    def upsert(self, points: list[IndexPoint]) -> None:
+        m = self._models
+        batch = [
+            m.PointStruct(
+                id=point_id(p.slug, p.chunk),
+                vector={
+                    DENSE: np.asarray(p.dense, dtype=np.float32).tolist(),
+                    SPARSE: m.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
+                },
+                payload=p.payload,
+            )
+            for p in points
+        ]
+        if batch:
+            self._client.upsert(self._name, points=batch, wait=True)
+
+    def _slug_filter(self, slugs: list[str]) -> Any:
+        m = self._models
+        return m.Filter(must=[m.FieldCondition(key="slug", match=m.MatchAny(any=slugs))])
+
+    def delete_slugs(self, slugs: list[str]) -> None:
+        if slugs and self._client.collection_exists(self._name):
+            selector = self._models.FilterSelector(filter=self._slug_filter(slugs))
+            self._client.delete(self._name, points_selector=selector, wait=True)
+
+    def chunks_of(self, slugs: list[str]) -> Iterator[dict[str, Any]]:
+        if not slugs or not self._client.collection_exists(self._name):
+            return
+        offset = None
+        while True:
+            records, offset = self._client.scroll(
+                self._name,
+                scroll_filter=self._slug_filter(slugs),
+                limit=512,
+                offset=offset,
+                with_payload=True,
+            )
+            for record in records:
+                yield dict(record.payload or {})
+            if offset is None:
+                return
+
+    def search(
+        self, dense: Vectors, sparse: SparseVector, limit: int, kinds: list[str]
+    ) -> tuple[list[StoreHit], list[StoreHit]]:
+        if not self._client.collection_exists(self._name):
+            return [], []
+        m = self._models
+        kind_filter = m.Filter(must=[m.FieldCondition(key="kind", match=m.MatchAny(any=kinds))])
+        requests = [
+            m.QueryRequest(
+                query=np.asarray(dense, dtype=np.float32).tolist(),
+                using=DENSE,
+                limit=limit,
+                filter=kind_filter,
+                with_payload=True,
+            )
+        ]
+        if sparse.indices:
+            requests.append(
+                m.QueryRequest(
+                    query=m.SparseVector(indices=sparse.indices, values=sparse.values),
+                    using=SPARSE,
+                    limit=limit,
+                    filter=kind_filter,
+                    with_payload=True,
+                )
+            )
+        responses = self._client.query_batch_points(self._name, requests=requests)
+        dense_hits = [StoreHit(p.score, dict(p.payload or {})) for p in responses[0].points]
+        sparse_hits = (
+            [StoreHit(p.score, dict(p.payload or {})) for p in responses[1].points]
+            if sparse.indices
+            else []
+        )
+        return dense_hits, sparse_hits
+
+    def count(self) -> int:
+        if not self._client.collection_exists(self._name):
+            return 0
+        return int(self._client.count(self._name, exact=True).count)
+
+    def flush(self) -> None:
+        return None
+
+    def optimize(self) -> None:
+        return None  # the server optimizes in the background
+
+    def close(self) -> None:
+        self._client.close()

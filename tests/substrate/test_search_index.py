@@ -1,0 +1,163 @@
+"""The hybrid index, run identically against both store adapters."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from substrate import Settings
+from substrate.embedding import HashingEmbedder
+from substrate.search_index import Capability, SearchIndex
+from substrate.vector_store import EdgeStore, ServerStore, VectorStore
+from tests.conftest import PageWriter
+
+PAGES = {
+    "people/sam": "---\ntitle: Sam\n---\nSam is allergic to shellfish and carries an EpiPen.",
+    "places/lisbon": "---\ntitle: Lisbon\norigin_date: 2022-05-01\n---\nThe family lives in Graça, Lisbon.",
+    "projects/atlas": "---\ntitle: Atlas search\nsource: import:chatgpt\n---\n# Atlas search\nHybrid search launch in January.",
+    "notes/tea": "---\ntitle: Tea\n---\nAlice prefers green tea in the afternoon.",
+}
+
+
+def make_store(kind: str, root: Path) -> VectorStore:
+    if kind == "edge":
+        return EdgeStore(root / "qdrant")
+    return ServerStore(os.environ.get("QDRANT_URL", ":memory:"), f"test_{root.name}")
+
+
+@pytest.fixture(params=["edge", "server"])
+def index(
+    request: pytest.FixtureRequest, settings: Settings, write_page: PageWriter
+) -> Iterator[SearchIndex]:
+    for slug, text in PAGES.items():
+        write_page(slug, text)
+    idx = SearchIndex(
+        settings, HashingEmbedder(), make_store(request.param, settings.workspace.state_dir)
+    )
+    yield idx
+    idx.store.close()
+
+
+def test_maintain_embeds_every_page_once(index: SearchIndex) -> None:
+    first = index.maintain()
+    assert (first.embedded, first.deleted, first.unchanged, first.rebuilt) == (4, 0, 0, True)
+    second = index.maintain()
+    assert (second.embedded, second.chunks, second.deleted, second.unchanged, second.rebuilt) == (
+        0,
+        0,
+        0,
+        4,
+        False,
+    )
+
+
+def test_search_finds_by_words_and_reports_both_ranks(index: SearchIndex) -> None:
+    index.maintain()
+    top = index.search("allergic to shellfish", k=3)[0]
+    assert top.slug == "people/sam"
+    assert top.sparse_rank == 1
+    assert top.dense_rank == 1
+    assert top.excerpt == "Sam is allergic to shellfish and carries an EpiPen."
+    assert top.title == "Sam"
+
+
+def test_hit_carries_provenance(index: SearchIndex) -> None:
+    index.maintain()
+    hit = next(h for h in index.search("hybrid search launch", k=4) if h.slug == "projects/atlas")
+    assert hit.source == "import:chatgpt"
+    lisbon = next(h for h in index.search("family Lisbon Graça", k=4) if h.slug == "places/lisbon")
+    assert lisbon.fresh_at == "2022-05-01T00:00:00Z"
+
+
+def test_changed_page_is_reembedded_and_old_text_is_gone(
+    index: SearchIndex, write_page: PageWriter
+) -> None:
+    index.maintain()
+    write_page(
+        "notes/tea", "---\ntitle: Tea\n---\nAlice switched to black coffee.", mtime=2_000_000_000
+    )
+    report = index.maintain()
+    assert (report.embedded, report.unchanged) == (1, 3)
+    assert all(h.slug != "notes/tea" for h in index.search("green afternoon", k=4) if h.sparse_rank)
+    assert index.search("black coffee", k=1)[0].slug == "notes/tea"
+
+
+def test_touched_but_unchanged_page_is_not_reembedded(
+    index: SearchIndex, settings: Settings
+) -> None:
+    index.maintain()
+    os.utime(settings.workspace.concepts_dir / "notes/tea.md", (2_000_000_000, 2_000_000_000))
+    assert index.maintain().embedded == 0
+
+
+def test_deleted_page_leaves_the_index(index: SearchIndex, settings: Settings) -> None:
+    index.maintain()
+    (settings.workspace.concepts_dir / "people/sam.md").unlink()
+    report = index.maintain()
+    assert report.deleted == 1
+    assert all(h.slug != "people/sam" for h in index.search("allergic shellfish EpiPen", k=10))
+
+
+def test_capabilities_are_excluded_unless_asked_for(index: SearchIndex) -> None:
+    caps = [
+        Capability(
+            "capability/cli/memory-search", "memory search", "Hybrid search over the concept pages."
+        )
+    ]
+    index.maintain(caps)
+    assert all(h.kind == "page" for h in index.search("memory search concept pages", k=10))
+    with_caps = index.search("memory search concept pages", k=10, include_capabilities=True)
+    cap = next(h for h in with_caps if h.kind == "capability")
+    assert cap.fresh_at is None
+
+
+def test_changed_embedder_identity_rebuilds(index: SearchIndex, settings: Settings) -> None:
+    index.maintain()
+    other = SearchIndex(settings, HashingEmbedder(dim=32), index.store)
+    report = other.maintain()
+    assert report.rebuilt and report.embedded == 4
+    assert other.search("allergic shellfish", k=1)[0].slug == "people/sam"
+
+
+def test_rebuild_flag_reembeds_everything(index: SearchIndex) -> None:
+    index.maintain()
+    report = index.maintain(rebuild=True)
+    assert report.rebuilt and report.embedded == 4
+
+
+def test_lost_store_is_detected_and_rebuilt(settings: Settings, write_page: PageWriter) -> None:
+    write_page("a", "alpha beta")
+    first = SearchIndex(settings, HashingEmbedder(), ServerStore(":memory:", "lost"))
+    first.maintain()
+    first.store.close()
+    fresh_store = SearchIndex(settings, HashingEmbedder(), ServerStore(":memory:", "lost"))
+    assert fresh_store.maintain().rebuilt
+
+
+def test_adapters_agree_on_results(
+    settings: Settings, write_page: PageWriter, tmp_path: Path
+) -> None:
+    for slug, text in PAGES.items():
+        write_page(slug, text)
+    results = []
+    for kind in ("edge", "server"):
+        idx = SearchIndex(settings, HashingEmbedder(), make_store(kind, tmp_path / kind))
+        idx.maintain(rebuild=True)
+        results.append(
+            [(h.slug, h.dense_rank, h.sparse_rank) for h in idx.search("search launch tea", k=4)]
+        )
+        idx.store.close()
+    assert results[0] == results[1]
+
+
+def test_second_process_gets_a_clear_error(settings: Settings, tmp_path: Path) -> None:
+    from substrate.errors import StoreUnavailableError
+
+    store = EdgeStore(tmp_path / "shard")
+    store.ensure(8)
+    with pytest.raises(StoreUnavailableError, match="held by another process"):
+        EdgeStore(tmp_path / "shard")
+    store.close()
