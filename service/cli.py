@@ -19,7 +19,6 @@ from substrate import (
     Capability,
     MemoryServiceError,
     SearchIndex,
-    open_search_index,
     Settings,
     collect_stats,
     entry_json,
@@ -27,6 +26,7 @@ from substrate import (
     iso_utc,
     load_page_index,
     migrate_config,
+    open_search_index,
     open_workspace,
     read_buffer,
     remember,
@@ -225,7 +225,8 @@ def maintain(workspace: Path, as_json: bool, rebuild: bool) -> None:
         return
     click.echo(
         f"embedded {report.embedded} pages ({report.chunks} chunks), deleted {report.deleted}, "
-        f"unchanged {report.unchanged}{', rebuilt' if report.rebuilt else ''} in {report.seconds:.2f} s"
+        f"unchanged {report.unchanged}{', rebuilt' if report.rebuilt else ''} "
+        f"in {report.seconds:.2f} s"
     )
 
 

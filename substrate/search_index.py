@@ -18,7 +18,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -249,9 +249,10 @@ class SearchIndex:
             self._embedder.embed_query(query), query_vector(tokenize(query)), max(50, 5 * k), kinds
         )
         tuning = self._settings.tuning
-        return fuse(
-            dense_hits, sparse_hits, tuning.dense_weight, tuning.sparse_weight, tuning.fusion
-        )[:k]
+        weights = (tuning.dense_weight, tuning.sparse_weight)
+        hits = fuse(dense_hits, sparse_hits, *weights, tuning.fusion)
+        terms = set(tokenize(query))
+        return [replace(h, excerpt=excerpt_for(h.excerpt, terms)) for h in hits[:k]]
 
 
 def _same(indexed: list[Any] | None, doc: _Doc) -> bool:
@@ -359,9 +360,38 @@ def _hit(
     )
 
 
-def _excerpt(text: str, title: str, limit: int = 400) -> str:
-    body = text.removeprefix(f"{title}\n\n").strip()
-    return body if len(body) <= limit else body[: limit - 1].rstrip() + "…"
+EXCERPT_CHARS = 400
+
+
+def _excerpt(text: str, title: str) -> str:
+    """The chunk without its title prefix (trimmed to the query by `excerpt_for`)."""
+    return text.removeprefix(f"{title}\n\n").strip()
+
+
+def excerpt_for(body: str, query_terms: set[str], limit: int = EXCERPT_CHARS) -> str:
+    """At most `limit` characters of the chunk, around the lines sharing most query terms."""
+    if len(body) <= limit:
+        return body
+    lines = body.split("\n")
+    overlap = [len(query_terms & set(tokenize(line))) for line in lines]
+    best = max(range(len(lines)), key=lambda i: (overlap[i], -i))
+    start = end = best
+    size = len(lines[best])
+    while True:
+        grow_up = start > 0 and size + len(lines[start - 1]) + 1 <= limit
+        grow_down = end + 1 < len(lines) and size + len(lines[end + 1]) + 1 <= limit
+        if not (grow_up or grow_down):
+            break
+        if grow_down and (not grow_up or overlap[end + 1] >= overlap[start - 1]):
+            end += 1
+            size += len(lines[end]) + 1
+        else:
+            start -= 1
+            size += len(lines[start]) + 1
+    window = "\n".join(lines[start : end + 1])
+    if len(window) > limit:
+        window = window[: limit - 1].rstrip() + "…"
+    return ("…" if start > 0 else "") + window + ("…" if end + 1 < len(lines) else "")
 
 
 def _iso(epoch: Any) -> str | None:

@@ -161,3 +161,18 @@ def test_second_process_gets_a_clear_error(settings: Settings, tmp_path: Path) -
     with pytest.raises(StoreUnavailableError, match="held by another process"):
         EdgeStore(tmp_path / "shard")
     store.close()
+
+
+def test_excerpt_centres_on_the_lines_that_match_the_query() -> None:
+    from substrate.bm25 import tokenize
+    from substrate.search_index import excerpt_for
+
+    body = (
+        "\n".join(f"filler line number {i} about nothing much" for i in range(40))
+        + "\nthe spare key is under the pot"
+    )
+    excerpt = excerpt_for(body, set(tokenize("spare key")), limit=120)
+    assert excerpt.endswith("the spare key is under the pot")
+    assert excerpt.startswith("…")
+    assert len(excerpt) <= 122
+    assert excerpt_for("short text", {"x"}) == "short text"
