@@ -301,10 +301,10 @@ def fuse(
     sparse_weight: float,
     method: str,
 ) -> list[Hit]:
-    dense = {str(h.payload["slug"]): h for h in reversed(_best_per_page(dense_hits))}
-    sparse = {str(h.payload["slug"]): h for h in reversed(_best_per_page(sparse_hits))}
-    dense_rank = {slug: i + 1 for i, slug in enumerate(reversed(dense))}
-    sparse_rank = {slug: i + 1 for i, slug in enumerate(reversed(sparse))}
+    dense = {str(h.payload["slug"]): h for h in _best_per_page(dense_hits)}
+    sparse = {str(h.payload["slug"]): h for h in _best_per_page(sparse_hits)}
+    dense_rank = {slug: i + 1 for i, slug in enumerate(dense)}
+    sparse_rank = {slug: i + 1 for i, slug in enumerate(sparse)}
     if method == "minmax":
         parts = [
             _minmax(list(dense.values()), dense_weight),
@@ -329,14 +329,13 @@ def fuse(
 
 
 def _minmax(hits: list[StoreHit], weight: float) -> dict[str, float]:
+    """Scores scaled to [0, 1] within this result list, times the signal's weight."""
     if not hits:
         return {}
-    top, bottom = hits[0].score, hits[-1].score
+    top = max(h.score for h in hits)
+    bottom = min(h.score for h in hits)
     span = top - bottom
-    return {
-        str(h.payload["slug"]): weight * ((h.score - bottom) / span if span > 0 else 1.0)
-        for h in hits
-    }
+    return {str(h.payload["slug"]): weight * ((h.score - bottom) / span if span > 0 else 1.0) for h in hits}
 
 
 def _hit(

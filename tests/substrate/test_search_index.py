@@ -176,3 +176,24 @@ def test_excerpt_centres_on_the_lines_that_match_the_query() -> None:
     assert excerpt.startswith("…")
     assert len(excerpt) <= 122
     assert excerpt_for("short text", {"x"}) == "short text"
+
+
+def _hits(*pairs: tuple[str, float]) -> list:  # type: ignore[type-arg]
+    from substrate.vector_store import StoreHit
+
+    return [StoreHit(score, {"slug": slug, "title": slug, "text": slug}) for slug, score in pairs]
+
+
+def test_fusion_ranks_each_signal_by_best_chunk_per_page() -> None:
+    from substrate.search_index import fuse
+
+    dense = _hits(("a", 0.9), ("b", 0.8), ("a", 0.7), ("c", 0.1))
+    sparse = _hits(("c", 12.0), ("b", 6.0))
+    rrf = fuse(dense, sparse, 0.5, 0.5, "rrf")
+    # 1/63 + 1/61 > 2/62: ranks 3 and 1 edge out ranks 2 and 2.
+    assert [(h.slug, h.dense_rank, h.sparse_rank) for h in rrf] == [("c", 3, 1), ("b", 2, 2), ("a", 1, None)]
+    minmax = fuse(dense, sparse, 0.5, 0.5, "minmax")
+    # dense scaled over [0.1, 0.9]: a=1, b=0.875, c=0; sparse over [6, 12]: c=1, b=0.
+    assert [h.slug for h in minmax] == ["a", "c", "b"]
+    assert minmax[0].score == pytest.approx(0.5)
+    assert fuse(dense, sparse, 0.0, 1.0, "minmax")[0].slug == "c"

@@ -1,0 +1,202 @@
+"""LoCoMo retrieval: `memory search` against rank-bm25 alone and dense alone, one run.
+
+    python bench/locomo.py ../shared/data/locomo10.json [--granularity session|window]
+
+Protocol (../shared/data/README.md): one page per session (or per 5-turn
+window), `origin_date` = the session's date, body = one `Speaker: text` line
+per turn; a page is relevant when it holds a cited dialog id; each question
+searches only its own conversation; categories 1-4 are the primary set,
+category 5 is reported apart; figures on the original and the corrected
+(locomo-audit) evidence. Prints JSON: recall@1/5/10, hit@1/5/10 and MRR for
+every variant. All variants of one question come from the same two store
+queries, so they differ only in fusion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from rank_bm25 import BM25Okapi
+
+from substrate import Settings, init_workspace, open_workspace, parse_config
+from substrate.bm25 import query_vector, tokenize
+from substrate.embedding import FastembedEmbedder
+from substrate.search_index import SearchIndex, fuse
+from substrate.vector_store import EdgeStore
+
+EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
+KS = (1, 5, 10)
+FUSIONS = [
+    ("rrf", 0.7),
+    ("rrf", 0.5),
+    ("rrf", 0.3),
+    ("rrf", 0.2),
+    ("minmax", 0.7),
+    ("minmax", 0.5),
+    ("minmax", 0.3),
+    ("minmax", 0.2),
+]
+
+
+def session_pages(sample: dict[str, Any], granularity: str) -> dict[str, tuple[str, set[str]]]:
+    """slug -> (page text, dialog ids it holds)."""
+    conv = sample["conversation"]
+    pages: dict[str, tuple[str, set[str]]] = {}
+    n = 1
+    while f"session_{n}" in conv:
+        when = datetime.strptime(conv[f"session_{n}_date_time"], "%I:%M %p on %d %B, %Y")
+        turns = conv[f"session_{n}"]
+        groups = (
+            [turns]
+            if granularity == "session"
+            else [turns[i : i + 5] for i in range(0, len(turns), 5)]
+        )
+        for g, group in enumerate(groups):
+            lines = []
+            for turn in group:
+                line = f"{turn['speaker']}: {turn['text']}"
+                if turn.get("blip_caption"):
+                    line += f" [shares {turn['blip_caption']}]"
+                lines.append(line)
+            slug = f"locomo/{sample['sample_id']}/session-{n}" + (
+                "" if granularity == "session" else f"-w{g}"
+            )
+            title = f"Session {n} ({when:%d %B %Y})"
+            text = (
+                f"---\ntitle: {title}\norigin_date: {when.isoformat()}\n---\n"
+                + "\n".join(lines)
+                + "\n"
+            )
+            pages[slug] = (text, {t["dia_id"] for t in group})
+        n += 1
+    return pages
+
+
+def relevant(evidence: list[str], pages: dict[str, tuple[str, set[str]]]) -> set[str]:
+    ids = {f"D{a}:{b}" for ev in evidence for a, b in EVIDENCE.findall(ev)}
+    return {slug for slug, (_, dia) in pages.items() if dia & ids}
+
+
+def corrections(audit_dir: Path, conv_index: int) -> dict[int, list[str]]:
+    path = audit_dir / f"errors_conv_{conv_index}.json"
+    if not path.exists():
+        return {}
+    out = {}
+    for item in json.loads(path.read_text()):
+        if item.get("correct_evidence") is not None:
+            out[int(item["question_id"].rsplit("qa", 1)[1])] = item["correct_evidence"]
+    return out
+
+
+def metrics(ranked: list[str], rel: set[str]) -> dict[str, float]:
+    out = {}
+    for k in KS:
+        top = set(ranked[:k])
+        out[f"recall@{k}"] = len(top & rel) / len(rel)
+        out[f"hit@{k}"] = float(bool(top & rel))
+    first = next((i for i, slug in enumerate(ranked) if slug in rel), None)
+    out["mrr"] = 0.0 if first is None else 1.0 / (first + 1)
+    return out
+
+
+def bm25_baseline_tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("data", type=Path)
+    parser.add_argument("--granularity", choices=["session", "window"], default="session")
+    parser.add_argument("--conversations", type=int, default=10)
+    args = parser.parse_args()
+    samples = json.loads(args.data.read_text())[: args.conversations]
+    audit_dir = args.data.parent / "locomo-audit"
+    config = parse_config("[memory.v3]\nlive = true\n")
+    results: dict[str, dict[str, list[dict[str, float]]]] = defaultdict(lambda: defaultdict(list))
+    dropped = 0
+    timing = {"index_s": 0.0, "query_s": 0.0, "queries": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        model = FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tmp) / "cache")
+        for ci, sample in enumerate(samples):
+            pages = session_pages(sample, args.granularity)
+            root = Path(tmp) / f"conv{ci}"
+            init_workspace(root)
+            ws = open_workspace(root)
+            for slug, (text, _) in pages.items():
+                path = ws.concepts_dir / f"{slug}.md"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+            index = SearchIndex(Settings(ws, config), model, EdgeStore(ws.state_dir / "qdrant"))
+            started = time.perf_counter()
+            index.maintain()
+            timing["index_s"] += time.perf_counter() - started
+            slugs = list(pages)
+            bm25 = BM25Okapi(
+                [bm25_baseline_tokens(pages[s][0].split("---\n", 2)[2]) for s in slugs]
+            )
+            fixes = corrections(audit_dir, ci)
+            for qi, qa in enumerate(sample["qa"]):
+                keys = {"original": qa.get("evidence", [])}
+                keys["corrected"] = fixes.get(qi, keys["original"])
+                rels = {name: relevant(ev, pages) for name, ev in keys.items()}
+                if not rels["original"]:
+                    dropped += 1
+                    continue
+                started = time.perf_counter()
+                dense_hits, sparse_hits = index.store.search(
+                    model.embed_query(qa["question"]),
+                    query_vector(tokenize(qa["question"])),
+                    100,
+                    ["page"],
+                )
+                timing["query_s"] += time.perf_counter() - started
+                timing["queries"] += 1
+                scores = bm25.get_scores(bm25_baseline_tokens(qa["question"]))
+                rankings = {
+                    "rank_bm25": [
+                        slugs[i] for i in sorted(range(len(slugs)), key=lambda i: -scores[i])
+                    ],
+                    "dense": [h.slug for h in fuse(dense_hits, [], 1.0, 0.0, "rrf")],
+                    "sparse": [h.slug for h in fuse([], sparse_hits, 0.0, 1.0, "rrf")],
+                }
+                for method, w in FUSIONS:
+                    rankings[f"{method}_d{w}"] = [
+                        h.slug for h in fuse(dense_hits, sparse_hits, w, 1 - w, method)
+                    ]
+                group = "cat1-4" if qa.get("category") in (1, 2, 3, 4) else "cat5"
+                for key_name, rel in rels.items():
+                    if not rel:
+                        continue
+                    for name, ranked in rankings.items():
+                        results[f"{group}/{key_name}"][name].append(metrics(ranked, rel))
+            index.store.close()
+            print(f"conversation {ci + 1}/{len(samples)} done", file=sys.stderr)
+    report: dict[str, Any] = {
+        "granularity": args.granularity,
+        "dropped_questions": dropped,
+        "timing": timing,
+    }
+    for group, variants in sorted(results.items()):
+        report[group] = {
+            name: {
+                "n": len(rows),
+                **{m: round(sum(r[m] for r in rows) / len(rows), 3) for m in rows[0]},
+            }
+            for name, rows in variants.items()
+        }
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
