@@ -335,7 +335,10 @@ def _minmax(hits: list[StoreHit], weight: float) -> dict[str, float]:
     top = max(h.score for h in hits)
     bottom = min(h.score for h in hits)
     span = top - bottom
-    return {str(h.payload["slug"]): weight * ((h.score - bottom) / span if span > 0 else 1.0) for h in hits}
+    return {
+        str(h.payload["slug"]): weight * ((h.score - bottom) / span if span > 0 else 1.0)
+        for h in hits
+    }
 
 
 def _hit(

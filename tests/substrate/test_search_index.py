@@ -191,7 +191,11 @@ def test_fusion_ranks_each_signal_by_best_chunk_per_page() -> None:
     sparse = _hits(("c", 12.0), ("b", 6.0))
     rrf = fuse(dense, sparse, 0.5, 0.5, "rrf")
     # 1/63 + 1/61 > 2/62: ranks 3 and 1 edge out ranks 2 and 2.
-    assert [(h.slug, h.dense_rank, h.sparse_rank) for h in rrf] == [("c", 3, 1), ("b", 2, 2), ("a", 1, None)]
+    assert [(h.slug, h.dense_rank, h.sparse_rank) for h in rrf] == [
+        ("c", 3, 1),
+        ("b", 2, 2),
+        ("a", 1, None),
+    ]
     minmax = fuse(dense, sparse, 0.5, 0.5, "minmax")
     # dense scaled over [0.1, 0.9]: a=1, b=0.875, c=0; sparse over [6, 12]: c=1, b=0.
     assert [h.slug for h in minmax] == ["a", "c", "b"]
