@@ -19,6 +19,8 @@ install-test: $(BIN)/python
 run: install
 	$(BIN)/memory validate --workspace $(EXAMPLE)
 	$(BIN)/memory stats --workspace $(EXAMPLE)
+	$(BIN)/memory maintain --workspace $(EXAMPLE)
+	$(BIN)/memory search --workspace $(EXAMPLE) --k 3 "what is Sam allergic to"
 
 test: install-test
 	$(BIN)/ruff check .

@@ -40,7 +40,7 @@ STOPWORDS = frozenset(
     or other our ours ourselves out over own same she should so some such than that the
     their theirs them themselves then there these they this those through to too under
     until up very was we were what when where which while who whom why will with would
-    you your yours yourself yourselves""".split()  # noqa: SIM905
+    you your yours yourself yourselves""".split()
 )
 
 

@@ -142,7 +142,7 @@ class SearchIndex:
             indexed, stats = {}, Bm25Stats()
         else:
             self._store.ensure(self._embedder.dim)
-            stats = Bm25Stats.load(self._stats_path)
+            stats = self._load_stats(list(indexed))
         wanted = self._wanted_docs(capabilities)
         changed = [d for d in wanted.values() if not _same(indexed.get(d.slug), d)]
         for doc in wanted.values():
@@ -168,6 +168,17 @@ class SearchIndex:
             seconds=time.perf_counter() - started,
             rebuilt=rebuilt,
         )
+
+    def _load_stats(self, indexed: list[str]) -> Bm25Stats:
+        """The saved BM25 statistics, rebuilt from the stored chunk texts when they
+        do not describe the store (deleted, corrupt, or from an interrupted run)."""
+        stats = Bm25Stats.load(self._stats_path)
+        if stats.documents == self._store.count():
+            return stats
+        stats = Bm25Stats()
+        for payload in self._store.chunks_of(indexed):
+            stats.add(tokenize(str(payload.get("text", ""))))
+        return stats
 
     def _wanted_docs(self, capabilities: Iterable[Capability]) -> dict[str, _Doc]:
         index = load_page_index(self._settings.workspace)

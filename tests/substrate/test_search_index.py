@@ -201,3 +201,15 @@ def test_fusion_ranks_each_signal_by_best_chunk_per_page() -> None:
     assert [h.slug for h in minmax] == ["a", "c", "b"]
     assert minmax[0].score == pytest.approx(0.5)
     assert fuse(dense, sparse, 0.0, 1.0, "minmax")[0].slug == "c"
+
+
+def test_lost_bm25_stats_are_rebuilt_from_the_store(index: SearchIndex, settings: Settings) -> None:
+    import json as _json
+
+    index.maintain()
+    stats_path = settings.workspace.state_dir / "bm25-stats.json"
+    before = _json.loads(stats_path.read_text())
+    stats_path.unlink()
+    report = index.maintain()
+    assert report.embedded == 0
+    assert _json.loads(stats_path.read_text()) == before
