@@ -69,6 +69,9 @@ class TimedEmbedder:
     def embed_query(self, text: str) -> Vectors:
         return self.inner.embed_query(text)
 
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_queries(texts)
+
     def count_tokens(self, texts: list[str]) -> list[int]:
         return self.inner.count_tokens(texts)
 

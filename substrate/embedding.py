@@ -50,6 +50,10 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> Vectors: ...
 
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Many queries in one call (evaluations and `search --batch`)."""
+        ...
+
     def count_tokens(self, texts: list[str]) -> list[int]: ...
 
 
@@ -200,8 +204,13 @@ class FastembedEmbedder:
         return np.asarray(list(model.embed(list(texts), batch_size=32)), dtype=np.float32)
 
     def embed_query(self, text: str) -> Vectors:
+        return np.asarray(self.embed_queries([text])[0], dtype=np.float32)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
-        return np.asarray(next(iter(model.query_embed([text]))), dtype=np.float32)
+        return np.asarray(list(model.query_embed(list(texts), batch_size=32)), dtype=np.float32)
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         tokenizer = self._token_counter()
@@ -262,6 +271,9 @@ class HashingEmbedder:
 
     def embed_query(self, text: str) -> Vectors:
         return self._vector(text)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self.embed_documents(texts)
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         return [len(t.split()) for t in texts]
