@@ -190,10 +190,26 @@ def main() -> None:
                         results[f"{group}/{key_name}"][name].append(metrics(ranked, rel))
             index.store.close()
             print(f"conversation {ci + 1}/{len(samples)} done", file=sys.stderr)
+            if args.partial:
+                args.partial.write_text(
+                    json.dumps(summarise(results, dropped, timing, ci + 1, args), indent=1)
+                )
+    print(json.dumps(summarise(results, dropped, timing, len(samples), args), indent=1))
+
+
+def summarise(
+    results: dict[str, dict[str, list[dict[str, float]]]],
+    dropped: int,
+    timing: dict[str, float],
+    conversations: int,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """Means of every metric per question group, evidence key and variant."""
     report: dict[str, Any] = {
         "granularity": args.granularity,
+        "conversations": conversations,
         "dropped_questions": dropped,
-        "timing": timing,
+        "timing": {k: round(v, 2) for k, v in timing.items()},
     }
     for group, variants in sorted(results.items()):
         report[group] = {
@@ -203,7 +219,7 @@ def main() -> None:
             }
             for name, rows in variants.items()
         }
-    print(json.dumps(report, indent=1))
+    return report
 
 
 if __name__ == "__main__":
