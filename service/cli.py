@@ -172,19 +172,19 @@ def migrate(workspace: Path) -> None:
 def cli_capabilities() -> list[Capability]:
     """Every CLI command as a searchable capability entry (kind=capability, never fresh)."""
     caps = []
-    for path, command in _command_paths(cli):
+    for path, command in command_paths(cli):
         caps.append(
             Capability(f"capability/cli/{path.replace(' ', '-')}", path, command.help or "")
         )
     return caps
 
 
-def _command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str, click.Command]]:
+def command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str, click.Command]]:
     out: list[tuple[str, click.Command]] = []
     for name, command in sorted(group.commands.items()):
         path = f"{prefix} {name}"
         if isinstance(command, click.Group):
-            out.extend(_command_paths(command, path))
+            out.extend(command_paths(command, path))
         else:
             out.append((path, command))
     return out

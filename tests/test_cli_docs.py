@@ -4,22 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import click
-
-from service.cli import cli
+from service.cli import cli, command_paths
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
-
-
-def command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str, click.Command]]:
-    out: list[tuple[str, click.Command]] = []
-    for name, command in sorted(group.commands.items()):
-        path = f"{prefix} {name}"
-        if isinstance(command, click.Group):
-            out.extend(command_paths(command, path))
-        else:
-            out.append((path, command))
-    return out
 
 
 def test_there_are_commands() -> None:
