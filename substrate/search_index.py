@@ -145,8 +145,9 @@ class SearchIndex:
             stats = self._load_stats(list(indexed))
         wanted = self._wanted_docs(capabilities)
         changed = [d for d in wanted.values() if not _same(indexed.get(d.slug), d)]
+        changed_slugs = {d.slug for d in changed}
         for doc in wanted.values():
-            if doc.slug in indexed and doc not in changed:
+            if doc.slug in indexed and doc.slug not in changed_slugs:
                 indexed[doc.slug][1] = doc.mtime  # touched, same content: remember the new mtime
         deleted = [slug for slug in indexed if slug not in wanted]
         self._forget([*deleted, *(d.slug for d in changed if d.slug in indexed)], stats)

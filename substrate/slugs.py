@@ -47,11 +47,6 @@ def validate_slug(slug: str) -> str:
     return slug
 
 
-def slug_for_path(concepts_dir: Path, path: Path) -> str:
-    """The slug of a page file (not validated: the caller reports a bad one)."""
-    return path.relative_to(concepts_dir).as_posix().removesuffix(".md")
-
-
 def path_for_slug(concepts_dir: Path, slug: str) -> Path:
     parts = validate_slug(slug).split("/")
     return concepts_dir.joinpath(*parts[:-1], parts[-1] + ".md")
