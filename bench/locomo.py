@@ -8,8 +8,9 @@ per turn; a page is relevant when it holds a cited dialog id; each question
 searches only its own conversation; categories 1-4 are the primary set,
 category 5 is reported apart; figures on the original and the corrected
 (locomo-audit) evidence. Prints JSON: recall@1/5/10, hit@1/5/10 and MRR for
-every variant. All variants of one question come from the same two store
-queries, so they differ only in fusion.
+every variant. `memory_search` is the library call behind `memory search`
+with the configured defaults; the other variants of one question come from
+the same two store queries, so they differ only in fusion.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ FUSIONS = [
     ("rrf", 0.2),
     ("minmax", 0.7),
     ("minmax", 0.5),
+    ("minmax", 0.4),
     ("minmax", 0.3),
     ("minmax", 0.2),
+    ("minmax", 0.1),
 ]
 
 
@@ -178,6 +181,9 @@ def main() -> None:
                     "dense": [h.slug for h in fuse(dense_hits, [], 1.0, 0.0, "rrf")],
                     "sparse": [h.slug for h in fuse([], sparse_hits, 0.0, 1.0, "rrf")],
                 }
+                rankings["memory_search"] = [
+                    h.slug for h in index.search_embedded(qa["question"], question_vectors[qi], 10)
+                ]
                 for method, w in FUSIONS:
                     rankings[f"{method}_d{w}"] = [
                         h.slug for h in fuse(dense_hits, sparse_hits, w, 1 - w, method)

@@ -1,7 +1,10 @@
 """The hybrid index over concept pages: maintenance (what to embed) and search.
 
 Maintenance diffs the PageIndex against `.substrate/index-state.json` (the
-content hash and mtime of every indexed page): unchanged pages cost nothing,
+content hash and chunk count of every indexed page). The PageIndex already
+re-reads only files whose (mtime, size) moved, so the candidates come from
+modification times and the content hash confirms them: unchanged pages and
+pages merely touched cost nothing,
 changed pages are re-chunked, re-embedded and upserted, deleted pages leave
 the collection. A changed embedder identity, or a store that lost its
 points, means a full rebuild rather than vectors from two models side by side.
@@ -25,7 +28,7 @@ from typing import Any
 
 from substrate.bm25 import Bm25Stats, document_vector, query_vector, tokenize
 from substrate.chunks import Chunk, chunk_page
-from substrate.embedding import Embedder
+from substrate.embedding import Embedder, Vectors
 from substrate.errors import PageParseError
 from substrate.page_index import PageEntry, load_page_index
 from substrate.pages import decode_page, split_frontmatter
@@ -33,7 +36,7 @@ from substrate.safe_files import write_atomic
 from substrate.settings import Settings
 from substrate.vector_store import IndexPoint, StoreHit, VectorStore
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 RRF_K = 60
 EMBED_BATCH = 64
 Progress = Callable[[int, int], None]
@@ -102,7 +105,6 @@ class _Doc:
     title: str
     kind: str
     content_hash: str
-    mtime: float | None
     fresh_at: float | None
     source: str | None
     path: Path | None
@@ -145,17 +147,13 @@ class SearchIndex:
             stats = self._load_stats(list(indexed))
         wanted = self._wanted_docs(capabilities)
         changed = [d for d in wanted.values() if not _same(indexed.get(d.slug), d)]
-        changed_slugs = {d.slug for d in changed}
-        for doc in wanted.values():
-            if doc.slug in indexed and doc.slug not in changed_slugs:
-                indexed[doc.slug][1] = doc.mtime  # touched, same content: remember the new mtime
         deleted = [slug for slug in indexed if slug not in wanted]
         self._forget([*deleted, *(d.slug for d in changed if d.slug in indexed)], stats)
         chunks = self._index(changed, stats, progress)
         for slug in deleted:
             indexed.pop(slug, None)
         for doc, n in zip(changed, chunks, strict=True):
-            indexed[doc.slug] = [doc.content_hash, doc.mtime, n]
+            indexed[doc.slug] = [doc.content_hash, n]
         self._store.flush()
         if changed or deleted:
             self._store.optimize()
@@ -188,7 +186,7 @@ class SearchIndex:
         for cap in capabilities:
             digest = hashlib.sha256(f"{cap.title}\n{cap.text}".encode()).hexdigest()
             docs[cap.slug] = _Doc(
-                cap.slug, cap.title, "capability", digest, None, None, None, None, cap.text
+                cap.slug, cap.title, "capability", digest, None, None, None, cap.text
             )
         return docs
 
@@ -256,9 +254,17 @@ class SearchIndex:
     # -- search ----------------------------------------------------------
 
     def search(self, query: str, k: int = 10, *, include_capabilities: bool = False) -> list[Hit]:
+        return self.search_embedded(
+            query, self._embedder.embed_query(query), k, include_capabilities=include_capabilities
+        )
+
+    def search_embedded(
+        self, query: str, vector: Vectors, k: int = 10, *, include_capabilities: bool = False
+    ) -> list[Hit]:
+        """`search` with the query's dense vector already computed (batches embed at once)."""
         kinds = ["page", "capability"] if include_capabilities else ["page"]
         dense_hits, sparse_hits = self._store.search(
-            self._embedder.embed_query(query), query_vector(tokenize(query)), max(50, 5 * k), kinds
+            vector, query_vector(tokenize(query)), max(50, 5 * k), kinds
         )
         tuning = self._settings.tuning
         weights = (tuning.dense_weight, tuning.sparse_weight)
@@ -268,7 +274,7 @@ class SearchIndex:
 
 
 def _same(indexed: list[Any] | None, doc: _Doc) -> bool:
-    """Unchanged when the stored content hash matches (mtime is only the cheap first check)."""
+    """Unchanged when the stored content hash matches."""
     return indexed is not None and indexed[0] == doc.content_hash
 
 
@@ -278,7 +284,6 @@ def _page_doc(entry: PageEntry, concepts: Path) -> _Doc:
         title=entry.title,
         kind="page",
         content_hash=entry.content_hash,
-        mtime=entry.modified_at.timestamp(),
         fresh_at=entry.fresh_at.timestamp() if entry.fresh_at else None,
         source=entry.source,
         path=concepts / entry.path,
