@@ -14,9 +14,12 @@ from typing import Any
 
 import click
 
+from ingest import DirectorySource, IngestOptions, IngestReport, ManifestSource, Source
+from ingest import run as run_ingest
 from service.settings_loader import build_settings
 from substrate import (
     Capability,
+    MaintainReport,
     MemoryServiceError,
     SearchIndex,
     Settings,
@@ -190,6 +193,27 @@ def command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str,
     return out
 
 
+class _Bar:
+    """A progress bar on stderr that appears only once there is work to show."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+        self._bar: Any = None
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def update(self, done: int, total: int) -> None:
+        if self._bar is None:
+            self._bar = click.progressbar(length=total, label=self._label, file=sys.stderr)
+            self._bar.__enter__()
+        self._bar.update(done - self._bar.pos)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+
+
 def _maintained_index(workspace: Path) -> SearchIndex:
     """The search index, brought up to date with the pages first (embeds only what changed)."""
     index = open_search_index(build_settings(workspace))
@@ -206,19 +230,10 @@ def _maintained_index(workspace: Path) -> SearchIndex:
 def maintain(workspace: Path, as_json: bool, rebuild: bool) -> None:
     """Bring the search index up to date: embed changed pages, drop deleted ones."""
     index = open_search_index(build_settings(workspace))
-    bars: list[Any] = []
-
-    def progress(done: int, total: int) -> None:
-        if not bars:  # only a run that embeds something shows a bar
-            bars.append(click.progressbar(length=total, label="embedding chunks", file=sys.stderr))
-            bars[0].__enter__()
-        bars[0].update(done - bars[0].pos)
-
     try:
-        report = index.maintain(cli_capabilities(), rebuild=rebuild, progress=progress)
+        with _Bar("embedding chunks") as bar:
+            report = index.maintain(cli_capabilities(), rebuild=rebuild, progress=bar.update)
     finally:
-        if bars:
-            bars[0].__exit__(None, None, None)
         index.store.close()
     if as_json:
         _print_json(report.as_json())
@@ -228,6 +243,93 @@ def maintain(workspace: Path, as_json: bool, rebuild: bool) -> None:
         f"unchanged {report.unchanged}{', rebuilt' if report.rebuilt else ''} "
         f"in {report.seconds:.2f} s"
     )
+
+
+@cli.command()
+@workspace_option
+@json_option
+@click.argument("folder", required=False, metavar="[DIR | -]")
+@click.option(
+    "--manifest",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help='JSON manifest {"pages": [{"slug", "content" | "path"}]}; paths relative to it.',
+)
+@click.option("--dry-run", is_flag=True, help="Validate and report; write and index nothing.")
+@click.option("--overwrite", is_flag=True, help="Replace pages that already exist.")
+@click.option(
+    "--source",
+    "provider",
+    metavar="PROVIDER",
+    help="Add `source: import:PROVIDER` to pages that have no source.",
+)
+@click.option(
+    "--batch-size", type=click.IntRange(1), default=200, show_default=True, help="Pages per batch."
+)
+def ingest(
+    workspace: Path,
+    as_json: bool,
+    folder: str | None,
+    manifest: Path | None,
+    dry_run: bool,
+    overwrite: bool,
+    provider: str | None,
+    batch_size: int,
+) -> None:
+    """Import ready-made pages from DIR (every *.md), --manifest FILE, or - (manifest on stdin).
+
+    Each page is validated on its own; a bad page fails alone and the command
+    exits 1. Written pages are embedded before the command returns."""
+    if (folder is None) == (manifest is None):
+        raise click.UsageError("give a DIR, - (manifest on stdin) or --manifest FILE")
+    settings = build_settings(workspace)
+    options = IngestOptions(
+        dry_run=dry_run, overwrite=overwrite, source=provider, batch_size=batch_size
+    )
+    source: Source
+    if manifest is not None:
+        source = ManifestSource.from_file(manifest)
+    elif folder == "-":
+        source = ManifestSource(sys.stdin.read(), Path.cwd(), "stdin")
+    else:
+        source = DirectorySource(Path(str(folder)))
+    with _Bar("ingesting pages") as bar:
+        report = run_ingest(settings, source, options, progress=bar.update)
+    indexed = None
+    if report.written:
+        index = open_search_index(settings)
+        try:
+            with _Bar("embedding chunks") as bar:
+                indexed = index.maintain(cli_capabilities(), progress=bar.update)
+        finally:
+            index.store.close()
+    if as_json:
+        _print_json({**report.as_json(), "index": indexed.as_json() if indexed else None})
+    else:
+        _print_ingest(report, indexed)
+    if report.failed:
+        sys.exit(1)
+
+
+def _print_ingest(report: IngestReport, indexed: MaintainReport | None) -> None:
+    for page in report.pages:
+        label = page.slug or page.where
+        if page.status == "failed":
+            click.echo(f"failed   {label}: {page.error}  [{page.where}]", err=True)
+        for warning in page.warnings:
+            click.echo(f"warning  {label}: {warning}", err=True)
+    totals = report.totals()
+    if report.dry_run:
+        done = f"{totals['would_write']} would be written"
+    else:
+        done = f"{totals['written']} written"
+    click.echo(
+        f"{'dry run: ' if report.dry_run else ''}{totals['pages']} pages from {report.source}: "
+        f"{done}, {totals['skipped']} skipped, {totals['failed']} failed"
+    )
+    if indexed is not None:
+        click.echo(
+            f"indexed {indexed.embedded} pages ({indexed.chunks} chunks) in {indexed.seconds:.2f} s"
+        )
 
 
 @cli.command()

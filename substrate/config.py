@@ -47,6 +47,7 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("embedding_model", "embed_model", str, "all-MiniLM-L6-v2-int8"),
     Tunable("sweep_enabled", "sweep_enabled", bool, False),
     Tunable("fusion", "fusion", str, "rrf"),
+    Tunable("ingest_max_page_bytes", "ingest_max_page_bytes", int, 256 * 1024),
 )
 
 FUSION_METHODS = ("rrf", "minmax")
@@ -105,6 +106,9 @@ def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
         raise ConfigError(
             f"{source}: {fusion[0]} must be one of {', '.join(FUSION_METHODS)}, got {fusion[1]!r}"
         )
+    cap = _resolved_source(config, "ingest_max_page_bytes")
+    if cap[1] < 1:
+        raise ConfigError(f"{source}: {cap[0]} must be a positive number of bytes, got {cap[1]}")
     return config
 
 
@@ -263,6 +267,7 @@ enabled = true
 # consolidation_max_buffer_lines = 100
 # sweep_enabled = false
 # fusion = "rrf"          # how dense and BM25 rankings combine: "rrf" or "minmax"
+# ingest_max_page_bytes = 262144   # `memory ingest` refuses larger pages
 #
 # [memory.substrate.qdrant]
 # url = "http://localhost:6333"   # a Qdrant server instead of the embedded store

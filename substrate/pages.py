@@ -13,6 +13,7 @@ Frontmatter goes through python-frontmatter's YAML handler directly, not
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -41,6 +42,7 @@ _FENCE = re.compile(r"^(```|~~~).*?^\1[^\S\n]*$", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
 _HEADING = re.compile(r"^# +(.+?)\s*#*\s*$", re.MULTILINE)
+_BOUNDARY = re.compile(r"^-{3,}[ \t]*\r?$", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,29 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
     if not isinstance(data, dict):
         raise PageParseError(f"frontmatter is not a mapping (got a YAML {type(data).__name__})")
     return {str(k): v for k, v in data.items()}, body.lstrip("\n")
+
+
+def with_default_field(text: str, key: str, value: str) -> str:
+    """`text` with `key: value` in its frontmatter unless the key is already set.
+
+    The line is inserted before the closing `---` (a frontmatter block is
+    created when the page has none), so every other byte of an imported page
+    stays exactly as its author wrote it. Raises `PageParseError` for bad YAML.
+    """
+    if key in split_frontmatter(text)[0]:
+        return text
+    line = f"{key}: {json.dumps(value, ensure_ascii=False)}\n"
+    stripped = text.lstrip("\n")
+    lead = text[: len(text) - len(stripped)]
+    bounds = list(_BOUNDARY.finditer(stripped))
+    if len(bounds) >= 2 and bounds[0].start() == 0 and _YAML.detect(stripped):
+        close = bounds[1].start()
+        out = lead + stripped[:close] + line + stripped[close:]
+    else:
+        out = f"---\n{line}---\n" + text
+    if split_frontmatter(out)[0].get(key) == value:
+        return out
+    raise PageParseError(f"cannot add {key!r} to the frontmatter without changing its meaning")
 
 
 def _one_line(message: str) -> str:

@@ -96,10 +96,66 @@ def write_atomic(path: Path, data: bytes | str, expected: FileSnapshot | None = 
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
-def _fsync_dir(folder: Path) -> None:
+@dataclass(frozen=True)
+class PlannedWrite:
+    path: Path
+    data: bytes
+    expected: FileSnapshot | None
+
+
+def write_many_atomic(writes: list[PlannedWrite]) -> list[Exception | None]:
+    """`write_atomic` for a batch, with one `sync()` instead of an fsync per file.
+
+    Every temp file is written, then one system-wide sync makes them all
+    durable, then each is drift-checked and renamed, then each folder is
+    fsynced once. The result holds each write's error (`OSError` or
+    `StaleWriteError`), or None where it landed; one failure never stops the
+    rest. A crash at any point leaves each target either old or new."""
+    errors: list[Exception | None] = [None] * len(writes)
+    temps: dict[int, Path] = {}
+    try:
+        for i, write in enumerate(writes):
+            try:
+                temps[i] = _write_temp(write.path, write.data)
+            except OSError as exc:
+                errors[i] = exc
+        os.sync()
+        folders: set[Path] = set()
+        for i, tmp in list(temps.items()):
+            write = writes[i]
+            try:
+                if write.expected is not None:
+                    check_unchanged(write.expected)
+                os.replace(tmp, write.path)
+            except (OSError, StaleWriteError) as exc:
+                errors[i] = exc
+                continue
+            del temps[i]
+            folders.add(write.path.parent)
+        for folder in folders:
+            fsync_dir(folder)
+    finally:
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)
+    return errors
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    return Path(tmp_name)
+
+
+def fsync_dir(folder: Path) -> None:
     """Make the rename itself durable (a no-op where directories cannot be opened)."""
     try:
         fd = os.open(folder, os.O_RDONLY)

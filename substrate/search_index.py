@@ -82,6 +82,7 @@ class Hit:
     excerpt: str
     fresh_at: str | None
     source: str | None
+    origin_date: str | None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -94,6 +95,7 @@ class Hit:
             "kind": self.kind,
             "fresh_at": self.fresh_at,
             "source": self.source,
+            "origin_date": self.origin_date,
         }
 
 
@@ -107,6 +109,7 @@ class _Doc:
     content_hash: str
     fresh_at: float | None
     source: str | None
+    origin_date: str | None
     path: Path | None
     text: str | None
 
@@ -186,7 +189,7 @@ class SearchIndex:
         for cap in capabilities:
             digest = hashlib.sha256(f"{cap.title}\n{cap.text}".encode()).hexdigest()
             docs[cap.slug] = _Doc(
-                cap.slug, cap.title, "capability", digest, None, None, None, cap.text
+                cap.slug, cap.title, "capability", digest, None, None, None, None, cap.text
             )
         return docs
 
@@ -286,6 +289,7 @@ def _page_doc(entry: PageEntry, concepts: Path) -> _Doc:
         content_hash=entry.content_hash,
         fresh_at=entry.fresh_at.timestamp() if entry.fresh_at else None,
         source=entry.source,
+        origin_date=entry.origin_date,
         path=concepts / entry.path,
         text=None,
     )
@@ -300,6 +304,7 @@ def _payload(doc: _Doc, chunk: Chunk) -> dict[str, Any]:
         "chunk": chunk.index,
         "text": chunk.text,
         "source": doc.source,
+        "origin_date": doc.origin_date,
     }
 
 
@@ -376,6 +381,7 @@ def _hit(
         excerpt=_excerpt(str(payload.get("text", "")), title),
         fresh_at=_iso(payload.get("fresh_at")),
         source=payload.get("source"),
+        origin_date=payload.get("origin_date"),
     )
 
 

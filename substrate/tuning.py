@@ -23,6 +23,7 @@ class SubstrateTuning:
     embedding_model: str
     sweep_enabled: bool
     fusion: str
+    ingest_max_page_bytes: int
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,10 @@ def test_weights_summing_to_one_in_one_namespace_load() -> None:
             "[memory.substrate]\nsparse_weight = -0.3\ndense_weight = 1.3\n",
             "must be between 0 and 1",
         ),
+        (
+            "[memory.substrate]\ningest_max_page_bytes = 0\n",
+            "memory.substrate.ingest_max_page_bytes must be a positive number of bytes, got 0",
+        ),
     ],
 )
 def test_bad_config_gives_one_clear_line(toml: str, message: str) -> None:

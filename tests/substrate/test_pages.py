@@ -5,7 +5,13 @@ from datetime import UTC, datetime
 import pytest
 
 from substrate.errors import PageParseError
-from substrate.pages import Link, parse_origin_date, parse_page
+from substrate.pages import (
+    Link,
+    parse_origin_date,
+    parse_page,
+    split_frontmatter,
+    with_default_field,
+)
 
 MTIME = datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC)
 
@@ -117,3 +123,29 @@ def test_empty_frontmatter_and_bom_are_accepted() -> None:
 
 def test_content_hash_changes_with_any_byte() -> None:
     assert page("a").content_hash != page("b").content_hash
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Body only.", '---\nsource: "import:x"\n---\nBody only.'),
+        ("---\ntitle: A\n---\nBody", '---\ntitle: A\nsource: "import:x"\n---\nBody'),
+        ("---\n---\nBody", '---\nsource: "import:x"\n---\nBody'),
+        ("\n---\ntitle: A\n---\nB\n---\nC", '\n---\ntitle: A\nsource: "import:x"\n---\nB\n---\nC'),
+        ("---\nnot closed\n", '---\nsource: "import:x"\n---\n---\nnot closed\n'),
+    ],
+)
+def test_default_field_is_inserted_leaving_every_other_byte(text: str, expected: str) -> None:
+    out = with_default_field(text, "source", "import:x")
+    assert out == expected
+    assert split_frontmatter(out)[0]["source"] == "import:x"
+
+
+def test_default_field_keeps_a_value_already_set() -> None:
+    text = "---\nsource: import:notion\n---\nBody"
+    assert with_default_field(text, "source", "import:x") == text
+
+
+def test_default_field_refuses_bad_yaml() -> None:
+    with pytest.raises(PageParseError):
+        with_default_field("---\ntitle: [\n---\nB", "source", "import:x")

@@ -7,6 +7,7 @@ import pytest
 from substrate import StaleWriteError, read_text_snapshot, write_atomic
 from substrate.errors import LockHeldError
 from substrate.locks import hold_lock
+from substrate.safe_files import PlannedWrite, read_bytes_snapshot, write_many_atomic
 
 
 def test_write_creates_folders_and_leaves_no_temp_files(tmp_path: Path) -> None:
@@ -72,3 +73,25 @@ def test_second_lock_holder_times_out_with_a_clear_error(tmp_path: Path) -> None
         pass
     with hold_lock(lock, timeout_s=0.1):
         pass
+
+
+def test_batch_write_lands_every_good_write_and_fails_bad_ones_alone(tmp_path: Path) -> None:
+    (tmp_path / "blocker").write_text("a file where a folder should be")
+    drifted = tmp_path / "drifted.md"
+    drifted.write_text("v1")
+    _, seen = read_bytes_snapshot(drifted)
+    drifted.write_text("v2 by someone else")
+    writes = [
+        PlannedWrite(tmp_path / "a" / "one.md", b"one", None),
+        PlannedWrite(tmp_path / "blocker" / "two.md", b"two", None),
+        PlannedWrite(drifted, b"mine", seen),
+        PlannedWrite(tmp_path / "a" / "three.md", b"three", None),
+    ]
+    errors = write_many_atomic(writes)
+    assert errors[0] is None and errors[3] is None
+    assert isinstance(errors[1], OSError)
+    assert isinstance(errors[2], StaleWriteError)
+    assert (tmp_path / "a" / "one.md").read_bytes() == b"one"
+    assert (tmp_path / "a" / "three.md").read_bytes() == b"three"
+    assert drifted.read_text() == "v2 by someone else"
+    assert not [p for p in tmp_path.rglob("*.tmp")]

@@ -1,0 +1,64 @@
+"""Helpers shared by the benchmarks: a generated-page vocabulary and a timing embedder."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from substrate.embedding import FastembedEmbedder, Vectors
+
+WORDS = (
+    "search index latency budget review launch team meeting design decision customer release "
+    "pipeline schema migration travel school family garden invoice contract renewal allergy "
+    "doctor appointment running training coffee tea project roadmap quarter metric recall "
+    "ranking weekend lisbon cairo porto museum aquarium birthday gift book piano kitchen quote"
+).split()
+
+
+class TimedEmbedder:
+    """Wraps an embedder and sums the seconds spent embedding documents."""
+
+    def __init__(self, inner: FastembedEmbedder) -> None:
+        self.inner = inner
+        self.seconds = 0.0
+        self.texts = 0
+
+    @property
+    def identity(self) -> str:
+        return self.inner.identity
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    @property
+    def max_tokens(self) -> int:
+        return self.inner.max_tokens
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        started = time.perf_counter()
+        try:
+            return self.inner.embed_documents(texts)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.texts += len(texts)
+
+    def embed_query(self, text: str) -> Vectors:
+        return self.inner.embed_query(text)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_queries(texts)
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        return self.inner.count_tokens(texts)
+
+
+def write_pages(concepts: Path, n: int, rng: random.Random) -> None:
+    """n notes of 60-160 words under `concepts/notes/` (most fit one chunk)."""
+    for i in range(n):
+        words = [rng.choice(WORDS) for _ in range(rng.randint(60, 160))]
+        path = concepts / f"notes/page-{i:05d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\ntitle: Note {i} {rng.choice(WORDS)}\n---\n" + " ".join(words) + "\n")

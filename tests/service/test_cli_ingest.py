@@ -1,0 +1,98 @@
+"""`memory ingest` end to end: sources, summary, exit codes, the index follow-up."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from service.cli import cli
+from substrate import Workspace
+
+
+def ingest(workspace: Workspace, *args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(
+        cli, ["ingest", "--workspace", str(workspace.root), *args], input=stdin
+    )
+
+
+def stage(tmp_path: Path, pages: dict[str, str]) -> Path:
+    root = tmp_path / "stage"
+    for slug, text in pages.items():
+        path = root / f"{slug}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def test_dry_run_prints_a_summary_and_failures_and_exits_1(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    folder = stage(tmp_path, {"ok": "Fine.", "bad": "---\ntitle: [\n---\n"})
+    result = ingest(workspace, str(folder), "--dry-run")
+    assert result.exit_code == 1
+    assert (
+        f"dry run: 2 pages from {folder}: 1 would be written, 0 skipped, 1 failed" in result.stdout
+    )
+    assert "failed   bad: bad YAML frontmatter" in result.stderr
+    assert not list(workspace.concepts_dir.rglob("*.md"))
+
+
+def test_manifest_from_stdin_dry_run_json(workspace: Workspace) -> None:
+    manifest = {"pages": [{"slug": "a", "content": "A"}, {"slug": "b/../c", "content": "C"}]}
+    result = ingest(workspace, "-", "--dry-run", "--json", stdin=json.dumps(manifest))
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["source"] == "stdin" and report["index"] is None
+    assert report["totals"] == {
+        "pages": 2,
+        "written": 0,
+        "would_write": 1,
+        "skipped": 0,
+        "failed": 1,
+    }
+    assert report["pages"][1]["error"].endswith("slug contains a '..' segment")
+
+
+def test_needs_exactly_one_source(workspace: Workspace, tmp_path: Path) -> None:
+    assert ingest(workspace).exit_code == 2
+    result = ingest(workspace, str(tmp_path), "--manifest", str(tmp_path / "m.json"))
+    assert result.exit_code == 2 and "give a DIR" in result.stderr
+
+
+def test_unreadable_manifest_is_one_line(workspace: Workspace, tmp_path: Path) -> None:
+    bad = tmp_path / "m.json"
+    bad.write_text("{oops")
+    result = ingest(workspace, "--manifest", str(bad))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {bad}: not valid JSON")
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_written_pages_are_searchable_when_the_command_returns(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    folder = stage(
+        tmp_path,
+        {
+            "people/sam": "---\ntitle: Sam\norigin_date: 2021-06-01\n---\nSam is allergic to shellfish.",
+            "places/porto": "---\ntitle: Porto\n---\nThe train to Porto leaves at noon.",
+        },
+    )
+    result = ingest(workspace, str(folder), "--source", "chatgpt", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["totals"]["written"] == 2
+    assert report["index"]["embedded"] >= 2
+    again = json.loads(ingest(workspace, str(folder), "--source", "chatgpt", "--json").stdout)
+    assert again["totals"]["skipped"] == 2 and again["index"] is None
+    hits = json.loads(
+        CliRunner()
+        .invoke(cli, ["search", "--json", "--workspace", str(workspace.root), "food allergy"])
+        .stdout
+    )
+    assert hits[0]["slug"] == "people/sam"
+    assert (hits[0]["source"], hits[0]["origin_date"]) == ("import:chatgpt", "2021-06-01")
