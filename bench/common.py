@@ -55,10 +55,18 @@ class TimedEmbedder:
         return self.inner.count_tokens(texts)
 
 
-def write_pages(concepts: Path, n: int, rng: random.Random) -> None:
-    """n notes of 60-160 words under `concepts/notes/` (most fit one chunk)."""
+def word_range(text: str) -> tuple[int, int]:
+    """`--words 60,160` → (60, 160): the length range of generated page bodies."""
+    low, high = (int(x) for x in text.split(","))
+    return low, high
+
+
+def write_pages(
+    concepts: Path, n: int, rng: random.Random, words: tuple[int, int] = (60, 160)
+) -> None:
+    """n notes of `words` words under `concepts/notes/` (most fit one chunk)."""
     for i in range(n):
-        words = [rng.choice(WORDS) for _ in range(rng.randint(60, 160))]
+        words = [rng.choice(WORDS) for _ in range(rng.randint(*words))]
         path = concepts / f"notes/page-{i:05d}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"---\ntitle: Note {i} {rng.choice(WORDS)}\n---\n" + " ".join(words) + "\n")

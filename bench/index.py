@@ -2,7 +2,7 @@
 
     python bench/index.py [--sizes 1000,10000] [--queries 200]
 
-For each corpus size: generate pages (frontmatter + 60-160 words, most pages
+For each corpus size: generate pages (frontmatter + `--words` words, default 60-160, most pages
 one chunk), run `maintain` from empty with the real model, and print JSON:
 pages/s, chunks/s, the ratio of total indexing time to the time spent inside
 the embedding model for the same chunks (measured in the same run by a
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import WORDS, TimedEmbedder, write_pages
+from common import WORDS, TimedEmbedder, word_range, write_pages
 
 from substrate import Settings, init_workspace, open_workspace, parse_config
 from substrate.embedding import FastembedEmbedder
@@ -32,11 +32,13 @@ from substrate.search_index import SearchIndex
 from substrate.vector_store import EdgeStore
 
 
-def run_size(n: int, queries: int, model: FastembedEmbedder, root: Path) -> dict[str, Any]:
+def run_size(
+    n: int, queries: int, model: FastembedEmbedder, root: Path, words: tuple[int, int]
+) -> dict[str, Any]:
     rng = random.Random(n)
     init_workspace(root)
     ws = open_workspace(root)
-    write_pages(ws.concepts_dir, n, rng)
+    write_pages(ws.concepts_dir, n, rng, words)
     timed = TimedEmbedder(model)
     settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n"))
     index = SearchIndex(settings, timed, EdgeStore(ws.state_dir / "qdrant"))
@@ -58,6 +60,7 @@ def run_size(n: int, queries: int, model: FastembedEmbedder, root: Path) -> dict
     latencies.sort()
     return {
         "pages": n,
+        "words_per_page": list(words),
         "chunks": report.chunks,
         "index_seconds": round(total, 2),
         "pages_per_s": round(n / total, 1),
@@ -78,13 +81,14 @@ def main() -> None:
     )
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--words", type=word_range, default=(60, 160), help="MIN,MAX per page")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         model = FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tmp) / "cache")
         model.embed_query("warm up")
         for size in (int(s) for s in args.sizes.split(",")):
-            results.append(run_size(size, args.queries, model, Path(tmp) / f"ws{size}"))
+            results.append(run_size(size, args.queries, model, Path(tmp) / f"ws{size}", args.words))
             print(json.dumps(results[-1]), file=sys.stderr)
     print(json.dumps({"model": model.identity, "results": results}, indent=1))
 

@@ -2,7 +2,7 @@
 
     python bench/ingest.py [--pages 10000]
 
-Generates pages (frontmatter with `origin_date`, 60-160 words, a couple of
+Generates pages (frontmatter with `origin_date`, `--words` words (default 60-160), a couple of
 links to other staged pages), then runs what `memory ingest DIR --source
 bench` runs: the batch writer, then the index follow-up (chunk, embed with
 the real model, upsert, BM25 stats). Prints JSON: pages/s end to end, the
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import WORDS, TimedEmbedder
+from common import WORDS, TimedEmbedder, word_range
 
 from substrate import Settings, init_workspace, open_workspace, parse_config
 from substrate.embedding import FastembedEmbedder
@@ -40,9 +40,9 @@ def ingest_package() -> Any:
     return importlib.import_module("ingest")
 
 
-def stage_pages(root: Path, n: int, rng: random.Random) -> None:
+def stage_pages(root: Path, n: int, rng: random.Random, words: tuple[int, int]) -> None:
     for i in range(n):
-        words = [rng.choice(WORDS) for _ in range(rng.randint(60, 160))]
+        words = [rng.choice(WORDS) for _ in range(rng.randint(*words))]
         links = sorted({f"notes/page-{rng.randrange(n):05d}" for _ in range(2)})
         path = root / f"notes/page-{i:05d}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,10 +58,11 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--pages", type=int, default=10_000)
+    parser.add_argument("--words", type=word_range, default=(60, 160), help="MIN,MAX per page")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         stage = Path(tmp) / "stage"
-        stage_pages(stage, args.pages, random.Random(args.pages))
+        stage_pages(stage, args.pages, random.Random(args.pages), args.words)
         init_workspace(Path(tmp) / "ws")
         ws = open_workspace(Path(tmp) / "ws")
         settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n"))
@@ -88,6 +89,7 @@ def main() -> None:
             {
                 "model": model.identity,
                 "pages": args.pages,
+                "words_per_page": list(args.words),
                 "written": report.count("written"),
                 "failed": report.count("failed"),
                 "chunks": maintained.chunks,
