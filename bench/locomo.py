@@ -31,7 +31,7 @@ from rank_bm25 import BM25Okapi
 from substrate import Settings, init_workspace, open_workspace, parse_config
 from substrate.bm25 import query_vector, tokenize
 from substrate.embedding import FastembedEmbedder
-from substrate.search_index import SearchIndex, fuse
+from substrate.search_index import SearchIndex, candidate_chunks, fuse
 from substrate.vector_store import EdgeStore
 
 EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
@@ -168,7 +168,7 @@ def main() -> None:
                 dense_hits, sparse_hits = index.store.search(
                     question_vectors[qi],
                     query_vector(tokenize(qa["question"])),
-                    100,
+                    candidate_chunks(10),
                     ["page"],
                 )
                 timing["query_s"] += time.perf_counter() - started

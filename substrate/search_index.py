@@ -267,13 +267,19 @@ class SearchIndex:
         """`search` with the query's dense vector already computed (batches embed at once)."""
         kinds = ["page", "capability"] if include_capabilities else ["page"]
         dense_hits, sparse_hits = self._store.search(
-            vector, query_vector(tokenize(query)), max(50, 5 * k), kinds
+            vector, query_vector(tokenize(query)), candidate_chunks(k), kinds
         )
         tuning = self._settings.tuning
         weights = (tuning.dense_weight, tuning.sparse_weight)
         hits = fuse(dense_hits, sparse_hits, *weights, tuning.fusion)
         terms = set(tokenize(query))
         return [replace(h, excerpt=excerpt_for(h.excerpt, terms)) for h in hits[:k]]
+
+
+def candidate_chunks(k: int) -> int:
+    """Chunks fetched per signal for k pages: pages repeat across chunks, and
+    min-max fusion scales each signal over this list."""
+    return max(50, 5 * k)
 
 
 def _same(indexed: list[Any] | None, doc: _Doc) -> bool:
