@@ -66,7 +66,7 @@ def write_pages(
 ) -> None:
     """n notes of `words` words under `concepts/notes/` (most fit one chunk)."""
     for i in range(n):
-        words = [rng.choice(WORDS) for _ in range(rng.randint(*words))]
+        body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(*words)))
         path = concepts / f"notes/page-{i:05d}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"---\ntitle: Note {i} {rng.choice(WORDS)}\n---\n" + " ".join(words) + "\n")
+        path.write_text(f"---\ntitle: Note {i} {rng.choice(WORDS)}\n---\n{body}\n")

@@ -42,14 +42,14 @@ def ingest_package() -> Any:
 
 def stage_pages(root: Path, n: int, rng: random.Random, words: tuple[int, int]) -> None:
     for i in range(n):
-        words = [rng.choice(WORDS) for _ in range(rng.randint(*words))]
+        body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(*words)))
         links = sorted({f"notes/page-{rng.randrange(n):05d}" for _ in range(2)})
         path = root / f"notes/page-{i:05d}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(
             f"---\ntitle: Note {i} {rng.choice(WORDS)}\n"
             f"origin_date: 20{rng.randint(10, 25)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}\n"
-            f"links: [{', '.join(links)}]\n---\n" + " ".join(words) + "\n"
+            f"links: [{', '.join(links)}]\n---\n{body}\n"
         )
 
 
