@@ -250,3 +250,15 @@ def test_killed_mid_batch_leaves_whole_pages_and_a_rerun_converges(
     assert sorted(p.stem for p in concepts.glob("*.md")) == sorted(pages)
     for slug, text in pages.items():
         assert (concepts / f"{slug}.md").read_text() == text
+
+
+def test_pages_are_committed_and_reported_batch_by_batch(settings: Settings) -> None:
+    seen: list[tuple[int, int, int]] = []
+    concepts = settings.workspace.concepts_dir
+
+    def progress(done: int, total: int) -> None:
+        seen.append((done, total, len(list(concepts.glob("*.md")))))
+
+    pages = [(f"p{i}", f"Page {i}.") for i in range(5)]
+    run(settings, manifest(*pages), IngestOptions(batch_size=2), progress=progress)
+    assert seen == [(2, 5, 2), (4, 5, 4), (5, 5, 5)]
