@@ -1,0 +1,80 @@
+"""The entity lane: names in the turn text, any case, script or length."""
+
+from __future__ import annotations
+
+from lanes.entity import EntityMatcher, matcher_for
+from substrate import Settings, load_page_index
+from tests.conftest import PageWriter
+
+
+def build(settings: Settings, write_page: PageWriter, pages: dict[str, str]) -> EntityMatcher:
+    for slug, text in pages.items():
+        write_page(slug, text)
+    return matcher_for(load_page_index(settings.workspace))
+
+
+def slugs(matcher: EntityMatcher, text: str) -> list[str]:
+    return [c.slug for c in matcher.match(text)]
+
+
+def test_title_and_aliases_match_case_insensitively_on_word_boundaries(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    matcher = build(
+        settings,
+        write_page,
+        {
+            "people/sam": "---\ntitle: Sam Rivera\naliases: [Sammy, S.R.]\n---\nx",
+            "places/porto": "---\ntitle: Porto\n---\nx",
+        },
+    )
+    assert slugs(matcher, "did SAMMY call?") == ["people/sam"]
+    assert slugs(matcher, "lunch with sam rivera in porto") == ["people/sam", "places/porto"]
+    assert slugs(matcher, "samples from portobello") == []
+    (candidate,) = matcher.match("I saw Sam Rivera")
+    assert (candidate.lane, candidate.reason) == ("entity", "names 'sam rivera'")
+
+
+def test_longer_names_rank_first_then_more_mentions(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    matcher = build(
+        settings,
+        write_page,
+        {
+            "a": "---\ntitle: New York Times\n---\nx",
+            "b": "---\ntitle: York\n---\nx",
+            "c": "---\ntitle: Tea\n---\nx",
+        },
+    )
+    assert slugs(matcher, "tea, tea and the New York Times") == ["a", "c", "b"]
+
+
+def test_non_latin_names_match(settings: Settings, write_page: PageWriter) -> None:
+    matcher = build(
+        settings,
+        write_page,
+        {
+            "people/layla": "---\ntitle: ليلى\naliases: [Layla]\n---\nx",
+            "places/koln": "---\ntitle: Köln\n---\nx",
+        },
+    )
+    assert slugs(matcher, "متى ستزور ليلى القاهرة؟") == ["people/layla"]
+    assert slugs(matcher, "KÖLN im Winter") == ["places/koln"]
+
+
+def test_stopword_only_names_never_fire(settings: Settings, write_page: PageWriter) -> None:
+    matcher = build(settings, write_page, {"the": "---\ntitle: The\naliases: [it]\n---\nx"})
+    assert slugs(matcher, "it is the best") == []
+
+
+def test_matcher_is_rebuilt_only_when_pages_change(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    first = build(settings, write_page, {"a": "---\ntitle: Alpha\n---\nx"})
+    same = matcher_for(load_page_index(settings.workspace), first)
+    assert same is first
+    write_page("b", "---\ntitle: Beta\n---\nx")
+    changed = matcher_for(load_page_index(settings.workspace), first)
+    assert changed is not first
+    assert slugs(changed, "alpha beta") == ["a", "b"]
