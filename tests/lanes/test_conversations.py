@@ -1,0 +1,50 @@
+"""Conversation state: continues across processes, bounded, expiring, never fatal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lanes.conversations import ConversationLimits, ConversationStore
+
+
+def test_turns_and_the_frozen_card_survive_a_new_store(tmp_path: Path) -> None:
+    path = tmp_path / "conversations.json"
+    ConversationStore(path).record_turn("c1", ["a", "b"], {"memory": "<memory/>"}, now=100.0)
+    conv = ConversationStore(path).load("c1", now=101.0)
+    assert [t.selected for t in conv.turns] == [("a", "b")]
+    assert conv.frozen_card == {"memory": "<memory/>"}
+    assert ConversationStore(path).load("other", now=101.0).turns == []
+
+
+def test_only_the_last_turns_are_kept(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path / "c.json", ConversationLimits(max_turns=2))
+    for i in range(4):
+        store.record_turn("c", [f"p{i}"], None, now=float(i))
+    assert [t.selected for t in store.load("c", now=4.0).turns] == [("p2",), ("p3",)]
+
+
+def test_a_conversation_expires_after_its_ttl(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path / "c.json", ConversationLimits(ttl_s=10.0))
+    store.record_turn("c", ["a"], {"memory": "x"}, now=0.0)
+    assert store.load("c", now=5.0).turns
+    expired = store.load("c", now=11.0)
+    assert (expired.turns, expired.frozen_card) == ([], None)
+    resumed = store.record_turn("c", ["b"], None, now=12.0)
+    assert [t.selected for t in resumed.turns] == [("b",)]
+
+
+def test_only_the_most_recent_conversations_are_kept(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path / "c.json", ConversationLimits(max_conversations=2))
+    for i in range(3):
+        store.record_turn(f"c{i}", ["a"], None, now=float(i))
+    assert store.load("c0", now=3.0).turns == []
+    assert store.load("c1", now=3.0).turns and store.load("c2", now=3.0).turns
+
+
+def test_a_corrupt_state_file_is_an_empty_state(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    path.write_text("{not json")
+    store = ConversationStore(path)
+    assert store.load("c", now=0.0).turns == []
+    store.record_turn("c", ["a"], None, now=1.0)
+    assert [t.selected for t in store.load("c", now=2.0).turns] == [("a",)]
