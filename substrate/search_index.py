@@ -79,6 +79,8 @@ class Hit:
     score: float
     dense_rank: int | None
     sparse_rank: int | None
+    dense_score: float | None  # cosine of the page's best chunk: absolute, unlike `score`
+    sparse_score: float | None  # BM25 of the page's best chunk
     excerpt: str
     fresh_at: str | None
     source: str | None
@@ -91,6 +93,8 @@ class Hit:
             "score": round(self.score, 6),
             "dense_rank": self.dense_rank,
             "sparse_rank": self.sparse_rank,
+            "dense_score": None if self.dense_score is None else round(self.dense_score, 6),
+            "sparse_score": None if self.sparse_score is None else round(self.sparse_score, 6),
             "excerpt": self.excerpt,
             "kind": self.kind,
             "fresh_at": self.fresh_at,
@@ -352,7 +356,8 @@ def fuse(
         d, s = dense_rank.get(slug), sparse_rank.get(slug)
         # The excerpt is the chunk from whichever signal ranked the page higher.
         chunk = sparse[slug] if s is not None and (d is None or s < d) else dense[slug]
-        hits.append(_hit(slug, chunk.payload, scores[slug], d, s))
+        raw = (dense[slug].score if d else None, sparse[slug].score if s else None)
+        hits.append(_hit(slug, chunk.payload, scores[slug], (d, s), raw))
     return hits
 
 
@@ -373,8 +378,8 @@ def _hit(
     slug: str,
     payload: dict[str, Any],
     score: float,
-    dense_rank: int | None,
-    sparse_rank: int | None,
+    ranks: tuple[int | None, int | None],
+    raw: tuple[float | None, float | None],
 ) -> Hit:
     title = str(payload.get("title", slug))
     return Hit(
@@ -382,8 +387,10 @@ def _hit(
         title=title,
         kind=str(payload.get("kind", "page")),
         score=score,
-        dense_rank=dense_rank,
-        sparse_rank=sparse_rank,
+        dense_rank=ranks[0],
+        sparse_rank=ranks[1],
+        dense_score=raw[0],
+        sparse_score=raw[1],
         excerpt=_excerpt(str(payload.get("text", "")), title),
         fresh_at=_iso(payload.get("fresh_at")),
         source=payload.get("source"),
