@@ -1,0 +1,57 @@
+"""Learned co-selection edges: strengthening, decay, persistence, the edges lane."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lanes.edges import CoSelectionGraph, edges_lane, record_selection
+
+
+def test_pairs_selected_together_strengthen_and_decay_per_turn(tmp_path: Path) -> None:
+    path = tmp_path / "edges.json"
+    record_selection(path, ["a", "b", "c"], decay=0.5)
+    graph = record_selection(path, ["a", "b"], decay=0.5)
+    assert graph.weight("a", "b") == pytest.approx(1.5)  # 1 decayed once, plus 1
+    assert graph.weight("b", "c") == pytest.approx(0.5)
+    assert graph.weight("a", "z") == 0.0
+    graph = record_selection(path, ["x"], decay=0.5)
+    assert graph.weight("a", "b") == pytest.approx(0.75)
+
+
+def test_graph_survives_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "edges.json"
+    for _ in range(3):
+        record_selection(path, ["a", "b"], decay=0.9)
+    reloaded = CoSelectionGraph.load(path, decay=0.9)
+    assert reloaded.turn == 3
+    assert reloaded.weight("a", "b") == pytest.approx(1 + 0.9 + 0.81)
+
+
+def test_weak_edges_are_pruned_on_save(tmp_path: Path) -> None:
+    path = tmp_path / "edges.json"
+    record_selection(path, ["a", "b"], decay=0.1)
+    record_selection(path, ["c"], decay=0.1)
+    graph = record_selection(path, ["d"], decay=0.1)  # a-b now 0.01 < PRUNE
+    assert graph.to_json()["edges"] == []
+
+
+def test_corrupt_file_is_an_empty_graph(tmp_path: Path) -> None:
+    path = tmp_path / "edges.json"
+    path.write_text('{"version": 1, "turn": "x", "edges": [[1]]}')
+    assert CoSelectionGraph.load(path, 0.9).turn == 0
+
+
+def test_edges_lane_proposes_strong_neighbours_of_the_seeds(tmp_path: Path) -> None:
+    path = tmp_path / "edges.json"
+    for _ in range(3):
+        record_selection(path, ["sam", "peanuts", "gone"], decay=1.0)
+    record_selection(path, ["sam", "lisbon"], decay=1.0)
+    graph = CoSelectionGraph.load(path, decay=1.0)
+    lane = edges_lane(graph, ["sam"], threshold=2.0, known={"sam", "peanuts", "lisbon"})
+    assert [(c.slug, c.score, c.reason) for c in lane] == [
+        ("peanuts", 3.0, "often chosen with sam")
+    ]
+    low = edges_lane(graph, ["sam"], threshold=1.0, known={"sam", "peanuts", "lisbon"})
+    assert [c.slug for c in low] == ["peanuts", "lisbon"]
