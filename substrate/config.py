@@ -63,7 +63,28 @@ TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
     "memory.v3.live": (bool, False),
 }
 
-V3_KEYS: dict[str, tuple[ScalarType, Any]] = {}
+# v3 read-path tuning (`memory.v3.*`), read only through `resolve_v3_tuning`.
+V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
+    "card_budget_chars": (int, 2400),
+    "max_pages": (int, 8),
+    "quota_core": (int, 2),
+    "quota_entity": (int, 3),
+    "quota_sim": (int, 4),
+    "quota_hot": (int, 2),
+    "quota_edges": (int, 2),
+    "quota_fresh": (int, 2),
+    "sim_floor_dense": (float, 0.35),
+    "sim_floor_bm25": (float, 3.0),
+    "fresh_floor_dense": (float, 0.25),
+    "fresh_floor_bm25": (float, 1.5),
+    "fresh_days": (float, 30.0),
+    "hot_decay": (float, 0.5),
+    "edge_decay": (float, 0.98),
+    "edge_threshold": (float, 1.5),
+    "info_buffer_entries": (int, 10),
+    "conversation_turns": (int, 8),
+    "conversation_ttl_hours": (float, 24.0),
+}
 
 
 @dataclass(frozen=True)
@@ -110,6 +131,9 @@ def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
         raise ConfigError(
             f"{source}: {fusion[0]} must be one of {', '.join(FUSION_METHODS)}, got {fusion[1]!r}"
         )
+    for key, value in config.v3.items():
+        if key in V3_KEYS and value is not None and value < 0:
+            raise ConfigError(f"{source}: memory.v3.{key} must not be negative, got {value}")
     cap = _resolved_source(config, "ingest_max_page_bytes")
     if cap[1] < 1:
         raise ConfigError(f"{source}: {cap[0]} must be a positive number of bytes, got {cap[1]}")
@@ -253,6 +277,25 @@ enabled = true
 [memory.v3]
 # v3 is the lane-based read path and the tier new workspaces start on.
 live = true
+# card_budget_chars = 2400     # size of the <memory> card
+# max_pages = 8                # pages on the card, all lanes together
+# quota_core = 2               # per-lane caps: core, entity, sim, hot, edges, fresh
+# quota_entity = 3
+# quota_sim = 4
+# quota_hot = 2
+# quota_edges = 2
+# quota_fresh = 2
+# sim_floor_dense = 0.35       # a sim page needs this cosine or this BM25 score
+# sim_floor_bm25 = 3.0
+# fresh_floor_dense = 0.25     # the fresh lane's (lower) relevance floors
+# fresh_floor_bm25 = 1.5
+# fresh_days = 30.0            # how far back the fresh lane looks
+# hot_decay = 0.5              # weight of a page selected n turns ago: hot_decay ** n
+# edge_decay = 0.98            # co-selection edge decay per recorded turn
+# edge_threshold = 1.5         # minimum edge weight for the edges lane
+# info_buffer_entries = 10     # newest buffer entries in <info>
+# conversation_turns = 8       # turns remembered per conversation
+# conversation_ttl_hours = 24.0
 
 [memory.v2]
 # The legacy v2 engine. Its tunables below are the historical defaults for

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from substrate.config import MemoryConfig
-from substrate.tuning import SubstrateTuning, resolve_substrate_tuning
+from substrate.tuning import SubstrateTuning, V3Tuning, resolve_substrate_tuning, resolve_v3_tuning
 from substrate.workspace import Workspace
 
 
@@ -21,3 +21,7 @@ class Settings:
     @property
     def tuning(self) -> SubstrateTuning:
         return resolve_substrate_tuning(self.config)
+
+    @property
+    def v3(self) -> V3Tuning:
+        return resolve_v3_tuning(self.config)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from substrate.config import SUBSTRATE_TUNABLES, MemoryConfig
+from substrate.config import SUBSTRATE_TUNABLES, V3_KEYS, MemoryConfig
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,49 @@ class SubstrateTuning:
     sweep_enabled: bool
     fusion: str
     ingest_max_page_bytes: int
+
+
+@dataclass(frozen=True)
+class V3Tuning:
+    """`memory.v3.*`: lane quotas, floors and budgets of the v3 read path."""
+
+    card_budget_chars: int
+    max_pages: int
+    quota_core: int
+    quota_entity: int
+    quota_sim: int
+    quota_hot: int
+    quota_edges: int
+    quota_fresh: int
+    sim_floor_dense: float
+    sim_floor_bm25: float
+    fresh_floor_dense: float
+    fresh_floor_bm25: float
+    fresh_days: float
+    hot_decay: float
+    edge_decay: float
+    edge_threshold: float
+    info_buffer_entries: int
+    conversation_turns: int
+    conversation_ttl_hours: float
+
+    def quotas(self) -> dict[str, int]:
+        return {
+            "core": self.quota_core,
+            "entity": self.quota_entity,
+            "sim": self.quota_sim,
+            "hot": self.quota_hot,
+            "edges": self.quota_edges,
+            "fresh": self.quota_fresh,
+        }
+
+
+def resolve_v3_tuning(config: MemoryConfig) -> V3Tuning:
+    values = {
+        key: config.v3[key] if config.v3.get(key) is not None else default
+        for key, (_, default) in V3_KEYS.items()
+    }
+    return V3Tuning(**values)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,47 @@
+"""Merge the lanes into one selection: per-lane quotas, one total budget.
+
+Lanes are visited in a fixed priority order; each may add up to its quota of
+pages not yet chosen, until the total is reached. A page proposed by several
+lanes is chosen once and lists every lane that proposed it, so the card can
+say why it is there. Ties inside a lane were already broken by slug, so the
+same inputs always give the same selection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lanes.candidates import Candidate
+
+LANE_ORDER = ("core", "entity", "sim", "hot", "edges", "fresh")
+
+
+@dataclass
+class Selected:
+    slug: str
+    lane: str  # the lane that won the page its place
+    score: float  # that lane's score
+    lanes: list[str] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)
+
+
+def select(
+    proposals: dict[str, list[Candidate]], quotas: dict[str, int], total: int
+) -> list[Selected]:
+    chosen: dict[str, Selected] = {}
+    for lane in LANE_ORDER:
+        taken = 0
+        for candidate in proposals.get(lane, []):
+            if candidate.slug in chosen:
+                continue
+            if taken >= quotas.get(lane, 0) or len(chosen) >= total:
+                break
+            chosen[candidate.slug] = Selected(candidate.slug, lane, candidate.score)
+            taken += 1
+    for lane in LANE_ORDER:
+        for candidate in proposals.get(lane, []):
+            picked = chosen.get(candidate.slug)
+            if picked is not None and lane not in picked.lanes:
+                picked.lanes.append(lane)
+                picked.reasons[lane] = candidate.reason
+    return list(chosen.values())

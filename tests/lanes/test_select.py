@@ -1,0 +1,52 @@
+"""Selection: quotas, total budget, lane labels, determinism."""
+
+from __future__ import annotations
+
+from lanes.candidates import Candidate
+from lanes.select import select
+
+
+def lane(name: str, *slugs: str) -> list[Candidate]:
+    return [Candidate(s, name, 1.0 / (i + 1), f"{name} #{i}") for i, s in enumerate(slugs)]
+
+
+PROPOSALS = {
+    "sim": lane("sim", "a", "b", "c", "d"),
+    "entity": lane("entity", "b", "e"),
+    "core": lane("core", "prefs"),
+    "fresh": lane("fresh", "d", "f"),
+}
+QUOTAS = {"core": 1, "entity": 2, "sim": 2, "fresh": 1}
+
+
+def test_lanes_fill_their_quotas_in_priority_order() -> None:
+    picked = select(PROPOSALS, QUOTAS, total=10)
+    assert [(s.slug, s.lane) for s in picked] == [
+        ("prefs", "core"),
+        ("b", "entity"),
+        ("e", "entity"),
+        ("a", "sim"),
+        ("c", "sim"),
+        ("d", "fresh"),
+    ]
+
+
+def test_every_proposing_lane_is_listed_with_its_reason() -> None:
+    picked = {s.slug: s for s in select(PROPOSALS, QUOTAS, total=10)}
+    assert picked["b"].lanes == ["entity", "sim"]
+    assert picked["b"].reasons == {"entity": "entity #0", "sim": "sim #1"}
+    assert picked["d"].lanes == ["sim", "fresh"]
+
+
+def test_the_total_budget_caps_the_selection() -> None:
+    assert [s.slug for s in select(PROPOSALS, QUOTAS, total=3)] == ["prefs", "b", "e"]
+
+
+def test_a_lane_without_quota_adds_nothing() -> None:
+    picked = select(PROPOSALS, {"sim": 2}, total=10)
+    assert [s.slug for s in picked] == ["a", "b"]
+
+
+def test_same_inputs_same_selection() -> None:
+    runs = {tuple((s.slug, tuple(s.lanes)) for s in select(PROPOSALS, QUOTAS, 5)) for _ in range(5)}
+    assert len(runs) == 1
