@@ -1,0 +1,212 @@
+"""`Injector.assemble`: what prompt assembly calls once per turn.
+
+On tier v3 it runs the lanes (core, entity, sim, hot, edges, fresh) over the
+PageIndex, the turn's hybrid search hits and the conversation's state,
+selects within the quotas, renders the `<memory>` card and the `<info>`
+block, and records the turn: the conversation's selection (for `hot`, and
+its card for the voice front door) and the co-selection edges. On other
+tiers there is no card (the v2 and v1 engines are not part of this package
+yet); `<info>` still renders while the substrate is active.
+
+Edges learn only from pages chosen for what the turn said (entity, sim,
+fresh, hot): a `core` page is on every card and an `edges` pick would
+reinforce itself, so neither strengthens edges on its own.
+
+The voice front door does no retrieval and no query embedding: it returns the
+conversation's frozen card from its previous turn plus `<info>` at once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from injector.card import CardPage, render_card
+from injector.info import render_info
+from lanes.candidates import Candidate
+from lanes.conversations import ConversationLimits, ConversationStore
+from lanes.edges import CoSelectionGraph, edges_lane, record_selection
+from lanes.entity import EntityMatcher, matcher_for
+from lanes.recency import core_lane, hot_lane
+from lanes.relevance import Floors, fresh_lane, sim_lane
+from lanes.select import Selected, select
+from substrate.errors import PageParseError
+from substrate.page_index import PageEntry, PageIndex, load_page_index
+from substrate.pages import decode_page, split_frontmatter
+from substrate.search_index import Hit, SearchIndex
+from substrate.settings import Settings
+from substrate.tiers import is_memory_v3_live
+
+SEARCH_K = 20
+SEEDS = 3
+LEARNS_EDGES = frozenset({"entity", "sim", "fresh", "hot"})
+EXCERPT_CHARS = 400
+
+
+@dataclass(frozen=True)
+class SelectedPage:
+    slug: str
+    title: str
+    lanes: tuple[str, ...]
+    score: float
+    reasons: dict[str, str]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "title": self.title,
+            "lanes": list(self.lanes),
+            "score": round(self.score, 6),
+        }
+
+
+@dataclass(frozen=True)
+class Blocks:
+    memory: str
+    info: str
+    selected: list[SelectedPage]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "memory": self.memory,
+            "info": self.info,
+            "selected": [s.as_json() for s in self.selected],
+        }
+
+
+class Injector:
+    """Holds what outlives a turn: the search index, the entity matcher, state paths."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        search: SearchIndex,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._settings = settings
+        self._search = search
+        self._clock = clock
+        self._matcher: EntityMatcher | None = None
+        v3 = settings.v3
+        state = settings.workspace.state_dir
+        self._conversations = ConversationStore(
+            state / "conversations.json",
+            ConversationLimits(
+                max_turns=v3.conversation_turns, ttl_s=v3.conversation_ttl_hours * 3600
+            ),
+        )
+        self._edges_path = state / "edges.json"
+
+    def close(self) -> None:
+        self._search.store.close()
+
+    def assemble(
+        self, message: str, conversation_id: str | None = None, voice_front_door: bool = False
+    ) -> Blocks:
+        v3 = self._settings.v3
+        info = render_info(self._settings, v3.info_buffer_entries)
+        if not is_memory_v3_live(self._settings.config):
+            return Blocks("", info, [])
+        now = self._clock()
+        if voice_front_door:
+            return self._frozen(conversation_id, info, now)
+        index = load_page_index(self._settings.workspace)
+        self._matcher = matcher_for(index, self._matcher)
+        hits = self._search.search(message, SEARCH_K)
+        conversation = self._conversations.load(conversation_id, now) if conversation_id else None
+        graph = CoSelectionGraph.load(self._edges_path, v3.edge_decay)
+        proposals = self._proposals(message, index, hits, conversation, graph, now)
+        chosen = select(proposals, v3.quotas(), v3.max_pages)
+        pages = self._card_pages(chosen, index, hits)
+        memory, shown = render_card(pages, v3.card_budget_chars)
+        shown_slugs = {p.slug for p in shown}
+        selected = [
+            SelectedPage(s.slug, index.entries[s.slug].title, tuple(s.lanes), s.score, s.reasons)
+            for s in chosen
+            if s.slug in shown_slugs
+        ]
+        learned = [s.slug for s in selected if LEARNS_EDGES & set(s.lanes)]
+        if len(learned) > 1:
+            record_selection(self._edges_path, learned, v3.edge_decay)
+        blocks = Blocks(memory, info, selected)
+        if conversation_id:
+            self._conversations.record_turn(
+                conversation_id,
+                [s.slug for s in selected if "core" not in s.lanes or len(s.lanes) > 1],
+                {"memory": memory, "selected": [s.as_json() for s in selected]},
+                now,
+            )
+        return blocks
+
+    def _frozen(self, conversation_id: str | None, info: str, now: float) -> Blocks:
+        if not conversation_id:
+            return Blocks("", info, [])
+        card = self._conversations.load(conversation_id, now).frozen_card or {}
+        selected = [
+            SelectedPage(s["slug"], s["title"], tuple(s["lanes"]), float(s["score"]), {})
+            for s in card.get("selected", [])
+        ]
+        return Blocks(str(card.get("memory", "")), info, selected)
+
+    def _proposals(
+        self,
+        message: str,
+        index: PageIndex,
+        hits: list[Hit],
+        conversation: Any,
+        graph: CoSelectionGraph,
+        now: float,
+    ) -> dict[str, list[Candidate]]:
+        v3 = self._settings.v3
+        assert self._matcher is not None
+        hits = [h for h in hits if h.slug in index.entries]
+        proposals = {
+            "core": core_lane(index),
+            "entity": self._matcher.match(message),
+            "sim": sim_lane(hits, Floors(v3.sim_floor_dense, v3.sim_floor_bm25)),
+            "fresh": fresh_lane(
+                hits,
+                Floors(v3.fresh_floor_dense, v3.fresh_floor_bm25),
+                datetime.fromtimestamp(now, UTC),
+                v3.fresh_days,
+            ),
+            "hot": hot_lane(conversation, v3.hot_decay, index) if conversation else [],
+        }
+        seeds = [c.slug for c in proposals["entity"][:SEEDS]]
+        seeds += [c.slug for c in proposals["sim"][:SEEDS] if c.slug not in seeds]
+        proposals["edges"] = edges_lane(graph, seeds, v3.edge_threshold, set(index.entries))
+        return proposals
+
+    def _card_pages(
+        self, chosen: list[Selected], index: PageIndex, hits: list[Hit]
+    ) -> list[CardPage]:
+        by_slug = {h.slug: h for h in hits}
+        pages = []
+        for s in chosen:
+            entry = index.entries[s.slug]
+            hit = by_slug.get(s.slug)
+            pages.append(
+                CardPage(
+                    slug=s.slug,
+                    title=entry.title,
+                    dated=entry.fresh_at.strftime("%Y-%m-%d") if entry.fresh_at else None,
+                    lanes=tuple(s.lanes),
+                    source=entry.source,
+                    excerpt=hit.excerpt if hit else self._page_excerpt(entry),
+                )
+            )
+        return pages
+
+    def _page_excerpt(self, entry: PageEntry) -> str:
+        """A page chosen without a search hit: its summary, else the head of its body."""
+        if entry.summary:
+            return entry.summary
+        path = self._settings.workspace.concepts_dir / entry.path
+        try:
+            _, body = split_frontmatter(decode_page(path.read_bytes()))
+        except (OSError, PageParseError):
+            return ""
+        return body.strip()[:EXCERPT_CHARS]
