@@ -33,7 +33,7 @@ from lanes.entity import EntityMatcher, matcher_for
 from lanes.recency import core_lane, hot_lane
 from lanes.relevance import Floors, fresh_lane, sim_lane
 from lanes.select import Selected, select
-from substrate.errors import PageParseError
+from substrate.errors import MemoryServiceError, PageParseError
 from substrate.page_index import PageEntry, PageIndex, load_page_index
 from substrate.pages import decode_page, split_frontmatter
 from substrate.search_index import Hit, SearchIndex
@@ -83,7 +83,7 @@ class Injector:
     def __init__(
         self,
         settings: Settings,
-        search: SearchIndex,
+        search: SearchIndex | None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._settings = settings
@@ -101,7 +101,8 @@ class Injector:
         self._edges_path = state / "edges.json"
 
     def close(self) -> None:
-        self._search.store.close()
+        if self._search is not None:
+            self._search.store.close()
 
     def assemble(
         self, message: str, conversation_id: str | None = None, voice_front_door: bool = False
@@ -113,6 +114,8 @@ class Injector:
         now = self._clock()
         if voice_front_door:
             return self._frozen(conversation_id, info, now)
+        if self._search is None:
+            raise MemoryServiceError("this injector has no search index: only the voice front door")
         index = load_page_index(self._settings.workspace)
         self._matcher = matcher_for(index, self._matcher)
         hits = self._search.search(message, SEARCH_K)

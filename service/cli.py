@@ -16,6 +16,7 @@ import click
 
 from ingest import DirectorySource, IngestOptions, IngestReport, ManifestSource, Source
 from ingest import run as run_ingest
+from injector import Injector
 from service.settings_loader import build_settings
 from substrate import (
     Capability,
@@ -376,6 +377,67 @@ def search(
     for rank, hit in enumerate(hits, 1):
         excerpt = hit.excerpt.replace("\n", " ")
         click.echo(f"{rank:2d}. {hit.slug}  {hit.title}  ({hit.score:.4f})\n    {excerpt[:160]}")
+
+
+@cli.command()
+@workspace_option
+@json_option
+@click.argument("message", required=False)
+@click.option("--conversation", "conversation_id", metavar="ID", help="Continue this conversation.")
+@click.option(
+    "--voice", is_flag=True, help="Voice front door: the previous turn's card, no retrieval."
+)
+@click.option(
+    "--batch",
+    is_flag=True,
+    help='Messages from stdin (text, or JSON {"message", "conversation_id"}); one JSON line each.',
+)
+def card(
+    workspace: Path,
+    as_json: bool,
+    message: str | None,
+    conversation_id: str | None,
+    voice: bool,
+    batch: bool,
+) -> None:
+    """Print exactly what would be injected for MESSAGE: the <memory> card and <info>."""
+    if batch == (message is not None):
+        raise click.UsageError("give a MESSAGE or --batch, not both")
+    settings = build_settings(workspace)
+    injector = Injector(settings, None if voice else _maintained_index(workspace))
+    try:
+        if batch:
+            for line in sys.stdin:
+                text, conv = _batch_message(line)
+                if text:
+                    blocks = injector.assemble(text, conv, voice_front_door=voice)
+                    click.echo(json.dumps(blocks.as_json(), ensure_ascii=False))
+            return
+        assert message is not None
+        blocks = injector.assemble(message, conversation_id, voice_front_door=voice)
+    finally:
+        injector.close()
+    if as_json:
+        _print_json(blocks.as_json())
+        return
+    click.echo("\n\n".join(b for b in (blocks.memory, blocks.info) if b) or "(nothing to inject)")
+
+
+def _batch_message(line: str) -> tuple[str, str | None]:
+    """A plain line is its own fresh conversation; JSON may name one."""
+    line = line.strip()
+    if not line.startswith("{"):
+        return line, None
+    try:
+        doc = json.loads(line)
+    except ValueError:
+        raise MemoryServiceError(f"--batch: not valid JSON: {line[:80]}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("message"), str):
+        raise MemoryServiceError('--batch: a JSON line needs a string "message"')
+    conv = doc.get("conversation_id")
+    if conv is not None and not isinstance(conv, str):
+        raise MemoryServiceError("--batch: conversation_id must be a string")
+    return doc["message"], conv
 
 
 def _batch_query(line: str, default_k: int) -> tuple[str, int]:

@@ -1,0 +1,50 @@
+"""`memory card` end to end with the real model: JSON shape, conversations, voice, batch."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from service.cli import cli
+from substrate import Workspace
+from tests.conftest import PageWriter
+
+pytestmark = pytest.mark.slow
+
+
+def test_card_json_conversation_voice_and_batch(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("people/sam", "---\ntitle: Sam\n---\nSam is allergic to shellfish.")
+    write_page("places/porto", "---\ntitle: Porto\n---\nThe train to Porto leaves at noon.")
+    workspace.view_path("essentials.md").write_text("- Dana lives in Lisbon.\n")
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+
+    first = runner.invoke(
+        cli, ["card", *ws, "--json", "--conversation", "c1", "what is Sam allergic to?"]
+    )
+    assert first.exit_code == 0, first.output
+    blocks = json.loads(first.stdout)
+    assert set(blocks) == {"memory", "info", "selected"}
+    assert blocks["selected"][0]["slug"] == "people/sam"
+    assert set(blocks["selected"][0]) == {"slug", "title", "lanes", "score"}
+    assert "Dana lives in Lisbon" in blocks["info"]
+
+    voice = runner.invoke(cli, ["card", *ws, "--json", "--voice", "--conversation", "c1", "hm?"])
+    assert json.loads(voice.stdout)["memory"] == blocks["memory"]
+
+    plain = runner.invoke(cli, ["card", *ws, "Porto train"])
+    assert plain.stdout.startswith("<memory>") and "<info>" in plain.stdout
+
+    batch = runner.invoke(
+        cli,
+        ["card", *ws, "--batch"],
+        input='Sam\n{"message": "and then?", "conversation_id": "c1"}\n',
+    )
+    lines = [json.loads(line) for line in batch.stdout.splitlines()]
+    assert len(lines) == 2
+    assert any("hot" in s["lanes"] for s in lines[1]["selected"])
+    assert not any("hot" in s["lanes"] for s in lines[0]["selected"])
