@@ -1,6 +1,6 @@
 """LoCoMo retrieval: `memory search` against rank-bm25 alone and dense alone, one run.
 
-    python bench/locomo.py ../shared/data/locomo10.json [--granularity session|window]
+    python bench/locomo.py ../shared/data/locomo10.json [--granularity session|window] [--card]
 
 Protocol (../shared/data/README.md): one page per session (or per 5-turn
 window), `origin_date` = the session's date, body = one `Speaker: text` line
@@ -11,6 +11,12 @@ category 5 is reported apart; figures on the original and the corrected
 every variant. `memory_search` is the library call behind `memory search`
 with the configured defaults; the other variants of one question come from
 the same two store queries, so they differ only in fusion.
+
+`--card` adds, per question (a fresh conversation each, clock one day after
+the conversation's last session): whether an evidence page is on the
+`<memory>` card at the default budget (`hit`, `recall`, `pages` shown),
+beside plain search top-k rendered by the same card renderer at the same
+character budget, and the card with each lane switched off in turn.
 """
 
 from __future__ import annotations
@@ -22,15 +28,19 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from rank_bm25 import BM25Okapi
 
-from substrate import Settings, init_workspace, open_workspace, parse_config
+from injector import Injector
+from injector.card import CardPage, render_card
+from lanes.select import LANE_ORDER
+from substrate import Settings, Workspace, init_workspace, open_workspace, parse_config
 from substrate.bm25 import query_vector, tokenize
-from substrate.embedding import FastembedEmbedder
+from substrate.embedding import FastembedEmbedder, Vectors
 from substrate.search_index import SearchIndex, candidate_chunks, fuse
 from substrate.vector_store import EdgeStore
 
@@ -111,6 +121,57 @@ def metrics(ranked: list[str], rel: set[str]) -> dict[str, float]:
     return out
 
 
+class CachedQueries:
+    """The model, with the questions' vectors computed once in a batch and reused."""
+
+    def __init__(self, inner: FastembedEmbedder, vectors: dict[str, Vectors]) -> None:
+        self.inner = inner
+        self.vectors = vectors
+        self.identity, self.dim, self.max_tokens = inner.identity, inner.dim, inner.max_tokens
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Vectors:
+        cached = self.vectors.get(text)
+        return cached if cached is not None else self.inner.embed_query(text)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_queries(texts)
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        return self.inner.count_tokens(texts)
+
+
+def card_variants(ws: Workspace, index: SearchIndex, now: float) -> dict[str, Injector]:
+    """The default card and one with each lane switched off, each with its own state
+    (conversation, learned edges) over the same pages and index."""
+    variants = {"card": ""} | {f"card_no_{lane}": f"quota_{lane} = 0\n" for lane in LANE_ORDER}
+    out = {}
+    for name, extra in variants.items():
+        root = ws.root.parent / f"{ws.root.name}-{name}"
+        (root / ".substrate").mkdir(parents=True, exist_ok=True)
+        (root / "memory").symlink_to(ws.memory_dir, target_is_directory=True)
+        config = parse_config(f"[memory.v3]\nlive = true\n{extra}")
+        out[name] = Injector(Settings(Workspace(root), config), index, clock=lambda: now)
+    return out
+
+
+def search_at_budget(index: SearchIndex, question: str, budget: int) -> list[str]:
+    """Plain search top-k rendered with the card's renderer at the same budget."""
+    hits = index.search(question, 20)
+    pages = [CardPage(h.slug, h.title, None, ("sim",), h.source, h.excerpt) for h in hits]
+    return [p.slug for p in render_card(pages, budget)[1]]
+
+
+def shown_metrics(shown: list[str], rel: set[str]) -> dict[str, float]:
+    return {
+        "hit": float(bool(set(shown) & rel)),
+        "recall": len(set(shown) & rel) / len(rel),
+        "pages": float(len(shown)),
+    }
+
+
 def bm25_baseline_tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
@@ -126,6 +187,12 @@ def main() -> None:
         "--partial",
         type=Path,
         help="rewrite this file with the figures so far after each conversation",
+    )
+    parser.add_argument(
+        "--card",
+        action="store_true",
+        help="also measure the <memory> card (default and each lane off) against plain "
+        "search cut to the same character budget",
     )
     args = parser.parse_args()
     samples = json.loads(args.data.read_text())[: args.conversations]
@@ -157,6 +224,23 @@ def main() -> None:
             started = time.perf_counter()
             question_vectors = model.embed_queries([qa["question"] for qa in sample["qa"]])
             timing["query_embed_s"] += time.perf_counter() - started
+            cards: dict[str, Injector] = {}
+            if args.card:
+                cached = CachedQueries(
+                    model,
+                    {
+                        qa["question"]: v
+                        for qa, v in zip(sample["qa"], question_vectors, strict=True)
+                    },
+                )
+                card_index = SearchIndex(Settings(ws, config), cached, index.store)
+                last_session = max(
+                    datetime.strptime(v, "%I:%M %p on %d %B, %Y")
+                    for k, v in sample["conversation"].items()
+                    if k.endswith("_date_time")
+                )
+                cards = card_variants(ws, card_index, last_session.timestamp() + 86400)
+                budget = Settings(ws, config).v3.card_budget_chars
             for qi, qa in enumerate(sample["qa"]):
                 keys = {"original": qa.get("evidence", [])}
                 keys["corrected"] = fixes.get(qi, keys["original"])
@@ -189,11 +273,21 @@ def main() -> None:
                         h.slug for h in fuse(dense_hits, sparse_hits, w, 1 - w, method)
                     ]
                 group = "cat1-4" if qa.get("category") in (1, 2, 3, 4) else "cat5"
+                shown: dict[str, list[str]] = {}
+                if cards:
+                    shown["search_at_budget"] = search_at_budget(card_index, qa["question"], budget)
+                    for name, injector in cards.items():
+                        blocks = injector.assemble(qa["question"])
+                        shown[name] = [s.slug for s in blocks.selected]
                 for key_name, rel in rels.items():
                     if not rel:
                         continue
                     for name, ranked in rankings.items():
                         results[f"{group}/{key_name}"][name].append(metrics(ranked, rel))
+                    for name, slugs_shown in shown.items():
+                        results[f"{group}/{key_name}/card"][name].append(
+                            shown_metrics(slugs_shown, rel)
+                        )
             index.store.close()
             print(f"conversation {ci + 1}/{len(samples)} done", file=sys.stderr)
             if args.partial:
