@@ -72,17 +72,20 @@ class Bm25Stats:
     documents: int = 0
     total_length: int = 0
     df: Counter[str] = field(default_factory=Counter)
+    dirty: bool = field(default=False, compare=False)  # changed since loaded: needs saving
 
     @property
     def avgdl(self) -> float:
         return self.total_length / self.documents if self.documents else 1.0
 
     def add(self, tokens: list[str]) -> None:
+        self.dirty = True
         self.documents += 1
         self.total_length += len(tokens)
         self.df.update(set(tokens))
 
     def remove(self, tokens: list[str]) -> None:
+        self.dirty = True
         self.documents -= 1
         self.total_length -= len(tokens)
         self.df.subtract(set(tokens))
@@ -98,6 +101,7 @@ class Bm25Stats:
     def save(self, path: Path) -> None:
         doc = {"documents": self.documents, "total_length": self.total_length, "df": dict(self.df)}
         write_atomic(path, json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+        self.dirty = False
 
     @classmethod
     def load(cls, path: Path) -> Bm25Stats:

@@ -152,8 +152,7 @@ class SearchIndex:
         else:
             self._store.ensure(self._embedder.dim)
             stats = self._load_stats(list(indexed))
-        wanted = self._wanted_docs(capabilities)
-        changed = [d for d in wanted.values() if not _same(indexed.get(d.slug), d)]
+        wanted, changed = self._changed_docs(capabilities, indexed)
         deleted = [slug for slug in indexed if slug not in wanted]
         self._forget([*deleted, *(d.slug for d in changed if d.slug in indexed)], stats)
         chunks = self._index(changed, stats, progress)
@@ -161,11 +160,13 @@ class SearchIndex:
             indexed.pop(slug, None)
         for doc, n in zip(changed, chunks, strict=True):
             indexed[doc.slug] = [doc.content_hash, n]
-        self._store.flush()
-        if changed or deleted:
-            self._store.optimize()
-        stats.save(self._stats_path)
-        self._write_state({"version": STATE_VERSION, "identity": identity, "pages": indexed})
+        if changed or deleted or rebuilt or stats.dirty:
+            # A no-op maintain writes nothing: flush and rewrites cost more than the diff.
+            self._store.flush()
+            if changed or deleted:
+                self._store.optimize()
+            stats.save(self._stats_path)
+            self._write_state({"version": STATE_VERSION, "identity": identity, "pages": indexed})
         return MaintainReport(
             embedded=len(changed),
             chunks=sum(chunks),
@@ -186,16 +187,31 @@ class SearchIndex:
             stats.add(tokenize(str(payload.get("text", ""))))
         return stats
 
-    def _wanted_docs(self, capabilities: Iterable[Capability]) -> dict[str, _Doc]:
+    def _changed_docs(
+        self, capabilities: Iterable[Capability], indexed: dict[str, list[Any]]
+    ) -> tuple[set[str], list[_Doc]]:
+        """(every slug that should be indexed, docs for those whose content changed).
+
+        Only changed pages become `_Doc`s: at 10,000 unchanged pages, building
+        one object per page was most of a no-op maintain."""
         index = load_page_index(self._settings.workspace)
         concepts = self._settings.workspace.concepts_dir
-        docs = {e.slug: _page_doc(e, concepts) for e in index.entries.values()}
+        wanted = set(index.entries)
+        changed = [
+            _page_doc(e, concepts)
+            for e in index.entries.values()
+            if not _same(indexed.get(e.slug), e.content_hash)
+        ]
         for cap in capabilities:
             digest = hashlib.sha256(f"{cap.title}\n{cap.text}".encode()).hexdigest()
-            docs[cap.slug] = _Doc(
-                cap.slug, cap.title, "capability", digest, None, None, None, None, cap.text
-            )
-        return docs
+            wanted.add(cap.slug)
+            if not _same(indexed.get(cap.slug), digest):
+                changed.append(
+                    _Doc(
+                        cap.slug, cap.title, "capability", digest, None, None, None, None, cap.text
+                    )
+                )
+        return wanted, changed
 
     def _forget(self, slugs: list[str], stats: Bm25Stats) -> None:
         """Remove these pages' chunks from the store and their terms from the BM25 stats."""
@@ -286,9 +302,9 @@ def candidate_chunks(k: int) -> int:
     return max(50, 5 * k)
 
 
-def _same(indexed: list[Any] | None, doc: _Doc) -> bool:
+def _same(indexed: list[Any] | None, content_hash: str) -> bool:
     """Unchanged when the stored content hash matches."""
-    return indexed is not None and indexed[0] == doc.content_hash
+    return indexed is not None and indexed[0] == content_hash
 
 
 def _page_doc(entry: PageEntry, concepts: Path) -> _Doc:

@@ -54,6 +54,15 @@ def test_maintain_embeds_every_page_once(index: SearchIndex) -> None:
     )
 
 
+def test_noop_maintain_rewrites_no_derived_file(index: SearchIndex, settings: Settings) -> None:
+    index.maintain()
+    state = settings.workspace.state_dir
+    files = [state / "index-state.json", state / "bm25-stats.json"]
+    before = [f.stat().st_mtime_ns for f in files]
+    assert index.maintain().embedded == 0
+    assert [f.stat().st_mtime_ns for f in files] == before
+
+
 def test_search_finds_by_words_and_reports_both_ranks(index: SearchIndex) -> None:
     index.maintain()
     top = index.search("allergic to shellfish", k=3)[0]
