@@ -25,7 +25,7 @@ from typing import Any, Literal
 from ingest.sources import Source, StagedPage, TooLargeError
 from substrate import InvalidInputError, MemoryServiceError, Settings, load_page_index
 from substrate.locks import hold_lock
-from substrate.pages import parse_origin_date, parse_page, with_default_field
+from substrate.pages import decode_page, parse_origin_date, parse_page, with_default_field
 from substrate.safe_files import PlannedWrite, read_bytes_snapshot, write_many_atomic
 from substrate.scanner import find_problems, strip_hidden_reasoning
 from substrate.slugs import path_for_slug, slug_problem
@@ -188,7 +188,7 @@ def _prepare(
 ) -> _Prepared:
     data = read(cap)
     page = parse_page(slug, data, datetime.now(UTC))  # bad UTF-8 or YAML raises here
-    text = data.decode("utf-8")
+    text = decode_page(data)  # as the PageIndex reads it: a BOM is dropped, not scanned
     warnings: list[str] = []
     problems = find_problems(text)
     if problems:

@@ -90,7 +90,7 @@ class Injector:
         self._search = search
         self._clock = clock
         self._matcher: EntityMatcher | None = None
-        v3 = settings.v3
+        self._v3 = v3 = settings.v3  # resolved once, not on every turn
         state = settings.workspace.state_dir
         self._conversations = ConversationStore(
             state / "conversations.json",
@@ -107,7 +107,7 @@ class Injector:
     def assemble(
         self, message: str, conversation_id: str | None = None, voice_front_door: bool = False
     ) -> Blocks:
-        v3 = self._settings.v3
+        v3 = self._v3
         info = render_info(self._settings, v3.info_buffer_entries)
         if not is_memory_v3_live(self._settings.config):
             return Blocks("", info, [])
@@ -163,7 +163,7 @@ class Injector:
         graph: CoSelectionGraph,
         now: float,
     ) -> dict[str, list[Candidate]]:
-        v3 = self._settings.v3
+        v3 = self._v3
         assert self._matcher is not None
         hits = [h for h in hits if h.slug in index.entries]
         proposals = {

@@ -262,3 +262,14 @@ def test_pages_are_committed_and_reported_batch_by_batch(settings: Settings) -> 
     pages = [(f"p{i}", f"Page {i}.") for i in range(5)]
     run(settings, manifest(*pages), IngestOptions(batch_size=2), progress=progress)
     assert seen == [(2, 5, 2), (4, 5, 4), (5, 5, 5)]
+
+
+def test_a_utf8_bom_is_dropped_not_rejected_as_invisible(
+    settings: Settings, tmp_path: Path
+) -> None:
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (stage / "bom.md").write_bytes("\ufeff---\ntitle: B\n---\nBody.".encode())
+    (page,) = run(settings, DirectorySource(stage)).pages
+    assert page.status == "written", page.error
+    assert (settings.workspace.concepts_dir / "bom.md").read_bytes().startswith(b"---")
