@@ -1,6 +1,6 @@
 """End-to-end `memory ingest` of generated pages from a staging folder.
 
-    python bench/ingest.py [--pages 10000]
+    python bench/ingest.py [--pages 10000] [--words 60,160] [--keep DIR]
 
 Generates pages (frontmatter with `origin_date`, `--words` words (default 60-160), a couple of
 links to other staged pages), then runs what `memory ingest DIR --source
@@ -9,7 +9,8 @@ the real model, upsert, BM25 stats). Prints JSON: pages/s end to end, the
 seconds in each phase, the share of time spent inside the embedding model
 (measured by a timing wrapper in the same run) and its complement, the
 non-model overhead (target <= 15%), a rerun of the same ingest (everything
-`skipped`, nothing embedded), and peak RSS.
+`skipped`, nothing embedded), and peak RSS. `--keep DIR` leaves the indexed
+workspace at DIR (for `bench/card.py --workspace DIR`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import importlib
 import json
 import random
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -59,6 +61,7 @@ def main() -> None:
     )
     parser.add_argument("--pages", type=int, default=10_000)
     parser.add_argument("--words", type=word_range, default=(60, 160), help="MIN,MAX per page")
+    parser.add_argument("--keep", type=Path, help="copy the indexed workspace here afterwards")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         stage = Path(tmp) / "stage"
@@ -84,6 +87,8 @@ def main() -> None:
         rerun_index = index.maintain()
         again = time.perf_counter() - again_started
         index.store.close()
+        if args.keep:
+            shutil.copytree(ws.root, args.keep)
     print(
         json.dumps(
             {

@@ -34,7 +34,7 @@ from lanes.recency import core_lane, hot_lane
 from lanes.relevance import Floors, fresh_lane, sim_lane
 from lanes.select import Selected, select
 from substrate.errors import MemoryServiceError, PageParseError
-from substrate.page_index import PageEntry, PageIndex, load_page_index
+from substrate.page_index import LivePageIndex, PageEntry, PageIndex
 from substrate.pages import decode_page, split_frontmatter
 from substrate.search_index import Hit, SearchIndex
 from substrate.settings import Settings
@@ -89,7 +89,9 @@ class Injector:
         self._settings = settings
         self._search = search
         self._clock = clock
+        self._pages = LivePageIndex(settings.workspace)
         self._matcher: EntityMatcher | None = None
+        self._matched: PageIndex | None = None
         self._v3 = v3 = settings.v3  # resolved once, not on every turn
         state = settings.workspace.state_dir
         self._conversations = ConversationStore(
@@ -116,8 +118,9 @@ class Injector:
             return self._frozen(conversation_id, info, now)
         if self._search is None:
             raise MemoryServiceError("this injector has no search index: only the voice front door")
-        index = load_page_index(self._settings.workspace)
-        self._matcher = matcher_for(index, self._matcher)
+        index = self._pages.current()
+        if index is not self._matched:
+            self._matcher, self._matched = matcher_for(index, self._matcher), index
         hits = self._search.search(message, SEARCH_K)
         conversation = self._conversations.load(conversation_id, now) if conversation_id else None
         graph = CoSelectionGraph.load(self._edges_path, v3.edge_decay)

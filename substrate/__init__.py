@@ -17,6 +17,7 @@ from substrate.errors import (
 )
 from substrate.page_index import (
     DanglingLink,
+    LivePageIndex,
     PageEntry,
     PageIndex,
     ParseFailure,
@@ -48,6 +49,7 @@ __all__ = [
     "Hit",
     "InvalidInputError",
     "Link",
+    "LivePageIndex",
     "LockHeldError",
     "MaintainReport",
     "MemoryConfig",

@@ -13,7 +13,8 @@ import gc
 import json
 import multiprocessing
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -86,18 +87,25 @@ class _Scanned:
     failure: ParseFailure | None
 
 
-def _walk_pages(concepts_dir: Path) -> Iterator[tuple[str, os.stat_result]]:
+def _walk_pages(
+    concepts_dir: Path, folders: dict[str, int] | None = None
+) -> Iterator[tuple[str, os.stat_result]]:
     """(relative posix path, stat) of every `*.md` file, skipping hidden files and folders.
 
     Works on strings rather than `Path` objects: on an unchanged corpus this
-    walk is most of the rescan, and pathlib parsing would dominate it.
+    walk is most of the rescan, and pathlib parsing would dominate it. When
+    `folders` is given it receives each folder's mtime, taken before the folder
+    is listed, so a change made during the walk still shows as a change later.
     """
     stack = [""]
     base = str(concepts_dir)
     while stack:
         rel_folder = stack.pop()
+        path = os.path.join(base, rel_folder) if rel_folder else base
         try:
-            items = list(os.scandir(os.path.join(base, rel_folder) if rel_folder else base))
+            if folders is not None:
+                folders[rel_folder] = os.stat(path).st_mtime_ns
+            items = list(os.scandir(path))
         except (FileNotFoundError, NotADirectoryError):
             continue
         for item in items:
@@ -158,11 +166,16 @@ def _scan_all(jobs: list[tuple[str, str, int, int]]) -> list[_Scanned]:
 
 def load_page_index(workspace: Workspace) -> PageIndex:
     """Scan the concepts folder, reusing cached entries for unchanged files."""
-    cached = _read_cache(workspace.page_index_path)
+    return _assemble(_rescan(workspace, _read_cache(workspace.page_index_path), None))
+
+
+def _rescan(
+    workspace: Workspace, cached: dict[str, _Scanned], folders: dict[str, int] | None
+) -> dict[str, _Scanned]:
     scanned: dict[str, _Scanned] = {}
     jobs: list[tuple[str, str, int, int]] = []
     concepts = str(workspace.concepts_dir)
-    for rel, st in _walk_pages(workspace.concepts_dir):
+    for rel, st in _walk_pages(workspace.concepts_dir, folders):
         hit = cached.get(rel)
         if hit is not None and hit.mtime_ns == st.st_mtime_ns and hit.size == st.st_size:
             scanned[rel] = hit
@@ -172,7 +185,64 @@ def load_page_index(workspace: Workspace) -> PageIndex:
         scanned[job[1]] = result
     if jobs or set(cached) != set(scanned):
         _write_cache(workspace.page_index_path, scanned)
-    return _assemble(scanned)
+    return scanned
+
+
+class LivePageIndex:
+    """The PageIndex held in memory by a long-lived reader (the injector, the service).
+
+    A per-turn rescan of 10,000 pages costs a JSON load and 10,000 stats, far
+    over a turn's budget. Every writer of pages replaces files by rename, and
+    a create, rename or delete changes the mtime of the folder it happens in,
+    so `current()` stats only the folders it saw last time and rescans when
+    one changed. An editor that rewrites a file in place leaves its folder
+    alone; a full rescan at least every `max_age_s` catches that.
+    """
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        max_age_s: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._workspace = workspace
+        self._max_age_s = max_age_s
+        self._clock = clock
+        self._scanned: dict[str, _Scanned] | None = None
+        self._folders: dict[str, int] = {}
+        self._index: PageIndex | None = None
+        self._scanned_at = 0.0
+
+    def current(self) -> PageIndex:
+        if self._index is None or self._stale():
+            self.refresh()
+        assert self._index is not None
+        return self._index
+
+    def refresh(self) -> PageIndex:
+        cached = self._scanned
+        if cached is None:
+            cached = _read_cache(self._workspace.page_index_path)
+        folders: dict[str, int] = {}
+        self._scanned_at = self._clock()
+        scanned = _rescan(self._workspace, cached, folders)
+        if self._index is None or scanned != self._scanned:
+            self._index = _assemble(scanned)
+        self._scanned, self._folders = scanned, folders
+        return self._index
+
+    def _stale(self) -> bool:
+        if self._clock() - self._scanned_at >= self._max_age_s:
+            return True
+        base = str(self._workspace.concepts_dir)
+        for rel, mtime_ns in self._folders.items():
+            try:
+                now_ns = os.stat(os.path.join(base, rel) if rel else base).st_mtime_ns
+            except OSError:
+                return True
+            if now_ns != mtime_ns:
+                return True
+        return not self._folders
 
 
 def _assemble(scanned: dict[str, _Scanned]) -> PageIndex:

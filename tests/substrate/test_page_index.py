@@ -4,7 +4,7 @@ import json
 import os
 from pathlib import Path
 
-from substrate import Workspace, load_page_index
+from substrate import LivePageIndex, Workspace, load_page_index, write_atomic
 from substrate.page_index import entry_json
 from tests.conftest import PageWriter
 
@@ -123,3 +123,50 @@ def test_entry_json_has_the_documented_keys(workspace: Workspace, write_page: Pa
 def test_missing_concepts_folder_is_an_empty_index(tmp_path: Path) -> None:
     (tmp_path / "memory").mkdir()
     assert len(load_page_index(Workspace(tmp_path))) == 0
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_live_index_is_reused_while_nothing_changed(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("a", "---\ntitle: A\n---\n")
+    live = LivePageIndex(workspace, max_age_s=60, clock=_Clock())
+    assert live.current() is live.current()
+
+
+def test_live_index_sees_pages_written_by_rename_and_removed(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("people/alice", "---\ntitle: Alice\n---\n")
+    live = LivePageIndex(workspace, max_age_s=60, clock=_Clock())
+    assert list(live.current().entries) == ["people/alice"]
+    write_atomic(workspace.concepts_dir / "people" / "bob.md", "---\ntitle: Bob\n---\n")
+    assert sorted(live.current().entries) == ["people/alice", "people/bob"]
+    write_atomic(workspace.concepts_dir / "people" / "alice.md", "---\ntitle: Alicia\n---\n")
+    assert live.current().get("people/alice").title == "Alicia"
+    (workspace.concepts_dir / "people" / "bob.md").unlink()
+    assert list(live.current().entries) == ["people/alice"]
+    write_page("new/folder/page", "x")
+    assert "new/folder/page" in live.current().entries
+
+
+def test_live_index_catches_in_place_edits_at_its_max_age(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    path = write_page("a", "---\ntitle: Before\n---\n", mtime=1_000_000)
+    clock = _Clock()
+    live = LivePageIndex(workspace, max_age_s=5, clock=clock)
+    assert live.current().get("a").title == "Before"
+    with open(path, "w", encoding="utf-8") as fh:  # rewrites in place: the folder is untouched
+        fh.write("---\ntitle: After\n---\n")
+    clock.now = 4.9
+    assert live.current().get("a").title == "Before"
+    clock.now = 5.0
+    assert live.current().get("a").title == "After"
