@@ -28,7 +28,7 @@ from injector.card import CardPage, render_card
 from injector.info import render_info
 from lanes.candidates import Candidate
 from lanes.conversations import ConversationLimits, ConversationStore
-from lanes.edges import CoSelectionGraph, edges_lane, record_selection
+from lanes.edges import CoSelectionGraph, LearnedEdges, edges_lane
 from lanes.entity import EntityMatcher, matcher_for
 from lanes.recency import core_lane, hot_lane
 from lanes.relevance import Floors, fresh_lane, sim_lane
@@ -95,12 +95,12 @@ class Injector:
         self._v3 = v3 = settings.v3  # resolved once, not on every turn
         state = settings.workspace.state_dir
         self._conversations = ConversationStore(
-            state / "conversations.json",
+            state / "conversations",
             ConversationLimits(
                 max_turns=v3.conversation_turns, ttl_s=v3.conversation_ttl_hours * 3600
             ),
         )
-        self._edges_path = state / "edges.json"
+        self._edges = LearnedEdges(state / "edges.json", v3.edge_decay)
 
     def close(self) -> None:
         if self._search is not None:
@@ -123,7 +123,7 @@ class Injector:
             self._matcher, self._matched = matcher_for(index, self._matcher), index
         hits = self._search.search(message, SEARCH_K)
         conversation = self._conversations.load(conversation_id, now) if conversation_id else None
-        graph = CoSelectionGraph.load(self._edges_path, v3.edge_decay)
+        graph = self._edges.current()
         proposals = self._proposals(message, index, hits, conversation, graph, now)
         chosen = select(proposals, v3.quotas(), v3.max_pages)
         pages = self._card_pages(chosen, index, hits)
@@ -136,7 +136,7 @@ class Injector:
         ]
         learned = [s.slug for s in selected if LEARNS_EDGES & set(s.lanes)]
         if len(learned) > 1:
-            record_selection(self._edges_path, learned, v3.edge_decay)
+            self._edges.record(learned)
         blocks = Blocks(memory, info, selected)
         if conversation_id:
             self._conversations.record_turn(
@@ -183,7 +183,7 @@ class Injector:
         }
         seeds = [c.slug for c in proposals["entity"][:SEEDS]]
         seeds += [c.slug for c in proposals["sim"][:SEEDS] if c.slug not in seeds]
-        proposals["edges"] = edges_lane(graph, seeds, v3.edge_threshold, set(index.entries))
+        proposals["edges"] = edges_lane(graph, seeds, v3.edge_threshold, index.entries)
         return proposals
 
     def _card_pages(

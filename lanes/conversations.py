@@ -1,18 +1,28 @@
-"""Per-conversation state under `.substrate/conversations.json`.
+"""Per-conversation state: one small file per conversation under `.substrate/conversations/`.
 
 What a conversation remembers between turns: the pages each recent turn
 selected (the `hot` lane decays over them) and the card its last turn
 rendered (the voice front door replays it without retrieval). Separate CLI
-calls continue one conversation through this file, so it is bounded: a
+calls continue one conversation through these files, so they are bounded: a
 conversation keeps its last `max_turns` turns, expires after `ttl_s` without
-a turn, and only the `max_conversations` most recent are kept. Reads and
-writes hold a lock and every write is atomic; a missing or unreadable file
-is an empty state (it is derived data), never an error.
+a turn, and only the `max_conversations` most recent are kept.
+
+One file per conversation keeps a turn's cost independent of how many
+conversations exist: a turn reads and replaces its own file (a few KB), and
+only a conversation's first turn sweeps the folder. A file's mtime is set to
+its conversation's last turn, so the sweep needs no reads. Turns of one
+conversation are serialised by a lock; reads take none (writes are renames).
+The state is derived and per-turn, so writes are atomic but not fsynced: a
+killed process loses nothing, an OS crash may lose the last turns. A missing
+or unreadable file is a fresh conversation, never an error.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +30,7 @@ from typing import Any
 from substrate.locks import hold_lock
 from substrate.safe_files import write_atomic
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -61,23 +71,21 @@ class ConversationLimits:
 
 
 class ConversationStore:
-    def __init__(self, path: Path, limits: ConversationLimits | None = None) -> None:
-        self._path = path
-        self._lock = path.with_name(path.name + ".lock")
+    def __init__(self, folder: Path, limits: ConversationLimits | None = None) -> None:
+        self._folder = folder
+        self._lock = folder / ".lock"
         self._limits = limits or ConversationLimits()
 
     def load(self, conv_id: str, now: float) -> Conversation:
         """The conversation's state, or a fresh one when unknown or expired."""
-        with hold_lock(self._lock, purpose="conversation state"):
-            return self._live(self._read(), conv_id, now)
+        return self._live(self._read(conv_id), conv_id, now)
 
-    def _live(self, state: dict[str, Any], conv_id: str, now: float) -> Conversation:
-        doc = state.get(conv_id)
-        if not isinstance(doc, dict):
+    def _live(self, doc: dict[str, Any] | None, conv_id: str, now: float) -> Conversation:
+        if doc is None:
             return Conversation(conv_id)
         try:
             conv = Conversation.from_json(conv_id, doc)
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             return Conversation(conv_id)
         if now - conv.updated_at > self._limits.ttl_s:
             return Conversation(conv_id)
@@ -86,34 +94,48 @@ class ConversationStore:
     def record_turn(
         self, conv_id: str, selected: list[str], card: dict[str, Any] | None, now: float
     ) -> Conversation:
-        """Append a turn (trimmed to the limits), replace the frozen card, prune old ones."""
+        """Append a turn (trimmed to the limits) and replace the frozen card; a
+        conversation's first turn also prunes expired and surplus conversations."""
         limits = self._limits
+        path = self._path(conv_id)
         with hold_lock(self._lock, purpose="conversation state"):
-            state = self._read()
-            conv = self._live(state, conv_id, now)
+            doc = self._read(conv_id)
+            conv = self._live(doc, conv_id, now)
             conv.turns = [*conv.turns, TurnRecord(now, tuple(selected))][-limits.max_turns :]
             conv.updated_at = now
             conv.frozen_card = card
-            state[conv_id] = conv.as_json()
-            live = {
-                k: v
-                for k, v in state.items()
-                if isinstance(v, dict) and now - float(v.get("updated_at", 0)) <= limits.ttl_s
-            }
-            newest = sorted(live, key=lambda k: -float(live[k]["updated_at"]))
-            kept = {k: live[k] for k in newest[: limits.max_conversations]}
-            write_atomic(
-                self._path,
-                json.dumps({"version": STATE_VERSION, "conversations": kept}, ensure_ascii=False),
-            )
+            body = {"version": STATE_VERSION, "id": conv_id, **conv.as_json()}
+            write_atomic(path, json.dumps(body, ensure_ascii=False), durable=False)
+            os.utime(path, (now, now))
+            if doc is None:
+                self._prune(now)
         return conv
 
-    def _read(self) -> dict[str, Any]:
+    def _path(self, conv_id: str) -> Path:
+        digest = hashlib.blake2b(conv_id.encode(), digest_size=16).hexdigest()
+        return self._folder / f"{digest}.json"
+
+    def _read(self, conv_id: str) -> dict[str, Any] | None:
         try:
-            doc = json.loads(self._path.read_bytes())
+            doc = json.loads(self._path(conv_id).read_bytes())
         except (OSError, ValueError):
-            return {}
+            return None
         if not isinstance(doc, dict) or doc.get("version") != STATE_VERSION:
-            return {}
-        conversations = doc.get("conversations")
-        return dict(conversations) if isinstance(conversations, dict) else {}
+            return None
+        return doc if doc.get("id") == conv_id else None
+
+    def _prune(self, now: float) -> None:
+        limits = self._limits
+        try:
+            files = [
+                (entry.stat().st_mtime, entry.path)
+                for entry in os.scandir(self._folder)
+                if entry.name.endswith(".json")
+            ]
+        except OSError:
+            return
+        files.sort(reverse=True)
+        for rank, (mtime, name) in enumerate(files):
+            if rank >= limits.max_conversations or now - mtime > limits.ttl_s:
+                with contextlib.suppress(OSError):
+                    os.unlink(name)

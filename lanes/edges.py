@@ -6,12 +6,21 @@ the turn it was last strengthened and its weight then), so recording a turn
 costs the pairs it touches, not the whole graph. The graph is a networkx
 graph in memory and `.substrate/edges.json` on disk, rewritten atomically
 under a lock on every recorded turn; edges that decayed below `PRUNE` are
-dropped on save, which keeps the file bounded.
+dropped on save, in memory and on disk, which keeps the graph bounded (with
+the default decay an edge not chosen again is gone after about 150 turns).
+
+`LearnedEdges` is how a long-lived reader holds the graph: it re-reads the
+file only when the file changed (another process recorded a turn), so a turn
+costs a stat to read the graph and one rewrite to record. The file is derived
+state rewritten every turn, so it is replaced atomically but not fsynced: a
+killed process loses nothing, an OS crash may lose the last turns.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Container
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -74,6 +83,11 @@ class CoSelectionGraph:
             ((o, w) for o, w in out if w >= threshold), key=lambda pair: (-pair[1], pair[0])
         )
 
+    def prune(self) -> None:
+        weak = [(a, b) for a, b in self.graph.edges() if self.weight(a, b) < PRUNE]
+        self.graph.remove_edges_from(weak)
+        self.graph.remove_nodes_from([n for n in list(self.graph) if self.graph.degree(n) == 0])
+
     def to_json(self) -> dict[str, Any]:
         edges = []
         for a, b in sorted(self.graph.edges()):
@@ -83,17 +97,42 @@ class CoSelectionGraph:
         return {"version": STATE_VERSION, "turn": self.turn, "edges": edges}
 
 
-def record_selection(path: Path, selected: list[str], decay: float) -> CoSelectionGraph:
-    """Load, record one turn, save: under a lock, so concurrent turns never lose an update."""
-    with hold_lock(path.with_name(path.name + ".lock"), purpose="edges"):
-        graph = CoSelectionGraph.load(path, decay)
-        graph.record(selected)
-        write_atomic(path, json.dumps(graph.to_json(), ensure_ascii=False))
-    return graph
+class LearnedEdges:
+    """The co-selection graph at `path`, cached until the file changes."""
+
+    def __init__(self, path: Path, decay: float) -> None:
+        self._path = path
+        self._lock = path.with_name(path.name + ".lock")
+        self._decay = decay
+        self._graph: CoSelectionGraph | None = None
+        self._seen: tuple[int, int, int] | None = None
+
+    def current(self) -> CoSelectionGraph:
+        signature = self._signature()
+        if self._graph is None or signature != self._seen:
+            self._graph, self._seen = CoSelectionGraph.load(self._path, self._decay), signature
+        return self._graph
+
+    def record(self, selected: list[str]) -> CoSelectionGraph:
+        """Record one turn and save: under a lock, so concurrent turns never lose an update."""
+        with hold_lock(self._lock, purpose="edges"):
+            graph = self.current()
+            graph.record(selected)
+            graph.prune()
+            write_atomic(self._path, json.dumps(graph.to_json(), ensure_ascii=False), durable=False)
+            self._seen = self._signature()
+        return graph
+
+    def _signature(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self._path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def edges_lane(
-    graph: CoSelectionGraph, seeds: list[str], threshold: float, known: set[str]
+    graph: CoSelectionGraph, seeds: list[str], threshold: float, known: Container[str]
 ) -> list[Candidate]:
     """Neighbours of the turn's strongest candidates, strongest edge first."""
     best: dict[str, tuple[float, str]] = {}

@@ -36,8 +36,6 @@ def hold_lock(path: Path, *, timeout_s: float = 10.0, purpose: str = "write") ->
                         f"retry when it has finished"
                     ) from None
                 time.sleep(0.05)
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
         try:
             yield
         finally:

@@ -79,8 +79,14 @@ def check_unchanged(expected: FileSnapshot) -> None:
     )
 
 
-def write_atomic(path: Path, data: bytes | str, expected: FileSnapshot | None = None) -> None:
-    """Replace `path` with `data` atomically; refuse if it drifted from `expected`."""
+def write_atomic(
+    path: Path, data: bytes | str, expected: FileSnapshot | None = None, *, durable: bool = True
+) -> None:
+    """Replace `path` with `data` atomically; refuse if it drifted from `expected`.
+
+    `durable=False` skips the fsyncs: readers still see the old file or the new
+    one, never a mix, and a killed process loses nothing, but an OS crash may
+    lose the write. Only for derived state rewritten on every turn."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -89,14 +95,16 @@ def write_atomic(path: Path, data: bytes | str, expected: FileSnapshot | None = 
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         if expected is not None:
             check_unchanged(expected)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from lanes.conversations import ConversationLimits, ConversationStore
 
 
 def test_turns_and_the_frozen_card_survive_a_new_store(tmp_path: Path) -> None:
-    path = tmp_path / "conversations.json"
+    path = tmp_path / "conversations"
     ConversationStore(path).record_turn("c1", ["a", "b"], {"memory": "<memory/>"}, now=100.0)
     conv = ConversationStore(path).load("c1", now=101.0)
     assert [t.selected for t in conv.turns] == [("a", "b")]
@@ -17,14 +17,14 @@ def test_turns_and_the_frozen_card_survive_a_new_store(tmp_path: Path) -> None:
 
 
 def test_only_the_last_turns_are_kept(tmp_path: Path) -> None:
-    store = ConversationStore(tmp_path / "c.json", ConversationLimits(max_turns=2))
+    store = ConversationStore(tmp_path / "c", ConversationLimits(max_turns=2))
     for i in range(4):
         store.record_turn("c", [f"p{i}"], None, now=float(i))
     assert [t.selected for t in store.load("c", now=4.0).turns] == [("p2",), ("p3",)]
 
 
 def test_a_conversation_expires_after_its_ttl(tmp_path: Path) -> None:
-    store = ConversationStore(tmp_path / "c.json", ConversationLimits(ttl_s=10.0))
+    store = ConversationStore(tmp_path / "c", ConversationLimits(ttl_s=10.0))
     store.record_turn("c", ["a"], {"memory": "x"}, now=0.0)
     assert store.load("c", now=5.0).turns
     expired = store.load("c", now=11.0)
@@ -34,7 +34,7 @@ def test_a_conversation_expires_after_its_ttl(tmp_path: Path) -> None:
 
 
 def test_only_the_most_recent_conversations_are_kept(tmp_path: Path) -> None:
-    store = ConversationStore(tmp_path / "c.json", ConversationLimits(max_conversations=2))
+    store = ConversationStore(tmp_path / "c", ConversationLimits(max_conversations=2))
     for i in range(3):
         store.record_turn(f"c{i}", ["a"], None, now=float(i))
     assert store.load("c0", now=3.0).turns == []
@@ -42,9 +42,20 @@ def test_only_the_most_recent_conversations_are_kept(tmp_path: Path) -> None:
 
 
 def test_a_corrupt_state_file_is_an_empty_state(tmp_path: Path) -> None:
-    path = tmp_path / "c.json"
-    path.write_text("{not json")
-    store = ConversationStore(path)
-    assert store.load("c", now=0.0).turns == []
+    store = ConversationStore(tmp_path / "c")
+    store.record_turn("c", ["old"], None, now=0.0)
+    (state,) = (tmp_path / "c").glob("*.json")
+    state.write_text("{not json")
+    assert store.load("c", now=0.5).turns == []
     store.record_turn("c", ["a"], None, now=1.0)
     assert [t.selected for t in store.load("c", now=2.0).turns] == [("a",)]
+
+
+def test_a_conversation_is_one_small_file_that_expired_ones_leave(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path / "c", ConversationLimits(ttl_s=10.0))
+    store.record_turn("old", ["a"], {"memory": "x" * 1000}, now=0.0)
+    store.record_turn("new", ["b"], None, now=5.0)
+    assert len(list((tmp_path / "c").glob("*.json"))) == 2
+    store.record_turn("newer", ["c"], None, now=12.0)  # a first turn sweeps: "old" expired
+    assert len(list((tmp_path / "c").glob("*.json"))) == 2
+    assert store.load("new", now=12.0).turns and store.load("newer", now=12.0).turns
