@@ -16,7 +16,8 @@ the same two store queries, so they differ only in fusion.
 the conversation's last session): whether an evidence page is on the
 `<memory>` card at the default budget (`hit`, `recall`, `pages` shown),
 beside plain search top-k rendered by the same card renderer at the same
-character budget, and the card with each lane switched off in turn.
+character budget, the card without backfill, and the card with each lane
+switched off in turn.
 """
 
 from __future__ import annotations
@@ -146,7 +147,9 @@ class CachedQueries:
 def card_variants(ws: Workspace, index: SearchIndex, now: float) -> dict[str, Injector]:
     """The default card and one with each lane switched off, each with its own state
     (conversation, learned edges) over the same pages and index."""
-    variants = {"card": ""} | {f"card_no_{lane}": f"quota_{lane} = 0\n" for lane in LANE_ORDER}
+    variants = {"card": "", "card_no_backfill": "backfill = false\n"} | {
+        f"card_no_{lane}": f"quota_{lane} = 0\n" for lane in LANE_ORDER
+    }
     out = {}
     for name, extra in variants.items():
         root = ws.root.parent / f"{ws.root.name}-{name}"

@@ -125,7 +125,7 @@ class Injector:
         conversation = self._conversations.load(conversation_id, now) if conversation_id else None
         graph = self._edges.current()
         proposals = self._proposals(message, index, hits, conversation, graph, now)
-        chosen = select(proposals, v3.quotas(), v3.max_pages)
+        chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
         pages = self._card_pages(chosen, index, hits)
         memory, shown = render_card(pages, v3.card_budget_chars)
         shown_slugs = {p.slug for p in shown}

@@ -5,6 +5,12 @@ pages not yet chosen, until the total is reached. A page proposed by several
 lanes is chosen once and lists every lane that proposed it, so the card can
 say why it is there. Ties inside a lane were already broken by slug, so the
 same inputs always give the same selection.
+
+With `backfill`, room the quotas left unused (a turn that names no entity,
+a conversation with no history) goes to the lanes' next candidates, in
+`BACKFILL_ORDER`, rather than staying empty. `core` never backfills (its
+pages are not about the turn), and a lane with quota 0 is switched off and
+backfills nothing either.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from dataclasses import dataclass, field
 from lanes.candidates import Candidate
 
 LANE_ORDER = ("core", "entity", "sim", "hot", "edges", "fresh")
+BACKFILL_ORDER = ("entity", "sim", "hot", "edges", "fresh")
 
 
 @dataclass
@@ -26,18 +33,18 @@ class Selected:
 
 
 def select(
-    proposals: dict[str, list[Candidate]], quotas: dict[str, int], total: int
+    proposals: dict[str, list[Candidate]],
+    quotas: dict[str, int],
+    total: int,
+    backfill: bool = False,
 ) -> list[Selected]:
     chosen: dict[str, Selected] = {}
     for lane in LANE_ORDER:
-        taken = 0
-        for candidate in proposals.get(lane, []):
-            if candidate.slug in chosen:
-                continue
-            if taken >= quotas.get(lane, 0) or len(chosen) >= total:
-                break
-            chosen[candidate.slug] = Selected(candidate.slug, lane, candidate.score)
-            taken += 1
+        _take(chosen, proposals.get(lane, []), lane, quotas.get(lane, 0), total)
+    if backfill:
+        for lane in BACKFILL_ORDER:
+            if quotas.get(lane, 0) > 0:
+                _take(chosen, proposals.get(lane, []), lane, total, total)
     for lane in LANE_ORDER:
         for candidate in proposals.get(lane, []):
             picked = chosen.get(candidate.slug)
@@ -45,3 +52,17 @@ def select(
                 picked.lanes.append(lane)
                 picked.reasons[lane] = candidate.reason
     return list(chosen.values())
+
+
+def _take(
+    chosen: dict[str, Selected], candidates: list[Candidate], lane: str, cap: int, total: int
+) -> None:
+    """Add up to `cap` of the lane's candidates not yet chosen, never past `total` pages."""
+    taken = 0
+    for candidate in candidates:
+        if taken >= cap or len(chosen) >= total:
+            return
+        if candidate.slug in chosen:
+            continue
+        chosen[candidate.slug] = Selected(candidate.slug, lane, candidate.score)
+        taken += 1

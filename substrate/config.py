@@ -73,6 +73,7 @@ V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "quota_hot": (int, 2),
     "quota_edges": (int, 2),
     "quota_fresh": (int, 2),
+    "backfill": (bool, True),
     "sim_floor_dense": (float, 0.35),
     "sim_floor_bm25": (float, 3.0),
     "fresh_floor_dense": (float, 0.25),
@@ -285,6 +286,7 @@ live = true
 # quota_hot = 2
 # quota_edges = 2
 # quota_fresh = 2
+# backfill = true              # room the quotas leave goes to the lanes' next pages
 # sim_floor_dense = 0.35       # a sim page needs this cosine or this BM25 score
 # sim_floor_bm25 = 3.0
 # fresh_floor_dense = 0.25     # the fresh lane's (lower) relevance floors

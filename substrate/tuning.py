@@ -38,6 +38,7 @@ class V3Tuning:
     quota_hot: int
     quota_edges: int
     quota_fresh: int
+    backfill: bool
     sim_floor_dense: float
     sim_floor_bm25: float
     fresh_floor_dense: float

@@ -50,3 +50,24 @@ def test_a_lane_without_quota_adds_nothing() -> None:
 def test_same_inputs_same_selection() -> None:
     runs = {tuple((s.slug, tuple(s.lanes)) for s in select(PROPOSALS, QUOTAS, 5)) for _ in range(5)}
     assert len(runs) == 1
+
+
+def test_backfill_gives_unused_room_to_the_lanes_next_pages() -> None:
+    quotas = {"core": 1, "entity": 3, "sim": 1, "fresh": 1}
+    assert [s.slug for s in select(PROPOSALS, quotas, total=5)] == ["prefs", "b", "e", "a", "d"]
+    filled = select(PROPOSALS, quotas, total=7, backfill=True)
+    assert [(s.slug, s.lane) for s in filled] == [
+        ("prefs", "core"),
+        ("b", "entity"),
+        ("e", "entity"),
+        ("a", "sim"),
+        ("d", "fresh"),
+        ("c", "sim"),  # backfill: sim's next page, then fresh's
+        ("f", "fresh"),
+    ]
+
+
+def test_backfill_never_takes_from_core_or_a_switched_off_lane() -> None:
+    proposals = {"core": lane("core", "p1", "p2"), "sim": lane("sim", "a", "b")}
+    picked = select(proposals, {"core": 1, "sim": 0}, total=5, backfill=True)
+    assert [s.slug for s in picked] == ["p1"]
