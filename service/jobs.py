@@ -1,0 +1,312 @@
+"""The background job queue: SQLite under `.substrate/jobs.sqlite`.
+
+Jobs outlive the process that queued them, so the queue is a file, not a
+list in memory. A worker claims a job by taking a lease (`lease_until`); a
+worker that dies mid-job leaves a lease that expires, and the next claim
+takes the job again, so a crash never loses or wedges one. A failed attempt
+is retried with exponential backoff on one of two curves: `transient`
+(a store hiccup, a timeout: seconds to minutes) and `billing` (a model
+provider refusing for quota or payment: many minutes to hours, since
+retrying sooner only burns requests). An error the user must fix
+(`MemoryServiceError`) is not retried. Identical queued jobs (same kind and
+payload) are deduped: queuing one again returns the queued job. Every
+attempt is recorded in a bounded run history, which `stats` reports.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from substrate.errors import InvalidInputError, MemoryServiceError, StoreUnavailableError
+
+KINDS = ("memory_v2_reembed", "memory_v3_maintain", "memory_v2_consolidate")
+HISTORY = 200
+
+
+class TransientJobError(Exception):
+    """Worth retrying soon: the cause is expected to pass on its own."""
+
+
+class BillingJobError(Exception):
+    """A provider refused for quota or payment: retry, but slowly."""
+
+
+@dataclass(frozen=True)
+class Backoff:
+    first_s: float
+    cap_s: float
+    attempts: int  # total attempts before the job is marked failed
+
+    def delay(self, attempt: int) -> float:
+        return float(min(self.cap_s, self.first_s * 2 ** (attempt - 1)))
+
+
+TRANSIENT = Backoff(first_s=5.0, cap_s=600.0, attempts=6)
+BILLING = Backoff(first_s=900.0, cap_s=6 * 3600.0, attempts=5)
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    kind: str
+    payload: dict[str, Any]
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Queued:
+    id: int
+    deduped: bool
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL,            -- queued | running | done | failed
+    attempts INTEGER NOT NULL DEFAULT 0,
+    run_after REAL NOT NULL,
+    lease_until REAL,
+    created_at REAL NOT NULL,
+    finished_at REAL,
+    last_error TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS jobs_one_queued
+    ON jobs(kind, payload) WHERE state = 'queued';
+CREATE INDEX IF NOT EXISTS jobs_due ON jobs(state, run_after);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    job_id INTEGER,
+    kind TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    finished_at REAL NOT NULL,
+    outcome TEXT NOT NULL,          -- ok | retry | failed | skipped
+    detail TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS marks (key TEXT PRIMARY KEY, value REAL NOT NULL);
+"""
+
+
+class JobQueue:
+    """One connection per call: the queue is shared by the worker thread,
+    request handlers and other processes, and SQLite serialises writers."""
+
+    def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
+        self._path = path
+        self._clock = clock
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._db() as db:
+            db.executescript(SCHEMA)
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            yield db
+        finally:
+            db.close()
+
+    def enqueue(
+        self, kind: str, payload: dict[str, Any] | None = None, delay_s: float = 0.0
+    ) -> Queued:
+        """Queue a job, or return the identical one already queued."""
+        if kind not in KINDS:
+            raise InvalidInputError(f"unknown job kind {kind!r}; known: {', '.join(KINDS)}")
+        body = json.dumps(payload or {}, sort_keys=True)
+        now = self._clock()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(
+                "SELECT id FROM jobs WHERE kind = ? AND payload = ? AND state = 'queued'",
+                (kind, body),
+            ).fetchone()
+            if row is not None:
+                db.execute("COMMIT")
+                return Queued(int(row[0]), deduped=True)
+            cursor = db.execute(
+                "INSERT INTO jobs (kind, payload, state, run_after, created_at) "
+                "VALUES (?, ?, 'queued', ?, ?)",
+                (kind, body, now + delay_s, now),
+            )
+            db.execute("COMMIT")
+            return Queued(int(cursor.lastrowid or 0), deduped=False)
+
+    def claim(self, lease_s: float = 300.0) -> Job | None:
+        """The next due job, leased to the caller; an expired lease counts as due."""
+        now = self._clock()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(
+                "SELECT id, kind, payload, attempts FROM jobs "
+                "WHERE (state = 'queued' AND run_after <= ?) "
+                "   OR (state = 'running' AND lease_until < ?) "
+                "ORDER BY run_after, id LIMIT 1",
+                (now, now),
+            ).fetchone()
+            if row is None:
+                db.execute("COMMIT")
+                return None
+            job_id, kind, payload, attempts = row
+            db.execute(
+                "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ? "
+                "WHERE id = ?",
+                (now + lease_s, job_id),
+            )
+            db.execute("COMMIT")
+        return Job(int(job_id), str(kind), json.loads(payload), int(attempts) + 1)
+
+    def complete(self, job: Job, detail: dict[str, Any], started_at: float) -> None:
+        now = self._clock()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(
+                "UPDATE jobs SET state = 'done', finished_at = ?, lease_until = NULL WHERE id = ?",
+                (now, job.id),
+            )
+            self._record(db, job.id, job.kind, started_at, now, "ok", detail)
+            db.execute("COMMIT")
+
+    def fail(self, job: Job, error: BaseException, started_at: float) -> str:
+        """Record a failed attempt; returns `retry` (queued again after a backoff) or `failed`."""
+        curve = _curve(error)
+        now = self._clock()
+        message = f"{type(error).__name__}: {error}"
+        retry = curve is not None and job.attempts < curve.attempts
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if retry and curve is not None:
+                db.execute(
+                    "UPDATE jobs SET state = 'queued', run_after = ?, lease_until = NULL, "
+                    "last_error = ? WHERE id = ?",
+                    (now + curve.delay(job.attempts), message, job.id),
+                )
+            else:
+                db.execute(
+                    "UPDATE jobs SET state = 'failed', finished_at = ?, lease_until = NULL, "
+                    "last_error = ? WHERE id = ?",
+                    (now, message, job.id),
+                )
+            outcome = "retry" if retry else "failed"
+            self._record(db, job.id, job.kind, started_at, now, outcome, {"error": message})
+            db.execute("COMMIT")
+        return outcome
+
+    def record_skip(self, kind: str, reason: str) -> None:
+        """A scheduled job the scheduler decided not to run, with why."""
+        now = self._clock()
+        with self._db() as db:
+            self._record(db, None, kind, now, now, "skipped", {"reason": reason})
+
+    def _record(
+        self,
+        db: sqlite3.Connection,
+        job_id: int | None,
+        kind: str,
+        started_at: float,
+        finished_at: float,
+        outcome: str,
+        detail: dict[str, Any],
+    ) -> None:
+        db.execute(
+            "INSERT INTO runs (job_id, kind, started_at, finished_at, outcome, detail) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (job_id, kind, started_at, finished_at, outcome, json.dumps(detail, sort_keys=True)),
+        )
+        db.execute("DELETE FROM runs WHERE id <= (SELECT MAX(id) FROM runs) - ?", (HISTORY,))
+
+    def history(self, limit: int = 20) -> list[dict[str, Any]]:
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT job_id, kind, started_at, finished_at, outcome, detail FROM runs "
+                "ORDER BY id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [_run_json(row) for row in rows]
+
+    def last_runs(self) -> dict[str, dict[str, Any]]:
+        """The newest run of each kind."""
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT job_id, kind, started_at, finished_at, outcome, detail FROM runs "
+                "WHERE id IN (SELECT MAX(id) FROM runs GROUP BY kind)"
+            ).fetchall()
+        return {str(row[1]): _run_json(row) for row in rows}
+
+    def job(self, job_id: int) -> dict[str, Any] | None:
+        with self._db() as db:
+            row = db.execute(
+                "SELECT id, kind, payload, state, attempts, run_after, last_error "
+                "FROM jobs WHERE id = ?",
+                (job_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        return {
+            "id": row[0],
+            "kind": row[1],
+            "payload": json.loads(row[2]),
+            "state": row[3],
+            "attempts": row[4],
+            "run_after": row[5],
+            "last_error": row[6],
+        }
+
+    def counts(self) -> dict[str, int]:
+        with self._db() as db:
+            rows = db.execute("SELECT state, COUNT(*) FROM jobs GROUP BY state").fetchall()
+        return {str(state): int(n) for state, n in rows}
+
+    def pending(self, kind: str) -> bool:
+        """A job of this kind is queued or running (possibly waiting out a backoff)."""
+        with self._db() as db:
+            row = db.execute(
+                "SELECT 1 FROM jobs WHERE kind = ? AND state IN ('queued', 'running') LIMIT 1",
+                (kind,),
+            ).fetchone()
+        return row is not None
+
+    def mark(self, key: str) -> float | None:
+        with self._db() as db:
+            row = db.execute("SELECT value FROM marks WHERE key = ?", (key,)).fetchone()
+        return None if row is None else float(row[0])
+
+    def set_mark(self, key: str, value: float) -> None:
+        with self._db() as db:
+            db.execute(
+                "INSERT INTO marks (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+
+def _curve(error: BaseException) -> Backoff | None:
+    if isinstance(error, BillingJobError):
+        return BILLING
+    if isinstance(error, StoreUnavailableError | TransientJobError | OSError | TimeoutError):
+        return TRANSIENT
+    if isinstance(error, MemoryServiceError):
+        return None
+    return TRANSIENT
+
+
+def _run_json(row: tuple[Any, ...]) -> dict[str, Any]:
+    job_id, kind, started, finished, outcome, detail = row
+    return {
+        "job_id": job_id,
+        "kind": kind,
+        "started_at": started,
+        "finished_at": finished,
+        "seconds": round(finished - started, 3),
+        "outcome": outcome,
+        "detail": json.loads(detail),
+    }

@@ -1,0 +1,151 @@
+"""The job worker and the consolidation schedule.
+
+The worker is one thread in the app's lifespan: it claims due jobs from the
+queue, runs the handler for the job's kind, and records the outcome; between
+jobs it ticks the scheduler. Jobs run one at a time, because every kind
+writes the same index and pages.
+
+Consolidation runs every `consolidation_interval_hours`, but a pass over a
+handful of facts wastes a model call, so a due pass is skipped (and the skip
+recorded) while the buffer holds fewer than `MIN_ENTRIES` entries, unless
+the non-empty buffer has already waited a full interval. A buffer that
+reaches `consolidation_max_buffer_lines` entries is consolidated at once.
+A user's `remember` nudges the schedule (the same rules, checked now rather
+than at the next tick); nudges and ticks queue through the queue's dedupe,
+so a job already queued, or waiting out a retry backoff, is never doubled
+or hurried.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from service.jobs import JobQueue
+from substrate.buffer import BufferEntry
+
+CONSOLIDATE = "memory_v2_consolidate"
+MIN_ENTRIES = 10
+LAST_DUE = "consolidation_last_due"
+
+log = logging.getLogger("memory.worker")
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ConsolidationPolicy:
+    interval_s: float
+    max_buffer_lines: int
+    min_entries: int = MIN_ENTRIES
+
+
+def consolidation_decision(
+    entries: list[BufferEntry], policy: ConsolidationPolicy, last_due: float, now: float
+) -> tuple[str, str]:
+    """("run" | "skip" | "wait", why) for the buffer as it stands at `now`."""
+    n = len(entries)
+    if n >= policy.max_buffer_lines:
+        return "run", f"buffer holds {n} entries (max {policy.max_buffer_lines})"
+    if now - last_due < policy.interval_s:
+        return "wait", "interval not yet elapsed"
+    if n >= policy.min_entries:
+        return "run", f"interval elapsed with {n} entries"
+    if n == 0:
+        return "skip", "buffer is empty"
+    oldest = min(e.at for e in entries).timestamp()
+    if now - oldest >= policy.interval_s:
+        return "run", f"{n} entries, the oldest waiting a full interval"
+    return "skip", f"only {n} entries (fewer than {policy.min_entries})"
+
+
+class Scheduler:
+    def __init__(
+        self,
+        queue: JobQueue,
+        policy: ConsolidationPolicy,
+        buffer: Callable[[], list[BufferEntry]],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._queue = queue
+        self._policy = policy
+        self._buffer = buffer
+        self._clock = clock
+
+    def tick(self) -> str:
+        """Apply the schedule now; returns the decision."""
+        now = self._clock()
+        last_due = self._queue.mark(LAST_DUE)
+        if last_due is None:  # a new queue starts its first interval now
+            self._queue.set_mark(LAST_DUE, now)
+            last_due = now
+        decision, why = consolidation_decision(self._buffer(), self._policy, last_due, now)
+        if decision == "wait":
+            return decision
+        if now - last_due >= self._policy.interval_s:
+            self._queue.set_mark(LAST_DUE, now)
+        if decision == "run":
+            self._queue.enqueue(CONSOLIDATE, {"reason": "schedule"})
+        else:
+            self._queue.record_skip(CONSOLIDATE, why)
+        return decision
+
+    nudge = tick
+
+
+class Worker:
+    def __init__(
+        self,
+        queue: JobQueue,
+        handlers: dict[str, Handler],
+        scheduler: Scheduler | None = None,
+        poll_s: float = 0.5,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._queue = queue
+        self._handlers = handlers
+        self._scheduler = scheduler
+        self._poll_s = poll_s
+        self._clock = clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> bool:
+        """Run one due job if there is one; returns whether one ran."""
+        job = self._queue.claim()
+        if job is None:
+            return False
+        started = self._clock()
+        try:
+            detail = self._handlers[job.kind](job.payload)
+        except Exception as exc:  # noqa: BLE001 - every failure is recorded, then retried or failed
+            outcome = self._queue.fail(job, exc, started)
+            log.warning("job %s %s: %s (%s)", job.id, job.kind, exc, outcome)
+        else:
+            self._queue.complete(job, detail, started)
+        return True
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._loop, name="memory-worker", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout_s: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if self._scheduler is not None:
+                    self._scheduler.tick()
+                ran = self.run_once()
+            except Exception:
+                log.exception("worker tick failed")
+                ran = False
+            if not ran:
+                self._stop.wait(self._poll_s)

@@ -1,0 +1,99 @@
+"""The worker runs and records jobs; the consolidation schedule follows its rules."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.jobs import JobQueue
+from service.worker import ConsolidationPolicy, Scheduler, Worker, consolidation_decision
+from substrate.buffer import BufferEntry
+from substrate.errors import StoreUnavailableError
+
+HOUR = 3600.0
+POLICY = ConsolidationPolicy(interval_s=8 * HOUR, max_buffer_lines=100)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def entries(n: int, at: float) -> list[BufferEntry]:
+    when = datetime.fromtimestamp(at, UTC)
+    return [BufferEntry(f"e{i}", when, f"fact {i}") for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("n", "age_h", "since_due_h", "expected"),
+    [
+        (100, 0, 0, "run"),  # full buffer: at once, interval or not
+        (50, 0, 1, "wait"),
+        (10, 0, 8, "run"),
+        (9, 1, 8, "skip"),  # below the minimum and young
+        (3, 8, 8, "run"),  # below the minimum but waited a full interval
+        (0, 0, 8, "skip"),
+    ],
+)
+def test_consolidation_decision(n: int, age_h: float, since_due_h: float, expected: str) -> None:
+    now = 1_700_000_000.0
+    decision, why = consolidation_decision(
+        entries(n, now - age_h * HOUR), POLICY, now - since_due_h * HOUR, now
+    )
+    assert decision == expected, why
+
+
+def test_scheduler_queues_once_records_skips_and_respects_a_queued_job(tmp_path: Path) -> None:
+    clock = Clock()
+    queue = JobQueue(tmp_path / "jobs.sqlite", clock)
+    buffer: list[BufferEntry] = entries(2, clock.now)
+    scheduler = Scheduler(queue, POLICY, lambda: buffer, clock)
+    assert scheduler.tick() == "wait"  # a new queue starts its first interval
+    clock.now += 8 * HOUR
+    buffer = entries(2, clock.now - HOUR)
+    assert scheduler.tick() == "skip"
+    assert queue.last_runs()["memory_v2_consolidate"]["detail"]["reason"].startswith("only 2")
+    assert scheduler.tick() == "wait"  # the skip started a new interval
+    buffer = entries(100, clock.now)
+    assert scheduler.nudge() == "run"
+    assert scheduler.nudge() == "run"
+    assert queue.counts() == {"queued": 1}  # deduped
+
+
+def test_worker_runs_a_job_and_records_the_outcome(tmp_path: Path) -> None:
+    clock = Clock()
+    queue = JobQueue(tmp_path / "jobs.sqlite", clock)
+    seen: list[dict[str, Any]] = []
+
+    def maintain(payload: dict[str, Any]) -> dict[str, Any]:
+        seen.append(payload)
+        return {"embedded": 3}
+
+    worker = Worker(queue, {"memory_v3_maintain": maintain}, clock=clock)
+    queued = queue.enqueue("memory_v3_maintain", {"why": "test"})
+    assert worker.run_once() and not worker.run_once()
+    assert seen == [{"why": "test"}]
+    assert queue.last_runs()["memory_v3_maintain"]["detail"] == {"embedded": 3}
+    assert queue.job(queued.id)["state"] == "done"  # type: ignore[index]
+
+
+def test_a_failing_job_is_queued_again_after_its_backoff(tmp_path: Path) -> None:
+    clock = Clock()
+    queue = JobQueue(tmp_path / "jobs.sqlite", clock)
+
+    def broken(payload: dict[str, Any]) -> dict[str, Any]:
+        raise StoreUnavailableError("store is down")
+
+    worker = Worker(queue, {"memory_v2_reembed": broken}, clock=clock)
+    queue.enqueue("memory_v2_reembed")
+    assert worker.run_once()
+    assert not worker.run_once()  # waiting out the backoff
+    clock.now += 5
+    assert worker.run_once()
+    assert [r["outcome"] for r in queue.history()] == ["retry", "retry"]
