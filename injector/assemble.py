@@ -18,6 +18,7 @@ conversation's frozen card from its previous turn plus `<info>` at once.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from typing import Any
 from injector.card import CardPage, render_card
 from injector.info import render_info
 from lanes.candidates import Candidate
-from lanes.conversations import ConversationLimits, ConversationStore
+from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.edges import CoSelectionGraph, LearnedEdges, edges_lane
 from lanes.entity import EntityMatcher, matcher_for
 from lanes.recency import core_lane, hot_lane
@@ -90,6 +91,7 @@ class Injector:
         self._search = search
         self._clock = clock
         self._pages = LivePageIndex(settings.workspace)
+        self._lock = threading.Lock()
         self._matcher: EntityMatcher | None = None
         self._matched: PageIndex | None = None
         self._v3 = v3 = settings.v3  # resolved once, not on every turn
@@ -101,6 +103,14 @@ class Injector:
             ),
         )
         self._edges = LearnedEdges(state / "edges.json", v3.edge_decay)
+
+    def recent_turns(self) -> list[tuple[str, TurnRecord]]:
+        """Every live conversation's recorded turns, newest first ("why was this chosen")."""
+        return self._conversations.recent_turns(self._clock())
+
+    @property
+    def edges(self) -> LearnedEdges:
+        return self._edges
 
     def close(self) -> None:
         if self._search is not None:
@@ -118,10 +128,17 @@ class Injector:
             return self._frozen(conversation_id, info, now)
         if self._search is None:
             raise MemoryServiceError("this injector has no search index: only the voice front door")
+        hits = self._search.search(message, SEARCH_K)
+        with self._lock:  # the service assembles on many threads; the caches are shared
+            return self._assemble(message, conversation_id, hits, info, now)
+
+    def _assemble(
+        self, message: str, conversation_id: str | None, hits: list[Hit], info: str, now: float
+    ) -> Blocks:
+        v3 = self._v3
         index = self._pages.current()
         if index is not self._matched:
             self._matcher, self._matched = matcher_for(index, self._matcher), index
-        hits = self._search.search(message, SEARCH_K)
         conversation = self._conversations.load(conversation_id, now) if conversation_id else None
         graph = self._edges.current()
         proposals = self._proposals(message, index, hits, conversation, graph, now)
@@ -144,6 +161,7 @@ class Injector:
                 [s.slug for s in selected if "core" not in s.lanes or len(s.lanes) > 1],
                 {"memory": memory, "selected": [s.as_json() for s in selected]},
                 now,
+                {s.slug: s.lanes for s in selected},
             )
         return blocks
 

@@ -36,7 +36,8 @@ STATE_VERSION = 2
 @dataclass(frozen=True)
 class TurnRecord:
     at: float
-    selected: tuple[str, ...]
+    selected: tuple[str, ...]  # what the `hot` lane carries forward (core-only pages left out)
+    lanes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # every card page: its lanes
 
 
 @dataclass
@@ -49,14 +50,25 @@ class Conversation:
     def as_json(self) -> dict[str, Any]:
         return {
             "updated_at": self.updated_at,
-            "turns": [{"at": t.at, "selected": list(t.selected)} for t in self.turns],
+            "turns": [
+                {
+                    "at": t.at,
+                    "selected": list(t.selected),
+                    "lanes": {slug: list(lanes) for slug, lanes in t.lanes.items()},
+                }
+                for t in self.turns
+            ],
             "frozen_card": self.frozen_card,
         }
 
     @classmethod
     def from_json(cls, conv_id: str, doc: dict[str, Any]) -> Conversation:
         turns = [
-            TurnRecord(float(t["at"]), tuple(str(s) for s in t["selected"]))
+            TurnRecord(
+                float(t["at"]),
+                tuple(str(s) for s in t["selected"]),
+                {str(k): tuple(map(str, v)) for k, v in dict(t.get("lanes") or {}).items()},
+            )
             for t in doc.get("turns", [])
         ]
         card = doc.get("frozen_card")
@@ -92,7 +104,12 @@ class ConversationStore:
         return conv
 
     def record_turn(
-        self, conv_id: str, selected: list[str], card: dict[str, Any] | None, now: float
+        self,
+        conv_id: str,
+        selected: list[str],
+        card: dict[str, Any] | None,
+        now: float,
+        lanes: dict[str, tuple[str, ...]] | None = None,
     ) -> Conversation:
         """Append a turn (trimmed to the limits) and replace the frozen card; a
         conversation's first turn also prunes expired and surplus conversations."""
@@ -101,7 +118,9 @@ class ConversationStore:
         with hold_lock(self._lock, purpose="conversation state"):
             doc = self._read(conv_id)
             conv = self._live(doc, conv_id, now)
-            conv.turns = [*conv.turns, TurnRecord(now, tuple(selected))][-limits.max_turns :]
+            conv.turns = [*conv.turns, TurnRecord(now, tuple(selected), dict(lanes or {}))][
+                -limits.max_turns :
+            ]
             conv.updated_at = now
             conv.frozen_card = card
             body = {"version": STATE_VERSION, "id": conv_id, **conv.as_json()}
@@ -110,6 +129,24 @@ class ConversationStore:
             if doc is None:
                 self._prune(now)
         return conv
+
+    def recent_turns(self, now: float) -> list[tuple[str, TurnRecord]]:
+        """(conversation id, turn) of every live conversation, newest turn first."""
+        out: list[tuple[str, TurnRecord]] = []
+        try:
+            names = [e.path for e in os.scandir(self._folder) if e.name.endswith(".json")]
+        except OSError:
+            return []
+        for name in names:
+            try:
+                doc = json.loads(Path(name).read_bytes())
+                if doc.get("version") != STATE_VERSION:
+                    continue
+                conv = self._live(doc, str(doc["id"]), now)
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            out.extend((conv.id, turn) for turn in conv.turns)
+        return sorted(out, key=lambda pair: -pair[1].at)
 
     def _path(self, conv_id: str) -> Path:
         digest = hashlib.blake2b(conv_id.encode(), digest_size=16).hexdigest()

@@ -59,3 +59,14 @@ def test_a_conversation_is_one_small_file_that_expired_ones_leave(tmp_path: Path
     store.record_turn("newer", ["c"], None, now=12.0)  # a first turn sweeps: "old" expired
     assert len(list((tmp_path / "c").glob("*.json"))) == 2
     assert store.load("new", now=12.0).turns and store.load("newer", now=12.0).turns
+
+
+def test_recent_turns_keep_each_pages_lanes_newest_first(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path / "c")
+    store.record_turn("a", ["x"], None, now=1.0, lanes={"x": ("sim",), "core-page": ("core",)})
+    store.record_turn("b", ["y"], None, now=2.0, lanes={"y": ("entity", "sim")})
+    turns = ConversationStore(tmp_path / "c").recent_turns(now=3.0)
+    assert [(conv, t.lanes) for conv, t in turns] == [
+        ("b", {"y": ("entity", "sim")}),
+        ("a", {"x": ("sim",), "core-page": ("core",)}),
+    ]
