@@ -145,3 +145,22 @@ class ManifestSource:
             return StagedPage(slug, where, None, '"path" must be a non-empty string')
         path = self.base / item["path"]
         return StagedPage(slug, f"{where} ({path})", _file_reader(path))
+
+
+@dataclass(frozen=True)
+class InlineSource:
+    """Pages given inline, as `(slug, content)` (the HTTP API). Content only: a
+    client of the service never names files on the service's disk."""
+
+    items: tuple[tuple[str, str], ...]
+    label: str = "request"
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+    def pages(self) -> list[StagedPage]:
+        return [
+            StagedPage(slug, f"{self.label}: pages[{i}]", _text_reader(content))
+            for i, (slug, content) in enumerate(self.items)
+        ]

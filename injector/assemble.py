@@ -108,9 +108,15 @@ class Injector:
         """Every live conversation's recorded turns, newest first ("why was this chosen")."""
         return self._conversations.recent_turns(self._clock())
 
-    @property
-    def edges(self) -> LearnedEdges:
-        return self._edges
+    def page_index(self) -> PageIndex:
+        with self._lock:
+            return self._pages.current()
+
+    def learned_graph(self) -> CoSelectionGraph:
+        """A copy of the co-selection graph: turns on other threads keep changing the original."""
+        with self._lock:
+            graph = self._edges.current()
+            return CoSelectionGraph(graph.graph.copy(), graph.turn, graph.decay)
 
     def close(self) -> None:
         if self._search is not None:

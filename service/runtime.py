@@ -1,0 +1,108 @@
+"""What a running service holds: the one search index (the process owns the
+embedded shard), the injector, the job queue and its worker.
+
+Index writes (maintenance, re-embedding) run one at a time under a lock;
+searches and cards do not wait for them. Ingest writes pages on the request
+thread (under the consolidation lock, like the CLI) and hands re-embedding to
+the worker as a job, waiting for it by default so new pages are searchable
+when the call returns.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from injector import Injector
+from service.jobs import JobQueue, Queued
+from service.worker import ConsolidationPolicy, Scheduler, Worker
+from substrate import (
+    Capability,
+    MaintainReport,
+    Settings,
+    open_search_index,
+    read_buffer,
+)
+from substrate.embedding import Embedder
+
+REEMBED = "memory_v2_reembed"
+MAINTAIN = "memory_v3_maintain"
+CONSOLIDATE = "memory_v2_consolidate"
+
+
+class Runtime:
+    def __init__(
+        self,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        capabilities: Callable[[], list[Capability]] = list,
+        poll_s: float = 0.5,
+    ) -> None:
+        self.settings = settings
+        self._capabilities = capabilities
+        self.queue = JobQueue(settings.workspace.state_dir / "jobs.sqlite")
+        self.search = open_search_index(settings, embedder)
+        self.injector = Injector(settings, self.search)
+        self._index_lock = threading.Lock()
+        tuning = settings.tuning
+        self.scheduler = Scheduler(
+            self.queue,
+            ConsolidationPolicy(
+                interval_s=tuning.consolidation_interval_hours * 3600,
+                max_buffer_lines=tuning.consolidation_max_buffer_lines,
+            ),
+            lambda: read_buffer(settings),
+        )
+        self.worker = Worker(
+            self.queue,
+            {REEMBED: self._reembed, MAINTAIN: self._maintain_job, CONSOLIDATE: self._consolidate},
+            self.scheduler,
+            poll_s=poll_s,
+        )
+        self.started_at = time.time()
+
+    def start(self) -> None:
+        self.queue.enqueue(MAINTAIN, {"reason": "startup"})
+        self.worker.start()
+
+    def close(self) -> None:
+        self.worker.stop()
+        self.injector.close()
+
+    def maintain(self, rebuild: bool = False) -> MaintainReport:
+        with self._index_lock:
+            return self.search.maintain(self._capabilities(), rebuild=rebuild)
+
+    def wait_for(self, queued: Queued, timeout_s: float) -> dict[str, Any] | None:
+        """The job's row once it finished (done or failed), or None at the timeout."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            job = self.queue.job(queued.id)
+            if job is not None and job["state"] in ("done", "failed"):
+                return job
+            time.sleep(0.05)
+        return None
+
+    def last_result(self, job_id: int) -> dict[str, Any] | None:
+        for run in self.queue.history(limit=50):
+            if run["job_id"] == job_id:
+                return run
+        return None
+
+    def _reembed(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return self.maintain().as_json()
+
+    def _maintain_job(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
+
+    def _consolidate(self, payload: dict[str, Any]) -> dict[str, Any]:
+        # The filer (LLM or deterministic) arrives with the consolidation issue;
+        # until then the job runs on schedule and reports what it would file.
+        return {
+            "filed": 0,
+            "buffer_entries": len(read_buffer(self.settings)),
+            "reason": payload.get("reason", "schedule"),
+            "note": "no filer is configured yet: entries stay in the buffer",
+        }

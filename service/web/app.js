@@ -1,0 +1,209 @@
+// The Memory tab: the memory graph, search, and a node's detail ("why selected").
+// Page text is only ever set with textContent: memory content is data, never markup.
+"use strict";
+
+const state = { token: sessionStorage.getItem("memoryToken") || "", cy: null };
+
+async function api(path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (state.token) headers["Authorization"] = "Bearer " + state.token;
+  const response = await fetch(path, body === undefined
+    ? { headers }
+    : { method: "POST", headers, body: JSON.stringify(body) });
+  const data = await response.json();
+  if (response.status === 401) {
+    document.getElementById("token-bar").hidden = false;
+  }
+  if (!response.ok) {
+    throw new Error(data.error ? data.error.message : "HTTP " + response.status);
+  }
+  return data;
+}
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+function nodeLink(id, label) {
+  const a = el("a", label || id, "node-link");
+  a.dataset.node = id;
+  a.addEventListener("click", () => selectNode(id));
+  return a;
+}
+
+function showUnavailable(graph) {
+  document.getElementById("graph").hidden = true;
+  document.getElementById("legend").hidden = true;
+  document.getElementById("unavailable").hidden = false;
+  document.getElementById("unavailable-reason").textContent =
+    "Tier: " + graph.tier + ". " + graph.reason;
+  document.getElementById("unavailable-action").textContent = graph.action === "settings"
+    ? "Change the setting in the workspace's config.toml, then restart the service."
+    : "Migrate this workspace to tier v3 (memory.v3.live = true), then restart the service.";
+}
+
+async function loadGraph() {
+  let graph;
+  try {
+    graph = await api("/v1/memory-graph");
+  } catch (err) {
+    document.getElementById("counts").textContent = err.message;
+    return;
+  }
+  if (!graph.available) {
+    showUnavailable(graph);
+    return;
+  }
+  const c = graph.counts;
+  document.getElementById("counts").textContent =
+    `${c.pages} pages · ${c.pending} pending · ${c.authored_edges} links · ` +
+    `${c.learned_edges} learned edges` +
+    (c.dangling_links_dropped ? ` · ${c.dangling_links_dropped} dangling links not drawn` : "");
+  const elements = graph.nodes.map((n) => ({
+    data: { id: n.id, label: n.title || n.id, kind: n.kind, core: n.core ? "yes" : "no",
+            degree: n.degree },
+  })).concat(graph.edges.map((e, i) => ({
+    data: { id: "e" + i, source: e.source, target: e.target, kind: e.kind,
+            weight: e.weight || 1 },
+  })));
+  state.cy = cytoscape({
+    container: document.getElementById("graph"),
+    elements,
+    style: [
+      { selector: "node", style: {
+        "background-color": "#3867d6", label: "data(label)", "font-size": 9,
+        width: "mapData(degree, 0, 20, 10, 30)", height: "mapData(degree, 0, 20, 10, 30)",
+        color: "#1d232b", "text-valign": "bottom", "text-margin-y": 2 } },
+      { selector: "node[core = 'yes']", style: { "border-width": 3, "border-color": "#f7b731" } },
+      { selector: "node[kind = 'pending']", style: {
+        shape: "diamond", "background-color": "#f7b731", "border-style": "dashed",
+        "border-width": 1, "border-color": "#a5781b" } },
+      { selector: "edge", style: { width: 1, "line-color": "#9aa5b1", "curve-style": "bezier" } },
+      { selector: "edge[kind = 'learned']", style: {
+        "line-color": "#20bf6b", width: "mapData(weight, 0, 10, 1, 6)" } },
+      { selector: "edge[kind = 'pending']", style: { "line-style": "dashed",
+        "line-color": "#f7b731" } },
+      { selector: ".hit", style: { "background-color": "#eb3b5a" } },
+      { selector: ":selected", style: { "border-width": 4, "border-color": "#eb3b5a" } },
+    ],
+    layout: { name: graph.nodes.length > 400 ? "grid" : "cose", animate: false },
+  });
+  state.cy.on("tap", "node", (evt) => selectNode(evt.target.id()));
+  document.body.dataset.graphReady = "yes";
+}
+
+async function selectNode(id) {
+  const detail = document.getElementById("detail");
+  detail.replaceChildren(el("p", "Loading…", "hint"));
+  let node;
+  try {
+    node = await api("/v1/memory-graph-node?id=" + encodeURIComponent(id));
+  } catch (err) {
+    detail.replaceChildren(el("p", err.message, "missing"));
+    return;
+  }
+  if (state.cy) {
+    state.cy.$(":selected").unselect();
+    const n = state.cy.getElementById(id);
+    if (n.length) { n.select(); }
+  }
+  detail.replaceChildren(...renderDetail(node));
+  detail.dataset.node = id;
+}
+
+function renderDetail(node) {
+  const out = [];
+  if (node.kind === "pending") {
+    out.push(el("h2", "Pending fact"));
+    out.push(el("p", "Remembered " + node.entry.at + "; not yet filed into a page.",
+                "pending-note"));
+    out.push(el("pre", node.entry.text, "body"));
+  } else {
+    const page = node.page;
+    out.push(el("h2", page.title));
+    out.push(el("p", page.slug + (page.fresh_at ? " · dated " + page.fresh_at.slice(0, 10) : ""),
+                "meta"));
+    if (page.source && page.source.startsWith("import:")) {
+      out.push(el("p", "Imported from " + page.source.slice(7) +
+                  ": untrusted reference material.", "untrusted"));
+    }
+    if (page.summary) out.push(el("p", page.summary));
+    out.push(el("pre", node.body, "body"));
+  }
+  out.push(el("h3", "Why selected"));
+  if (node.selected_in.length === 0) {
+    out.push(el("p", "Not on any recent card.", "hint"));
+  } else {
+    const list = el("ul");
+    list.id = "why-selected";
+    for (const turn of node.selected_in) {
+      const item = el("li");
+      item.append(el("span", turn.at.replace("T", " ").slice(0, 16) + " · " +
+                  turn.conversation_id + " · "));
+      for (const lane of turn.lanes) item.append(el("span", lane, "lane"));
+      list.append(item);
+    }
+    out.push(list);
+  }
+  out.push(el("h3", "Links out"));
+  out.push(linkList(node.links_out.map((l) => [l.target, l.exists])));
+  out.push(el("h3", "Links in"));
+  out.push(linkList(node.links_in.map((s) => [s, true])));
+  if (node.learned.length) {
+    out.push(el("h3", "Often chosen with"));
+    out.push(linkList(node.learned.map((l) => [l.slug, true, " (" + l.weight + ")"])));
+  }
+  return out;
+}
+
+function linkList(rows) {
+  if (rows.length === 0) return el("p", "none", "hint");
+  const list = el("ul");
+  for (const [target, exists, extra] of rows) {
+    const item = el("li");
+    item.append(exists ? nodeLink(target) : el("span", target + " (no such page)", "missing"));
+    if (extra) item.append(el("span", extra, "meta"));
+    list.append(item);
+  }
+  return list;
+}
+
+async function search(query) {
+  const results = document.getElementById("results");
+  const list = document.getElementById("result-list");
+  results.hidden = false;
+  list.replaceChildren(el("li", "Searching…", "hint"));
+  let data;
+  try {
+    data = await api("/v1/memory/search", { query, k: 10 });
+  } catch (err) {
+    list.replaceChildren(el("li", err.message, "missing"));
+    return;
+  }
+  if (state.cy) state.cy.nodes().removeClass("hit");
+  list.replaceChildren();
+  if (data.hits.length === 0) list.append(el("li", "No matches.", "hint"));
+  for (const hit of data.hits) {
+    const item = el("li");
+    item.append(nodeLink(hit.slug, hit.title));
+    item.append(el("div", hit.excerpt.slice(0, 160), "meta"));
+    list.append(item);
+    if (state.cy) state.cy.getElementById(hit.slug).addClass("hit");
+  }
+}
+
+document.getElementById("search-form").addEventListener("submit", (evt) => {
+  evt.preventDefault();
+  const query = document.getElementById("search-box").value.trim();
+  if (query) search(query);
+});
+document.getElementById("token-save").addEventListener("click", () => {
+  state.token = document.getElementById("token-input").value;
+  sessionStorage.setItem("memoryToken", state.token);
+  document.getElementById("token-bar").hidden = true;
+  loadGraph();
+});
+loadGraph();
