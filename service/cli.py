@@ -7,19 +7,33 @@ stderr and the error's exit code (2 for a scanner rejection, else 1).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ingest import DirectorySource, IngestOptions, IngestReport, ManifestSource, Source
+from ingest import (
+    DirectorySource,
+    IngestOptions,
+    IngestReport,
+    ManifestSource,
+    PageResult,
+    Source,
+    StagedPage,
+)
 from ingest import run as run_ingest
 from injector import Injector
-from service.settings_loader import build_settings
+from service.client import ServiceClient
+from service.discovery import is_loopback, running_service
+from service.settings_loader import build_settings, service_token
 from substrate import (
     Capability,
+    InvalidInputError,
+    LockHeldError,
     MaintainReport,
     MemoryServiceError,
     SearchIndex,
@@ -35,6 +49,7 @@ from substrate import (
     read_buffer,
     remember,
 )
+from substrate.pages import decode_page
 
 
 class _Group(click.Group):
@@ -56,6 +71,21 @@ workspace_option = click.option(
     help="Workspace folder (env MEMORY_WORKSPACE).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+url_option = click.option(
+    "--url",
+    envvar="MEMORY_URL",
+    metavar="URL",
+    help="Use the memory service at URL (env MEMORY_URL). Default: the workspace's own "
+    "service when `memory serve` runs, else the workspace directly.",
+)
+
+
+def _service(workspace: Path, url: str | None) -> ServiceClient | None:
+    """A client for the service that owns this workspace's index, if one runs."""
+    if url:
+        return ServiceClient(url, service_token())
+    found = running_service(open_workspace(workspace))
+    return ServiceClient(found.url, service_token()) if found else None
 
 
 def _print_json(value: Any) -> None:
@@ -118,12 +148,17 @@ def pages(workspace: Path, as_json: bool) -> None:
 
 @cli.command("remember")
 @workspace_option
+@url_option
 @click.argument("text")
 @click.option(
     "--hint", "hints", multiple=True, metavar="SLUG", help="Page the fact belongs to (repeatable)."
 )
-def remember_command(workspace: Path, text: str, hints: tuple[str, ...]) -> None:
+def remember_command(workspace: Path, url: str | None, text: str, hints: tuple[str, ...]) -> None:
     """Save a fact to the intake buffer and today's archive; prints its id."""
+    client = _service(workspace, url)
+    if client is not None:
+        click.echo(client.post("/v1/memory/remember", {"text": text, "hints": list(hints)})["id"])
+        return
     entry = remember(build_settings(workspace), text, list(hints))
     click.echo(entry.id)
 
@@ -224,18 +259,23 @@ def _maintained_index(workspace: Path) -> SearchIndex:
 
 @cli.command()
 @workspace_option
+@url_option
 @json_option
 @click.option(
     "--rebuild", is_flag=True, help="Drop the derived index and rebuild it from the pages."
 )
-def maintain(workspace: Path, as_json: bool, rebuild: bool) -> None:
+def maintain(workspace: Path, url: str | None, as_json: bool, rebuild: bool) -> None:
     """Bring the search index up to date: embed changed pages, drop deleted ones."""
-    index = open_search_index(build_settings(workspace))
-    try:
-        with _Bar("embedding chunks") as bar:
-            report = index.maintain(cli_capabilities(), rebuild=rebuild, progress=bar.update)
-    finally:
-        index.store.close()
+    client = _service(workspace, url)
+    if client is not None:
+        report = MaintainReport(**client.post("/v1/memory/maintain", {"rebuild": rebuild}))
+    else:
+        index = open_search_index(build_settings(workspace))
+        try:
+            with _Bar("embedding chunks") as bar:
+                report = index.maintain(cli_capabilities(), rebuild=rebuild, progress=bar.update)
+        finally:
+            index.store.close()
     if as_json:
         _print_json(report.as_json())
         return
@@ -248,6 +288,7 @@ def maintain(workspace: Path, as_json: bool, rebuild: bool) -> None:
 
 @cli.command()
 @workspace_option
+@url_option
 @json_option
 @click.argument("folder", required=False, metavar="[DIR | -]")
 @click.option(
@@ -268,6 +309,7 @@ def maintain(workspace: Path, as_json: bool, rebuild: bool) -> None:
 )
 def ingest(
     workspace: Path,
+    url: str | None,
     as_json: bool,
     folder: str | None,
     manifest: Path | None,
@@ -293,10 +335,14 @@ def ingest(
         source = ManifestSource(sys.stdin.read(), Path.cwd(), "stdin")
     else:
         source = DirectorySource(Path(str(folder)))
-    with _Bar("ingesting pages") as bar:
-        report = run_ingest(settings, source, options, progress=bar.update)
+    client = _service(workspace, url)
     indexed = None
-    if report.written:
+    if client is not None:
+        report, indexed = _ingest_via(client, settings, source, options)
+    else:
+        with _Bar("ingesting pages") as bar:
+            report = run_ingest(settings, source, options, progress=bar.update)
+    if report.written and client is None:
         index = open_search_index(settings)
         try:
             with _Bar("embedding chunks") as bar:
@@ -309,6 +355,43 @@ def ingest(
         _print_ingest(report, indexed)
     if report.failed:
         sys.exit(1)
+
+
+def _ingest_via(
+    client: ServiceClient, settings: Settings, source: Source, options: IngestOptions
+) -> tuple[IngestReport, MaintainReport | None]:
+    """Ingest through the service: pages are read here (so a staging folder on this
+    machine works against any service) and sent inline, one batch per request."""
+    cap = settings.tuning.ingest_max_page_bytes
+    results: list[PageResult] = []
+    indexed: MaintainReport | None = None
+    ready: list[tuple[StagedPage, str]] = []
+    for staged in source.pages():
+        try:
+            if staged.read is None:
+                raise InvalidInputError(staged.problem or "unreadable entry")
+            ready.append((staged, decode_page(staged.read(cap))))
+        except (MemoryServiceError, OSError) as exc:
+            message = exc.message if isinstance(exc, MemoryServiceError) else str(exc)
+            results.append(PageResult(staged.slug, staged.where, "failed", error=message))
+    with _Bar("ingesting pages") as bar:
+        for start in range(0, len(ready), options.batch_size):
+            batch = ready[start : start + options.batch_size]
+            doc = client.post(
+                "/v1/memory/ingest",
+                {
+                    "pages": [{"slug": st.slug, "content": text} for st, text in batch],
+                    "dry_run": options.dry_run,
+                    "overwrite": options.overwrite,
+                    "source": options.source,
+                },
+            )
+            for (staged, _), row in zip(batch, doc["pages"], strict=True):
+                results.append(PageResult(**{**row, "where": staged.where}))
+            if doc.get("index"):
+                indexed = MaintainReport(**doc["index"])
+            bar.update(start + len(batch), len(ready))
+    return IngestReport(f"{source.name} via {client.url}", options.dry_run, results), indexed
 
 
 def _print_ingest(report: IngestReport, indexed: MaintainReport | None) -> None:
@@ -335,6 +418,7 @@ def _print_ingest(report: IngestReport, indexed: MaintainReport | None) -> None:
 
 @cli.command()
 @workspace_option
+@url_option
 @json_option
 @click.argument("query", required=False)
 @click.option(
@@ -349,11 +433,21 @@ def _print_ingest(report: IngestReport, indexed: MaintainReport | None) -> None:
     help='Read queries from stdin (text or JSON {"query", "k"}); one JSON line each.',
 )
 def search(
-    workspace: Path, as_json: bool, query: str | None, k: int, capabilities: bool, batch: bool
+    workspace: Path,
+    url: str | None,
+    as_json: bool,
+    query: str | None,
+    k: int,
+    capabilities: bool,
+    batch: bool,
 ) -> None:
     """Hybrid (dense + BM25) search over the concept pages."""
     if batch == (query is not None):
         raise click.UsageError("give a QUERY or --batch, not both")
+    client = _service(workspace, url)
+    if client is not None:
+        _search_via(client, query, k, capabilities, as_json)
+        return
     index = _maintained_index(workspace)
     try:
         if batch:
@@ -379,8 +473,36 @@ def search(
         click.echo(f"{rank:2d}. {hit.slug}  {hit.title}  ({hit.score:.4f})\n    {excerpt[:160]}")
 
 
+def _search_via(
+    client: ServiceClient, query: str | None, k: int, capabilities: bool, as_json: bool
+) -> None:
+    def ask(text: str, line_k: int) -> list[dict[str, Any]]:
+        body = {"query": text, "k": line_k, "capabilities": capabilities}
+        hits: list[dict[str, Any]] = client.post("/v1/memory/search", body)["hits"]
+        return hits
+
+    if query is None:
+        for line in sys.stdin:
+            text, line_k = _batch_query(line, k)
+            if text:
+                click.echo(
+                    json.dumps({"query": text, "hits": ask(text, line_k)}, ensure_ascii=False)
+                )
+        return
+    hits = ask(query, k)
+    if as_json:
+        _print_json(hits)
+        return
+    for rank, hit in enumerate(hits, 1):
+        excerpt = str(hit["excerpt"]).replace("\n", " ")
+        click.echo(
+            f"{rank:2d}. {hit['slug']}  {hit['title']}  ({hit['score']:.4f})\n    {excerpt[:160]}"
+        )
+
+
 @cli.command()
 @workspace_option
+@url_option
 @json_option
 @click.argument("message", required=False)
 @click.option("--conversation", "conversation_id", metavar="ID", help="Continue this conversation.")
@@ -394,6 +516,7 @@ def search(
 )
 def card(
     workspace: Path,
+    url: str | None,
     as_json: bool,
     message: str | None,
     conversation_id: str | None,
@@ -403,24 +526,93 @@ def card(
     """Print exactly what would be injected for MESSAGE: the <memory> card and <info>."""
     if batch == (message is not None):
         raise click.UsageError("give a MESSAGE or --batch, not both")
-    settings = build_settings(workspace)
-    injector = Injector(settings, None if voice else _maintained_index(workspace))
+    client = _service(workspace, url)
+    assemble: Callable[[str, str | None], dict[str, Any]]
+    injector: Injector | None = None
+    if client is not None:
+
+        def assemble(text: str, conv: str | None) -> dict[str, Any]:
+            body = {"message": text, "conversation_id": conv, "voice_front_door": voice}
+            result: dict[str, Any] = client.post("/v1/memory/card", body)
+            return result
+    else:
+        settings = build_settings(workspace)
+        injector = Injector(settings, None if voice else _maintained_index(workspace))
+        local = injector
+
+        def assemble(text: str, conv: str | None) -> dict[str, Any]:
+            return local.assemble(text, conv, voice_front_door=voice).as_json()
+
     try:
         if batch:
             for line in sys.stdin:
                 text, conv = _batch_message(line)
                 if text:
-                    blocks = injector.assemble(text, conv, voice_front_door=voice)
-                    click.echo(json.dumps(blocks.as_json(), ensure_ascii=False))
+                    click.echo(json.dumps(assemble(text, conv), ensure_ascii=False))
             return
         assert message is not None
-        blocks = injector.assemble(message, conversation_id, voice_front_door=voice)
+        blocks = assemble(message, conversation_id)
     finally:
-        injector.close()
+        if injector is not None:
+            injector.close()
     if as_json:
-        _print_json(blocks.as_json())
+        _print_json(blocks)
         return
-    click.echo("\n\n".join(b for b in (blocks.memory, blocks.info) if b) or "(nothing to inject)")
+    shown = "\n\n".join(b for b in (blocks["memory"], blocks["info"]) if b)
+    click.echo(shown or "(nothing to inject)")
+
+
+@cli.command()
+@workspace_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535))
+def serve(workspace: Path, host: str, port: int) -> None:
+    """Run the HTTP API, the job worker and the web Memory tab.
+
+    Loopback is open; any other address needs a bearer token in the env
+    MEMORY_SERVICE_TOKEN. While it runs, the CLI's index commands go through it."""
+    import uvicorn
+
+    from service.app import create_app
+    from service.discovery import announce, withdraw
+    from service.runtime import Runtime
+
+    settings = build_settings(workspace)
+    token = service_token()
+    if not is_loopback(host) and not token:
+        raise InvalidInputError(
+            f"refusing to listen on {host} without a token: set MEMORY_SERVICE_TOKEN "
+            "(clients send it as `Authorization: Bearer <token>`), or serve on 127.0.0.1"
+        )
+    other = running_service(settings.workspace)
+    if other is not None:
+        raise LockHeldError(
+            f"a memory service already runs for this workspace at {other.url} (pid {other.pid})"
+        )
+    shown = f"[{host}]" if ":" in host else host
+
+    def runtime(s: Settings) -> Runtime:
+        return Runtime(s, capabilities=cli_capabilities)
+
+    app = create_app(settings, token=token, runtime_factory=runtime)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+
+    async def announced() -> None:
+        task = asyncio.ensure_future(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        if server.started:
+            bound = server.servers[0].sockets[0].getsockname()[1]
+            url = f"http://{shown}:{bound}"
+            announce(settings.workspace, url)
+            click.echo(f"memory service for {settings.workspace.root} at {url}")
+            click.echo(f"open {url}/ in a browser for the Memory tab; Ctrl-C stops it")
+        try:
+            await task
+        finally:
+            withdraw(settings.workspace)
+
+    asyncio.run(announced())
 
 
 def _batch_message(line: str) -> tuple[str, str | None]:

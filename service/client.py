@@ -1,0 +1,64 @@
+"""The CLI's way to a running service: JSON over HTTP, errors turned back
+into the same `MemoryServiceError`s the library raises, so a command prints
+the same line whether it ran in-process or against the service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from substrate.errors import (
+    InvalidInputError,
+    LockHeldError,
+    MemoryServiceError,
+    NotFoundError,
+    StoreUnavailableError,
+)
+
+BY_STATUS: dict[int, type[MemoryServiceError]] = {
+    404: NotFoundError,
+    409: LockHeldError,
+    422: InvalidInputError,
+    503: StoreUnavailableError,
+}
+
+
+class ServiceClient:
+    def __init__(self, url: str, token: str | None = None, timeout_s: float = 900.0) -> None:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.url = url.rstrip("/")
+        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout_s)
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        return self._call("POST", path, body)
+
+    def get(self, path: str, params: dict[str, str] | None = None) -> Any:
+        return self._call("GET", path, None, params)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None,
+        params: dict[str, str] | None = None,
+    ) -> Any:
+        try:
+            response = self._http.request(method, path, json=body, params=params)
+        except httpx.HTTPError as exc:
+            raise StoreUnavailableError(
+                f"cannot reach the memory service at {self.url}: {exc}"
+            ) from None
+        try:
+            data = response.json()
+        except ValueError:
+            data = None
+        if response.is_success:
+            return data
+        message = f"the service answered {response.status_code}"
+        if isinstance(data, dict) and isinstance(data.get("error"), dict):
+            message = str(data["error"].get("message", message))
+        raise BY_STATUS.get(response.status_code, MemoryServiceError)(message)

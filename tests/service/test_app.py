@@ -1,0 +1,197 @@
+"""The HTTP API in-process (ASGI, lifespan and worker running) over a real
+Qdrant Edge index; one shape for every error; the bearer token."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.runtime import Runtime
+from service.settings_loader import build_settings
+from substrate import Settings, Workspace
+from substrate.embedding import HashingEmbedder
+from tests.conftest import PageWriter
+
+PAGES = {
+    "people/sam": "---\ntitle: Sam\naliases: [Sammy]\nlinks: [places/lisbon]\n---\nSam is allergic to shellfish.",
+    "places/lisbon": "---\ntitle: Lisbon\n---\nThe family lives in Lisbon. See [[people/sam]] and [[nowhere]].",
+    "prefs": "---\ntitle: Preferences\ncore: true\n---\nAnswer briefly.",
+}
+
+
+def runtime(settings: Settings) -> Runtime:
+    return Runtime(settings, embedder=HashingEmbedder(), poll_s=0.05)
+
+
+def client_for(settings: Settings, token: str | None = None) -> TestClient:
+    return TestClient(create_app(settings, token=token, runtime_factory=runtime))
+
+
+@pytest.fixture
+def api(workspace: Workspace, write_page: PageWriter) -> Iterator[TestClient]:
+    for slug, text in PAGES.items():
+        write_page(slug, text)
+    with client_for(build_settings(workspace.root)) as client:
+        wait_for_startup_maintain(client)
+        yield client
+
+
+def wait_for_startup_maintain(client: TestClient) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        runs = client.get("/v1/memory/stats").json()["last_runs"]
+        if "memory_v3_maintain" in runs:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the startup maintain job never ran")
+
+
+def assert_error(response: Any, status: int, code: str, words: str) -> None:
+    assert response.status_code == status
+    body = response.json()
+    assert set(body) == {"error"}
+    assert body["error"]["status"] == status and body["error"]["code"] == code
+    assert words in body["error"]["message"]
+
+
+def test_search_and_card_answer_over_the_indexed_pages(api: TestClient) -> None:
+    hits = api.post("/v1/memory/search", json={"query": "shellfish allergy", "k": 2}).json()
+    assert hits["hits"][0]["slug"] == "people/sam"
+    card = api.post("/v1/memory/card", json={"message": "is Sammy ok?", "conversation_id": "c"})
+    body = card.json()
+    assert body["memory"].startswith("<memory>")
+    lanes = {s["slug"]: s["lanes"] for s in body["selected"]}
+    assert "entity" in lanes["people/sam"] and lanes["prefs"][0] == "core"
+    voice = api.post(
+        "/v1/memory/card",
+        json={"message": "", "conversation_id": "c", "voice_front_door": True},
+    ).json()
+    assert voice["memory"] == body["memory"]
+
+
+def test_ingested_pages_are_searchable_when_the_call_returns(api: TestClient) -> None:
+    page = "---\ntitle: Porto\n---\nThe train to Porto leaves at noon on Fridays."
+    report = api.post(
+        "/v1/memory/ingest",
+        json={"pages": [{"slug": "trips/porto", "content": page}], "source": "chatgpt"},
+    ).json()
+    assert report["totals"]["written"] == 1
+    assert report["index"]["embedded"] >= 1
+    hits = api.post("/v1/memory/search", json={"query": "train to Porto"}).json()["hits"]
+    assert hits[0]["slug"] == "trips/porto" and hits[0]["source"] == "import:chatgpt"
+    again = api.post(
+        "/v1/memory/ingest", json={"pages": [{"slug": "trips/porto", "content": page}]}
+    ).json()
+    assert again["totals"]["skipped"] == 1 and again["job_id"] is None
+
+
+def test_ingest_reports_a_bad_page_without_failing_the_batch(api: TestClient) -> None:
+    report = api.post(
+        "/v1/memory/ingest",
+        json={
+            "pages": [
+                {"slug": "ok", "content": "fine"},
+                {"slug": "../escape", "content": "x"},
+            ],
+            "dry_run": True,
+        },
+    ).json()
+    assert [p["status"] for p in report["pages"]] == ["would_write", "failed"]
+
+
+def test_graph_has_pages_pending_facts_links_and_learned_edges(api: TestClient) -> None:
+    entry = api.post(
+        "/v1/memory/remember", json={"text": "Sam likes figs", "hints": ["people/sam"]}
+    )
+    fact_id = entry.json()["id"]
+    for _ in range(2):
+        api.post("/v1/memory/card", json={"message": "Sam and Lisbon", "conversation_id": "g"})
+    graph = api.get("/v1/memory-graph").json()
+    assert graph["available"] and graph["tier"] == "v3"
+    kinds = {n["id"]: n["kind"] for n in graph["nodes"]}
+    assert kinds["people/sam"] == "page" and kinds[f"buffer:{fact_id}"] == "pending"
+    edges = {(e["source"], e["target"], e["kind"]) for e in graph["edges"]}
+    assert ("people/sam", "places/lisbon", "link") in edges
+    assert (f"buffer:{fact_id}", "people/sam", "pending") in edges
+    assert ("people/sam", "places/lisbon", "learned") in edges
+    assert graph["counts"]["dangling_links_dropped"] == 1
+    node = api.get("/v1/memory-graph-node", params={"id": "people/sam"}).json()
+    assert node["links_in"] == ["places/lisbon"]
+    assert node["selected_in"][0]["conversation_id"] == "g"
+    assert "entity" in node["selected_in"][0]["lanes"]
+    pending = api.get("/v1/memory-graph-node", params={"id": f"buffer:{fact_id}"}).json()
+    assert pending["entry"]["text"].startswith("Sam likes figs")
+
+
+def test_errors_share_one_shape(api: TestClient) -> None:
+    assert_error(
+        api.post("/v1/memory/search", json={"query": "x", "k": 0}), 422, "invalid_input", "k:"
+    )
+    assert_error(api.post("/v1/memory/search", json={"qeury": "x"}), 422, "invalid_input", "query")
+    assert_error(
+        api.post("/v1/memory/remember", json={"text": "x", "hints": ["../up"]}),
+        422,
+        "invalid_input",
+        "..",
+    )
+    assert_error(
+        api.get("/v1/memory-graph-node", params={"id": "nope"}), 404, "not_found", "'nope'"
+    )
+    assert_error(api.get("/v1/no-such-route"), 404, "not_found", "Not Found")
+
+
+def test_run_now_queues_one_consolidation_that_reports(api: TestClient) -> None:
+    first = api.post("/v1/consolidation/run-now").json()
+    deadline = time.monotonic() + 30
+    while api.get(f"/v1/jobs/{first['job_id']}").json()["state"] != "done":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    run = api.get("/v1/memory/stats").json()["last_runs"]["memory_v2_consolidate"]
+    assert run["outcome"] == "ok" and run["detail"]["reason"] == "run-now"
+
+
+def test_openapi_lists_every_route_with_the_ingest_operation_id(api: TestClient) -> None:
+    spec = api.get("/openapi.json").json()
+    paths = set(spec["paths"])
+    assert {
+        "/v1/memory/remember",
+        "/v1/memory/ingest",
+        "/v1/memory/search",
+        "/v1/memory/card",
+        "/v1/memory/stats",
+        "/v1/memory-graph",
+        "/v1/memory-graph-node",
+        "/v1/consolidation/run-now",
+        "/healthz",
+    } <= paths
+    assert spec["paths"]["/v1/memory/ingest"]["post"]["operationId"] == "memory_ingest_post"
+    assert "422" in spec["paths"]["/v1/memory/search"]["post"]["responses"]
+
+
+def test_a_token_guards_the_api_but_not_health(workspace: Workspace) -> None:
+    with client_for(build_settings(workspace.root), token="s3cret") as client:
+        assert client.get("/healthz").status_code == 200
+        assert_error(client.get("/v1/memory/stats"), 401, "unauthorized", "bearer token")
+        wrong = {"Authorization": "Bearer nope"}
+        assert client.get("/v1/memory/stats", headers=wrong).status_code == 401
+        right = {"Authorization": "Bearer s3cret"}
+        assert client.get("/v1/memory/stats", headers=right).status_code == 200
+
+
+def test_graph_off_tier_v3_says_why_and_where_to_go(workspace: Workspace) -> None:
+    workspace.config_path.write_text("[memory.v3]\nlive = false\n")
+    with client_for(build_settings(workspace.root)) as client:
+        graph = client.get("/v1/memory-graph").json()
+    assert graph["available"] is False and graph["tier"] == "v2"
+    assert graph["action"] == "migrate" and "memory.v3.live" in graph["reason"]
+
+
+def test_the_memory_tab_and_its_vendored_graph_library_are_served(api: TestClient) -> None:
+    page = api.get("/")
+    assert page.status_code == 200 and "/static/vendor/cytoscape.min.js" in page.text
+    assert api.get("/static/vendor/cytoscape.min.js").status_code == 200
