@@ -30,6 +30,7 @@ from substrate.workspace import Workspace
 
 CACHE_VERSION = 1
 PARALLEL_THRESHOLD = 500
+RESCAN_SPACING = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +197,9 @@ class LivePageIndex:
     a create, rename or delete changes the mtime of the folder it happens in,
     so `current()` stats only the folders it saw last time and rescans when
     one changed. An editor that rewrites a file in place leaves its folder
-    alone; a full rescan at least every `max_age_s` catches that.
+    alone; a full rescan every `max_age_s` catches that, spaced further apart
+    when a rescan is slow (at least `RESCAN_SPACING` times its own duration),
+    so on a slow disk the check never becomes most of a turn.
     """
 
     def __init__(
@@ -211,7 +214,7 @@ class LivePageIndex:
         self._scanned: dict[str, _Scanned] | None = None
         self._folders: dict[str, int] = {}
         self._index: PageIndex | None = None
-        self._scanned_at = 0.0
+        self._next_full = 0.0
 
     def current(self) -> PageIndex:
         if self._index is None or self._stale():
@@ -224,15 +227,17 @@ class LivePageIndex:
         if cached is None:
             cached = _read_cache(self._workspace.page_index_path)
         folders: dict[str, int] = {}
-        self._scanned_at = self._clock()
+        started = self._clock()
         scanned = _rescan(self._workspace, cached, folders)
+        spent = self._clock() - started
+        self._next_full = started + max(self._max_age_s, RESCAN_SPACING * spent)
         if self._index is None or scanned != self._scanned:
             self._index = _assemble(scanned)
         self._scanned, self._folders = scanned, folders
         return self._index
 
     def _stale(self) -> bool:
-        if self._clock() - self._scanned_at >= self._max_age_s:
+        if self._clock() >= self._next_full:
             return True
         base = str(self._workspace.concepts_dir)
         for rel, mtime_ns in self._folders.items():
