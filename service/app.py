@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -37,7 +37,7 @@ from substrate import (
     memory_tier,
     remember,
 )
-from substrate.tiers import is_v3_tier_active, uses_concept_page_memory
+from substrate.tiers import graph_unavailable_reason
 
 log = logging.getLogger("memory.service")
 WEB = Path(str(resources.files("service") / "web"))
@@ -250,30 +250,17 @@ def create_app(
 
 
 def _graph_unavailable(settings: Settings) -> dict[str, Any] | None:
-    """None when the graph can be drawn; else the tier and why not."""
-    tier = memory_tier(settings.config)
-    if is_v3_tier_active(settings.config):
+    """None when the graph can be drawn; else the tier, why not, and where to go."""
+    blocked = graph_unavailable_reason(settings.config)
+    if blocked is None:
         return None
-    if tier == "off":
-        why = (
-            "memory is turned off (memory.enabled = false in config.toml); "
-            "set it to true to use the memory graph"
-        )
-        action: Literal["settings", "migrate"] = "settings"
-    elif uses_concept_page_memory(settings.config):
-        why = (
-            f"this workspace runs the {tier} engine; the memory graph needs tier v3: "
-            "set memory.v3.live = true in config.toml (`memory config migrate` carries "
-            "v2 settings over)"
-        )
-        action = "migrate"
-    else:
-        why = (
-            f"this workspace runs the {tier} engine, which has no concept pages; "
-            "migrate to v3 (memory.v3.live = true) to get the memory graph"
-        )
-        action = "migrate"
-    return {"available": False, "tier": tier, "reason": why, "action": action}
+    why, action = blocked
+    return {
+        "available": False,
+        "tier": memory_tier(settings.config),
+        "reason": why,
+        "action": action,
+    }
 
 
 def _install_errors(app: FastAPI) -> None:

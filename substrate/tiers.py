@@ -65,3 +65,29 @@ def memory_tier(config: MemoryConfig) -> Tier:
     if is_memory_v2_engine_enabled(config):
         return "v2"
     return "v1"
+
+
+def graph_unavailable_reason(config: MemoryConfig) -> tuple[str, str] | None:
+    """Why the memory graph cannot be shown on this tier, and whether the fix is a
+    setting (`"settings"`) or a migration (`"migrate"`); None on tier v3."""
+    tier = memory_tier(config)
+    if is_v3_tier_active(config):
+        return None
+    if tier == "off":
+        return (
+            "memory is turned off (memory.enabled = false in config.toml); "
+            "set it to true to use the memory graph",
+            "settings",
+        )
+    if uses_concept_page_memory(config):
+        return (
+            f"this workspace runs the {tier} engine; the memory graph needs tier v3: "
+            "set memory.v3.live = true in config.toml (`memory config migrate` carries "
+            "v2 settings over)",
+            "migrate",
+        )
+    return (
+        f"this workspace runs the {tier} engine, which has no concept pages; "
+        "migrate to v3 (memory.v3.live = true) to get the memory graph",
+        "migrate",
+    )
