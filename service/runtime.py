@@ -17,7 +17,7 @@ from typing import Any
 
 from injector import Injector
 from service.jobs import JobQueue, Queued
-from service.worker import ConsolidationPolicy, Scheduler, Worker
+from service.worker import CONSOLIDATE, ConsolidationPolicy, Scheduler, Worker
 from substrate import (
     Capability,
     MaintainReport,
@@ -29,7 +29,6 @@ from substrate.embedding import Embedder
 
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
-CONSOLIDATE = "memory_v2_consolidate"
 
 
 class Runtime:
