@@ -28,7 +28,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ingest import IngestOptions, InlineSource
 from ingest import run as run_ingest
 from service.graph import build_graph, node_detail
-from service.runtime import CONSOLIDATE, REEMBED, Runtime
+from service.runtime import REEMBED, Runtime
+from service.worker import CONSOLIDATE
 from substrate import (
     MemoryServiceError,
     Settings,
