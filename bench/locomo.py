@@ -240,7 +240,9 @@ def main() -> None:
                 last_session = max(
                     datetime.strptime(v, "%I:%M %p on %d %B, %Y")
                     for k, v in sample["conversation"].items()
+                    # some samples date sessions that hold no dialogue: not part of memory
                     if k.endswith("_date_time")
+                    and sample["conversation"].get(k[: -len("_date_time")])
                 )
                 cards = card_variants(ws, card_index, last_session.timestamp() + 86400)
                 budget = Settings(ws, config).v3.card_budget_chars

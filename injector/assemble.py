@@ -102,7 +102,7 @@ class Injector:
                 max_turns=v3.conversation_turns, ttl_s=v3.conversation_ttl_hours * 3600
             ),
         )
-        self._edges = LearnedEdges(state / "edges.json", v3.edge_decay)
+        self._edges = LearnedEdges(state / "edges.jsonl", v3.edge_decay)
 
     def recent_turns(self) -> list[tuple[str, TurnRecord]]:
         """Every live conversation's recorded turns, newest first ("why was this chosen")."""

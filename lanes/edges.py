@@ -3,17 +3,24 @@
 Pages selected together on a turn strengthen their edge by 1; every edge
 decays by `decay` per recorded turn. Decay is applied lazily (each edge keeps
 the turn it was last strengthened and its weight then), so recording a turn
-costs the pairs it touches, not the whole graph. The graph is a networkx
-graph in memory and `.substrate/edges.json` on disk, rewritten atomically
-under a lock on every recorded turn; edges that decayed below `PRUNE` are
-dropped on save, in memory and on disk, which keeps the graph bounded (with
-the default decay an edge not chosen again is gone after about 150 turns).
+costs the pairs it touches, not the whole graph.
 
-`LearnedEdges` is how a long-lived reader holds the graph: it re-reads the
-file only when the file changed (another process recorded a turn), so a turn
-costs a stat to read the graph and one rewrite to record. The file is derived
-state rewritten every turn, so it is replaced atomically but not fsynced: a
-killed process loses nothing, an OS crash may lose the last turns.
+On disk the graph is a journal, `.substrate/edges.jsonl`: a snapshot line
+(every edge with its weight) followed by one line per recorded turn (the
+pages selected together). Recording a turn appends one short line under a
+lock; rewriting the whole graph on every turn cost O(edges) per turn, which
+was most of a turn at a few thousand edges. Once `COMPACT_EVERY` turn lines
+have piled up the journal is compacted: edges that decayed below `PRUNE` are dropped (in memory
+and on disk) and a fresh snapshot replaces the file atomically, which keeps
+both the file and the graph bounded (with the default decay an edge not
+chosen again is gone after about 150 turns).
+
+`LearnedEdges` is how a long-lived reader holds the graph: a stat tells it
+whether the file grew (another process appended turns: it reads only the new
+lines) or was replaced (a compaction: it reloads). The file is derived state,
+appended and replaced without fsync: a killed process loses at most the line
+it was writing (a torn last line is skipped and compacted away), an OS crash
+may lose the last turns.
 """
 
 from __future__ import annotations
@@ -32,8 +39,9 @@ from lanes.candidates import Candidate
 from substrate.locks import hold_lock
 from substrate.safe_files import write_atomic
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 PRUNE = 0.05
+COMPACT_EVERY = 256
 
 
 @dataclass
@@ -47,11 +55,11 @@ class CoSelectionGraph:
         return cls(nx.Graph(), 0, decay)
 
     @classmethod
-    def load(cls, path: Path, decay: float) -> CoSelectionGraph:
-        """The saved graph; a missing or unreadable file is an empty graph (derived data)."""
+    def from_snapshot(cls, line: bytes, decay: float) -> CoSelectionGraph:
+        """The journal's first line; anything unreadable is an empty graph (derived data)."""
         try:
-            doc = json.loads(path.read_bytes())
-        except (OSError, ValueError):
+            doc = json.loads(line)
+        except ValueError:
             return cls.empty(decay)
         if not isinstance(doc, dict) or doc.get("version") != STATE_VERSION:
             return cls.empty(decay)
@@ -88,7 +96,7 @@ class CoSelectionGraph:
         self.graph.remove_edges_from(weak)
         self.graph.remove_nodes_from([n for n in list(self.graph) if self.graph.degree(n) == 0])
 
-    def to_json(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Any]:
         edges = []
         for a, b in sorted(self.graph.edges()):
             weight = self.weight(a, b)
@@ -97,38 +105,113 @@ class CoSelectionGraph:
         return {"version": STATE_VERSION, "turn": self.turn, "edges": edges}
 
 
+@dataclass
+class _Journal:
+    """What a reader has applied of the file: up to `offset` of inode `inode`."""
+
+    graph: CoSelectionGraph
+    inode: int
+    offset: int
+    turns: int  # turn lines since the snapshot
+
+
+def _turn_line(selected: list[str]) -> bytes:
+    return (json.dumps({"selected": sorted(set(selected))}, ensure_ascii=False) + "\n").encode()
+
+
+def _apply(journal: _Journal, data: bytes) -> None:
+    """Apply the complete lines of `data` (the file from `journal.offset` on).
+
+    A line still being written (no newline yet) is left for the next read; a
+    line that does not parse (torn by a crash) is skipped."""
+    end = data.rfind(b"\n") + 1
+    for line in data[:end].splitlines():
+        try:
+            selected = json.loads(line)["selected"]
+        except (ValueError, TypeError, KeyError):
+            continue
+        if isinstance(selected, list):
+            journal.graph.record([str(s) for s in selected])
+            journal.turns += 1
+    journal.offset += end
+
+
 class LearnedEdges:
-    """The co-selection graph at `path`, cached until the file changes."""
+    """The co-selection graph journalled at `path`, read incrementally as it grows."""
 
     def __init__(self, path: Path, decay: float) -> None:
         self._path = path
         self._lock = path.with_name(path.name + ".lock")
         self._decay = decay
-        self._graph: CoSelectionGraph | None = None
-        self._seen: tuple[int, int, int] | None = None
+        self._journal: _Journal | None = None
 
     def current(self) -> CoSelectionGraph:
-        signature = self._signature()
-        if self._graph is None or signature != self._seen:
-            self._graph, self._seen = CoSelectionGraph.load(self._path, self._decay), signature
-        return self._graph
+        return self._catch_up().graph
 
     def record(self, selected: list[str]) -> CoSelectionGraph:
-        """Record one turn and save: under a lock, so concurrent turns never lose an update."""
+        """Record one turn: under a lock, so concurrent turns never lose an update."""
         with hold_lock(self._lock, purpose="edges"):
-            graph = self.current()
-            graph.record(selected)
-            graph.prune()
-            write_atomic(self._path, json.dumps(graph.to_json(), ensure_ascii=False), durable=False)
-            self._seen = self._signature()
-        return graph
+            journal = self._catch_up()
+            journal.graph.record(selected)
+            torn = self._size() != journal.offset  # a writer died mid-line
+            if torn or journal.inode == 0 or journal.turns >= COMPACT_EVERY:
+                self._compact(journal.graph)
+            else:
+                with open(self._path, "ab") as fh:
+                    line = _turn_line(selected)
+                    fh.write(line)
+                journal.offset += len(line)
+                journal.turns += 1
+            return journal.graph
 
-    def _signature(self) -> tuple[int, int, int] | None:
+    def compact(self) -> None:
+        """Prune weak edges and rewrite the journal as one snapshot."""
+        with hold_lock(self._lock, purpose="edges"):
+            self._compact(self._catch_up().graph)
+
+    def _compact(self, graph: CoSelectionGraph) -> None:
+        graph.prune()
+        snapshot = (json.dumps(graph.snapshot(), ensure_ascii=False) + "\n").encode()
+        write_atomic(self._path, snapshot, durable=False)
+        self._journal = _Journal(graph, os.stat(self._path).st_ino, len(snapshot), 0)
+
+    def _catch_up(self) -> _Journal:
         try:
             st = os.stat(self._path)
         except OSError:
-            return None
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
+            if self._journal is None or self._journal.inode != 0:
+                self._journal = _Journal(CoSelectionGraph.empty(self._decay), 0, 0, 0)
+            return self._journal
+        journal = self._journal
+        if journal is None or journal.inode != st.st_ino or st.st_size < journal.offset:
+            journal = self._journal = self._load()
+        elif st.st_size > journal.offset:
+            with open(self._path, "rb") as fh:
+                fh.seek(journal.offset)
+                _apply(journal, fh.read())
+        return journal
+
+    def _load(self) -> _Journal:
+        try:
+            with open(self._path, "rb") as fh:
+                inode = os.fstat(fh.fileno()).st_ino
+                data = fh.read()
+        except OSError:
+            return _Journal(CoSelectionGraph.empty(self._decay), 0, 0, 0)
+        head_end = data.find(b"\n") + 1
+        if head_end == 0:  # no complete snapshot line: the next record rewrites the file
+            return _Journal(CoSelectionGraph.empty(self._decay), inode, 0, 0)
+        journal = _Journal(
+            CoSelectionGraph.from_snapshot(data[:head_end], self._decay), inode, head_end, 0
+        )
+        _apply(journal, data[head_end:])
+        return journal
+
+    def _size(self) -> int:
+        try:
+            return os.stat(self._path).st_size
+        except OSError:
+            return -1
 
 
 def edges_lane(

@@ -23,8 +23,4 @@ def hot_lane(conversation: Conversation, decay: float, known: PageIndex) -> list
 
 def core_lane(index: PageIndex) -> list[Candidate]:
     """Pages marked `core: true`: always eligible (the selector caps how many)."""
-    return [
-        Candidate(slug, "core", 1.0, "marked core")
-        for slug in sorted(index.entries)
-        if index.entries[slug].core
-    ]
+    return [Candidate(slug, "core", 1.0, "marked core") for slug in index.core_slugs]

@@ -9,8 +9,8 @@ same inputs always give the same selection.
 With `backfill`, room the quotas left unused (a turn that names no entity,
 a conversation with no history) goes to the lanes' next candidates, in
 `BACKFILL_ORDER`, rather than staying empty. `core` never backfills (its
-pages are not about the turn), and a lane with quota 0 is switched off and
-backfills nothing either.
+pages are not about the turn), and a lane with quota 0 is switched off: it
+backfills nothing and is not listed among a page's lanes.
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ def select(
             if quotas.get(lane, 0) > 0:
                 _take(chosen, proposals.get(lane, []), lane, total, total)
     for lane in LANE_ORDER:
+        if quotas.get(lane, 0) <= 0:
+            continue  # a switched-off lane is never credited with a page
         for candidate in proposals.get(lane, []):
             picked = chosen.get(candidate.slug)
             if picked is not None and lane not in picked.lanes:

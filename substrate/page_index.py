@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,11 @@ class PageIndex:
 
     def get(self, slug: str) -> PageEntry | None:
         return self.entries.get(slug)
+
+    @cached_property
+    def core_slugs(self) -> tuple[str, ...]:
+        """Pages marked `core: true`, sorted; computed once per index, not once per turn."""
+        return tuple(sorted(slug for slug, entry in self.entries.items() if entry.core))
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,9 +42,10 @@ def test_the_total_budget_caps_the_selection() -> None:
     assert [s.slug for s in select(PROPOSALS, QUOTAS, total=3)] == ["prefs", "b", "e"]
 
 
-def test_a_lane_without_quota_adds_nothing() -> None:
+def test_a_lane_without_quota_adds_nothing_and_is_credited_with_nothing() -> None:
     picked = select(PROPOSALS, {"sim": 2}, total=10)
     assert [s.slug for s in picked] == ["a", "b"]
+    assert picked[1].lanes == ["sim"]  # entity proposed b too, but entity is switched off
 
 
 def test_same_inputs_same_selection() -> None:
