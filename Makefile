@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXAMPLE := examples/workspace
 
-.PHONY: run test lint install install-test
+.PHONY: run test lint install install-test browser
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -18,11 +18,19 @@ install-test: $(BIN)/python
 
 run: install
 	$(BIN)/memory validate --workspace $(EXAMPLE)
-	$(BIN)/memory stats --workspace $(EXAMPLE)
 	$(BIN)/memory maintain --workspace $(EXAMPLE)
 	$(BIN)/memory search --workspace $(EXAMPLE) --k 3 "what is Sam allergic to"
+	$(BIN)/memory serve --workspace $(EXAMPLE)
 
-test: install-test
+# The web tab's end-to-end test drives Debian's Chromium; installed here when
+# this is a root shell with apt-get, else that test skips (CI requires it).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& echo 'installing chromium for the browser test' \
+		&& apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo 'no chromium: the browser test will skip' >&2
+
+test: install-test browser
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

@@ -358,5 +358,10 @@ class ServerStore:
     def optimize(self) -> None:
         return None  # the server optimizes in the background
 
+    def drop(self) -> None:
+        """Delete the collection: a server's collections outlive the process that made them."""
+        if self._client.collection_exists(self._name):
+            self._client.delete_collection(self._name)
+
     def close(self) -> None:
         self._client.close()

@@ -1,0 +1,165 @@
+"""The web Memory tab end to end: a real server on loopback, Debian's Chromium
+driven by Playwright. The graph draws, search marks hits, a node's detail says
+why it was selected, pending facts are nodes of their own, hostile page text
+stays text, and off tier v3 the tab explains what to change.
+
+Chromium comes from the system (`make test` installs it where it can); without
+it these tests skip, unless MEMORY_REQUIRE_BROWSER is set (CI sets it), when
+they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright import sync_api as playwright_api
+
+from service.app import create_app
+from service.runtime import Runtime
+from service.settings_loader import build_settings
+from substrate import Settings, Workspace
+from substrate.embedding import HashingEmbedder
+from tests.conftest import PageWriter
+from tests.service.served import served
+
+CHROMIUM = os.environ.get("MEMORY_TEST_CHROMIUM") or shutil.which("chromium")
+# Without these, Chromium keeps dialling out and this closed network refuses it.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 120_000  # shared 2-core machines stall for tens of seconds
+
+PAGES = {
+    "people/sam": (
+        "---\ntitle: Sam\naliases: [Sammy]\nlinks: [places/lisbon]\n---\n"
+        "Sam is allergic to shellfish."
+    ),
+    "places/lisbon": "---\ntitle: Lisbon\n---\nThe family lives in Lisbon. See [[people/sam]].",
+    "notes/hostile": (
+        '---\ntitle: "<img src=x onerror=document.title=1>"\n---\n'
+        "</pre><script>document.title='pwned'</script> harmless words about kites"
+    ),
+}
+
+
+def runtime(settings: Settings) -> Runtime:
+    return Runtime(settings, embedder=HashingEmbedder(), poll_s=0.05)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM:
+        if os.environ.get("MEMORY_REQUIRE_BROWSER"):
+            pytest.fail("MEMORY_REQUIRE_BROWSER is set but no chromium is installed")
+        pytest.skip("no chromium on this machine (apt-get install chromium)")
+    with playwright_api.sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    yield tab
+    context.close()
+
+
+def serve_workspace(workspace: Workspace) -> Any:
+    return served(create_app(build_settings(workspace.root), runtime_factory=runtime))
+
+
+def wait_for_index(base: str) -> None:
+    """Until the startup maintain job has indexed the pages."""
+    with httpx.Client(base_url=base, timeout=60) as client:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if "memory_v3_maintain" in client.get("/v1/memory/stats").json()["last_runs"]:
+                return
+            time.sleep(0.1)
+    raise AssertionError("the startup maintain job never ran")
+
+
+def test_the_tab_draws_the_graph_searches_and_explains_a_selection(
+    workspace: Workspace, write_page: PageWriter, page: Any
+) -> None:
+    for slug, text in PAGES.items():
+        write_page(slug, text)
+    with serve_workspace(workspace) as base:
+        wait_for_index(base)
+        with httpx.Client(base_url=base, timeout=60) as client:
+            card = client.post(
+                "/v1/memory/card", json={"message": "is Sammy ok?", "conversation_id": "chat-1"}
+            )
+            assert card.status_code == 200
+            fact = client.post(
+                "/v1/memory/remember",
+                json={"text": "Sam now likes oysters", "hints": ["people/sam"]},
+            )
+            assert fact.status_code == 200, fact.text
+        page.goto(base + "/")
+        page.wait_for_selector("body[data-graph-ready='yes']")
+        assert "3 pages" in page.text_content("#counts")
+        assert "1 pending" in page.text_content("#counts")
+        kinds = page.evaluate("state.cy.nodes().map((n) => n.data('kind')).sort()")
+        assert kinds == ["page", "page", "page", "pending"]
+
+        page.fill("#search-box", "shellfish allergy")
+        page.click("#search-form button")
+        first = page.wait_for_selector("#result-list a.node-link")
+        assert first.get_attribute("data-node") == "people/sam"
+        assert page.evaluate("state.cy.getElementById('people/sam').hasClass('hit')")
+
+        first.click()
+        page.wait_for_selector("#detail[data-node='people/sam'] #why-selected")
+        why = page.text_content("#why-selected")
+        assert "chat-1" in why and "entity" in why
+        assert "places/lisbon" in page.text_content("#detail")  # links both ways
+
+        page.click("#detail a.node-link[data-node='places/lisbon']")
+        page.wait_for_selector("#detail[data-node='places/lisbon']")
+        assert page.text_content("#detail h2") == "Lisbon"
+
+
+def test_hostile_page_text_is_shown_as_text_never_run(
+    workspace: Workspace, write_page: PageWriter, page: Any
+) -> None:
+    for slug, text in PAGES.items():
+        write_page(slug, text)
+    with serve_workspace(workspace) as base:
+        wait_for_index(base)
+        page.goto(base + "/")
+        page.wait_for_selector("body[data-graph-ready='yes']")
+        page.fill("#search-box", "kites")
+        page.click("#search-form button")
+        page.click("#result-list a.node-link[data-node='notes/hostile']")
+        page.wait_for_selector("#detail[data-node='notes/hostile']")
+        assert page.text_content("#detail h2") == "<img src=x onerror=document.title=1>"
+        assert "<script>" in page.text_content("#detail pre.body")
+        assert page.locator("#detail img, #detail script").count() == 0
+        assert page.title() == "Memory"  # neither payload ran
+
+
+def test_off_tier_v3_the_tab_explains_what_to_change(workspace: Workspace, page: Any) -> None:
+    workspace.config_path.write_text("[memory.v3]\nlive = false\n")
+    with serve_workspace(workspace) as base:
+        page.goto(base + "/")
+        page.wait_for_selector("#unavailable:not([hidden])")
+        assert "Tier: v2" in page.text_content("#unavailable-reason")
+        assert "Migrate this workspace" in page.text_content("#unavailable-action")
+        assert page.is_hidden("#graph")
