@@ -82,10 +82,14 @@ url_option = click.option(
 
 def _service(workspace: Path, url: str | None) -> ServiceClient | None:
     """A client for the service that owns this workspace's index, if one runs."""
-    if url:
-        return ServiceClient(url, service_token())
-    found = running_service(open_workspace(workspace))
-    return ServiceClient(found.url, service_token()) if found else None
+    if not url:
+        found = running_service(open_workspace(workspace))
+        url = found.url if found else None
+    if url is None:
+        return None
+    client = ServiceClient(url, service_token())
+    click.get_current_context().call_on_close(client.close)  # its pooled connections
+    return client
 
 
 def _print_json(value: Any) -> None:
@@ -612,7 +616,10 @@ def serve(workspace: Path, host: str, port: int) -> None:
         finally:
             withdraw(settings.workspace)
 
-    asyncio.run(announced())
+    try:
+        asyncio.run(announced())
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after a clean shutdown
+        click.echo("memory service stopped")
 
 
 def _batch_message(line: str) -> tuple[str, str | None]:
