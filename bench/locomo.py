@@ -161,9 +161,15 @@ def card_variants(ws: Workspace, index: SearchIndex, now: float) -> dict[str, In
 
 
 def search_at_budget(index: SearchIndex, question: str, budget: int) -> list[str]:
-    """Plain search top-k rendered with the card's renderer at the same budget."""
+    """Plain search top-k rendered with the card's renderer at the same budget, in the
+    same format (each page with its `dated` stamp), so only the choice of pages differs."""
     hits = index.search(question, 20)
-    pages = [CardPage(h.slug, h.title, None, ("sim",), h.source, h.excerpt) for h in hits]
+    pages = [
+        CardPage(
+            h.slug, h.title, h.fresh_at[:10] if h.fresh_at else None, ("sim",), h.source, h.excerpt
+        )
+        for h in hits
+    ]
     return [p.slug for p in render_card(pages, budget)[1]]
 
 

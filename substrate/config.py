@@ -66,13 +66,13 @@ TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
 # v3 read-path tuning (`memory.v3.*`), read only through `resolve_v3_tuning`.
 V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "card_budget_chars": (int, 2400),
-    "max_pages": (int, 8),
+    "max_pages": (int, 16),
     "quota_core": (int, 2),
     "quota_entity": (int, 3),
     "quota_sim": (int, 4),
     "quota_hot": (int, 2),
     "quota_edges": (int, 2),
-    "quota_fresh": (int, 2),
+    "quota_fresh": (int, 1),
     "backfill": (bool, True),
     "sim_floor_dense": (float, 0.35),
     "sim_floor_bm25": (float, 3.0),
@@ -279,13 +279,13 @@ enabled = true
 # v3 is the lane-based read path and the tier new workspaces start on.
 live = true
 # card_budget_chars = 2400     # size of the <memory> card
-# max_pages = 8                # pages on the card, all lanes together
+# max_pages = 16               # pages on the card, all lanes together (the budget cuts first)
 # quota_core = 2               # per-lane caps: core, entity, sim, hot, edges, fresh
 # quota_entity = 3
 # quota_sim = 4
 # quota_hot = 2
 # quota_edges = 2
-# quota_fresh = 2
+# quota_fresh = 1
 # backfill = true              # room the quotas leave goes to the lanes' next pages
 # sim_floor_dense = 0.35       # a sim page needs this cosine or this BM25 score
 # sim_floor_bm25 = 3.0
