@@ -24,18 +24,32 @@ from click.testing import CliRunner
 
 from service.cli import cli
 from service.discovery import running_service, service_file
-from substrate import Workspace
-from tests.conftest import PageWriter
+from substrate import Workspace, init_workspace, open_workspace
 
 pytestmark = pytest.mark.slow  # the service loads the real model
 
 STARTUP_S = 300
+PAGES = {
+    "people/sam": "---\ntitle: Sam\n---\nSam is allergic to shellfish.",
+    "places/lisbon": "---\ntitle: Lisbon\n---\nThe family lives in Lisbon.",
+}
 
 
-@pytest.fixture
-def service(workspace: Workspace, write_page: PageWriter) -> Iterator[str]:
-    write_page("people/sam", "---\ntitle: Sam\n---\nSam is allergic to shellfish.")
-    write_page("places/lisbon", "---\ntitle: Lisbon\n---\nThe family lives in Lisbon.")
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    """One served workspace for the module: starting the service loads the model."""
+    root = tmp_path_factory.mktemp("served") / "ws"
+    init_workspace(root)
+    ws = open_workspace(root)
+    for slug, text in PAGES.items():
+        path = ws.concepts_dir / f"{slug}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return ws
+
+
+@pytest.fixture(scope="module")
+def service(workspace: Workspace) -> Iterator[str]:
     memory = str(Path(sys.executable).parent / "memory")  # the installed entry point
     command = [memory, "serve", "--workspace", str(workspace.root), "--port", "0"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -102,7 +116,7 @@ def test_cli_commands_go_through_the_running_service(service: str, workspace: Wo
 
 
 def test_an_explicit_url_reaches_a_service_and_a_dead_one_is_a_clear_error(
-    service: str, tmp_path: Path
+    service: str,
 ) -> None:
     hits = run_cli("search", "--url", service, "--json", "family Lisbon")
     assert hits[0]["slug"] == "places/lisbon"
