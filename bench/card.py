@@ -38,7 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import WORDS, word_range, write_pages
+from common import turn_messages, word_range, write_pages
 
 from injector.assemble import Injector
 from substrate import Settings, init_workspace, load_page_index, open_workspace, parse_config
@@ -66,15 +66,6 @@ def timed_ms(call: Callable[[], Any]) -> float:
     started = time.perf_counter()
     call()
     return (time.perf_counter() - started) * 1000
-
-
-def messages(rng: random.Random, titles: list[str], n: int) -> list[str]:
-    """Topic words, half of them naming a page by its title."""
-    out = []
-    for i in range(n):
-        words = " ".join(rng.sample(WORDS, rng.randint(3, 6)))
-        out.append(f"what about {rng.choice(titles)} and {words}" if i % 2 else words)
-    return out
 
 
 def workspace(args: argparse.Namespace, tmp: Path) -> Path:
@@ -108,7 +99,7 @@ def main() -> None:
 
         index = load_page_index(ws)
         titles = [e.title for e in index.entries.values()]
-        texts = messages(rng, titles, args.turns)
+        texts = turn_messages(rng, titles, args.turns)
 
         first = timed_ms(lambda: injector.assemble(texts[0], "c0"))
         assemble, assemble_cpu, plain, cards = [], [], [], []

@@ -55,6 +55,15 @@ class TimedEmbedder:
         return self.inner.count_tokens(texts)
 
 
+def turn_messages(rng: random.Random, titles: list[str], n: int) -> list[str]:
+    """Topic words, half of them naming a page by its title (the `entity` lane)."""
+    out = []
+    for i in range(n):
+        words = " ".join(rng.sample(WORDS, rng.randint(3, 6)))
+        out.append(f"what about {rng.choice(titles)} and {words}" if i % 2 else words)
+    return out
+
+
 def word_range(text: str) -> tuple[int, int]:
     """`--words 60,160` → (60, 160): the length range of generated page bodies."""
     low, high = (int(x) for x in text.split(","))

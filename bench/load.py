@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from common import WORDS
+from common import WORDS, turn_messages
 
 from service.discovery import running_service
 from substrate import load_page_index, open_workspace
@@ -68,14 +68,6 @@ class Phase:
             "first_errors": self.errors[:5],
             "seconds": round(self.seconds, 1),
         }
-
-
-def messages(titles: list[str], n: int, rng: random.Random) -> list[str]:
-    out = []
-    for i in range(n):
-        words = " ".join(rng.sample(WORDS, rng.randint(3, 6)))
-        out.append(f"what about {rng.choice(titles)} and {words}" if i % 2 else words)
-    return out
 
 
 async def client_loop(
@@ -166,7 +158,7 @@ def main() -> None:
     titles = ["Sam", "Lisbon"]
     if args.workspace:
         titles = [e.title for e in load_page_index(open_workspace(args.workspace)).entries.values()]
-    texts = messages(titles, 2000, rng)
+    texts = turn_messages(rng, titles, 2000)
     proc = start_service(args.workspace) if args.url is None else None
     try:
         url = wait_until_ready(args.workspace, args.url, proc)
