@@ -10,9 +10,9 @@ On disk the graph is a journal, `.substrate/edges.jsonl`: a snapshot line
 pages selected together). Recording a turn appends one short line under a
 lock; rewriting the whole graph on every turn cost O(edges) per turn, which
 was most of a turn at a few thousand edges. Once `COMPACT_EVERY` turn lines
-have piled up the journal is compacted: edges that decayed below `PRUNE` are dropped (in memory
-and on disk) and a fresh snapshot replaces the file atomically, which keeps
-both the file and the graph bounded (with the default decay an edge not
+have piled up the journal is compacted: edges that decayed below `PRUNE` are
+dropped (in memory and on disk) and a fresh snapshot replaces the file
+atomically, which keeps both the file and the graph bounded (with the default decay an edge not
 chosen again is gone after about 150 turns).
 
 `LearnedEdges` is how a long-lived reader holds the graph: a stat tells it
@@ -107,12 +107,14 @@ class CoSelectionGraph:
 
 @dataclass
 class _Journal:
-    """What a reader has applied of the file: up to `offset` of inode `inode`."""
+    """What a reader has applied of the file: up to `offset` of inode `inode`,
+    whose size was `size` when last read (more than `offset`: a partial line)."""
 
     graph: CoSelectionGraph
     inode: int
     offset: int
     turns: int  # turn lines since the snapshot
+    size: int
 
 
 def _turn_line(selected: list[str]) -> bytes:
@@ -153,7 +155,7 @@ class LearnedEdges:
         with hold_lock(self._lock, purpose="edges"):
             journal = self._catch_up()
             journal.graph.record(selected)
-            torn = self._size() != journal.offset  # a writer died mid-line
+            torn = journal.size != journal.offset  # under the lock: a writer died mid-line
             if torn or journal.inode == 0 or journal.turns >= COMPACT_EVERY:
                 self._compact(journal.graph)
             else:
@@ -161,6 +163,7 @@ class LearnedEdges:
                     line = _turn_line(selected)
                     fh.write(line)
                 journal.offset += len(line)
+                journal.size = journal.offset
                 journal.turns += 1
             return journal.graph
 
@@ -173,14 +176,15 @@ class LearnedEdges:
         graph.prune()
         snapshot = (json.dumps(graph.snapshot(), ensure_ascii=False) + "\n").encode()
         write_atomic(self._path, snapshot, durable=False)
-        self._journal = _Journal(graph, os.stat(self._path).st_ino, len(snapshot), 0)
+        size = len(snapshot)
+        self._journal = _Journal(graph, os.stat(self._path).st_ino, size, 0, size)
 
     def _catch_up(self) -> _Journal:
         try:
             st = os.stat(self._path)
         except OSError:
             if self._journal is None or self._journal.inode != 0:
-                self._journal = _Journal(CoSelectionGraph.empty(self._decay), 0, 0, 0)
+                self._journal = _Journal(CoSelectionGraph.empty(self._decay), 0, 0, 0, 0)
             return self._journal
         journal = self._journal
         if journal is None or journal.inode != st.st_ino or st.st_size < journal.offset:
@@ -189,6 +193,7 @@ class LearnedEdges:
             with open(self._path, "rb") as fh:
                 fh.seek(journal.offset)
                 _apply(journal, fh.read())
+        journal.size = st.st_size
         return journal
 
     def _load(self) -> _Journal:
@@ -197,21 +202,19 @@ class LearnedEdges:
                 inode = os.fstat(fh.fileno()).st_ino
                 data = fh.read()
         except OSError:
-            return _Journal(CoSelectionGraph.empty(self._decay), 0, 0, 0)
+            return _Journal(CoSelectionGraph.empty(self._decay), 0, 0, 0, 0)
         head_end = data.find(b"\n") + 1
         if head_end == 0:  # no complete snapshot line: the next record rewrites the file
-            return _Journal(CoSelectionGraph.empty(self._decay), inode, 0, 0)
+            return _Journal(CoSelectionGraph.empty(self._decay), inode, 0, 0, len(data))
         journal = _Journal(
-            CoSelectionGraph.from_snapshot(data[:head_end], self._decay), inode, head_end, 0
+            CoSelectionGraph.from_snapshot(data[:head_end], self._decay),
+            inode,
+            head_end,
+            0,
+            len(data),
         )
         _apply(journal, data[head_end:])
         return journal
-
-    def _size(self) -> int:
-        try:
-            return os.stat(self._path).st_size
-        except OSError:
-            return -1
 
 
 def edges_lane(
