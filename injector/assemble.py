@@ -86,14 +86,16 @@ class Injector:
         settings: Settings,
         search: SearchIndex | None,
         clock: Callable[[], float] = time.time,
+        page_refresh_s: float = 0.0,
     ) -> None:
+        """`page_refresh_s` spaces page-index refreshes while pages keep changing
+        (the service under a bulk ingest); 0 checks on every turn."""
         self._settings = settings
         self._search = search
         self._clock = clock
-        self._pages = LivePageIndex(settings.workspace)
+        self._pages = LivePageIndex(settings.workspace, min_interval_s=page_refresh_s)
         self._lock = threading.Lock()
         self._matcher: EntityMatcher | None = None
-        self._matched: PageIndex | None = None
         self._v3 = v3 = settings.v3  # resolved once, not on every turn
         state = settings.workspace.state_dir
         self._conversations = ConversationStore(
@@ -109,8 +111,28 @@ class Injector:
         return self._conversations.recent_turns(self._clock())
 
     def page_index(self) -> PageIndex:
+        return self._pages.current()
+
+    def warm(self) -> None:
+        """Load what the first turn would: the page index, the entity matcher,
+        the learned graph and the embedding model, so no request pays for it."""
+        self.refresh_pages()
         with self._lock:
-            return self._pages.current()
+            self._edges.current()
+        if self._search is not None:
+            self._search.search("warm up", 1)
+
+    def refresh_pages(self) -> None:
+        """Read page changes now (a writer in this process just finished) and
+        bring the entity matcher up to date off the turn path."""
+        index = self._pages.refresh()
+        with self._lock:
+            self._match(index)
+
+    def _match(self, index: PageIndex) -> EntityMatcher:
+        if self._matcher is None or self._matcher.source is not index:
+            self._matcher = matcher_for(index, self._matcher)
+        return self._matcher
 
     def learned_graph(self) -> CoSelectionGraph:
         """A copy of the co-selection graph: turns on other threads keep changing the original."""
@@ -135,6 +157,7 @@ class Injector:
         if self._search is None:
             raise MemoryServiceError("this injector has no search index: only the voice front door")
         hits = self._search.search(message, SEARCH_K)
+        self._pages.current()  # a due refresh happens here, outside the turn lock
         with self._lock:  # the service assembles on many threads; the caches are shared
             return self._assemble(message, conversation_id, hits, info, now)
 
@@ -142,12 +165,11 @@ class Injector:
         self, message: str, conversation_id: str | None, hits: list[Hit], info: str, now: float
     ) -> Blocks:
         v3 = self._v3
-        index = self._pages.current()
-        if index is not self._matched:
-            self._matcher, self._matched = matcher_for(index, self._matcher), index
+        index = self._pages.latest or self._pages.current()  # the newest, whoever built it
+        matcher = self._match(index)
         conversation = self._conversations.load(conversation_id, now) if conversation_id else None
         graph = self._edges.current()
-        proposals = self._proposals(message, index, hits, conversation, graph, now)
+        proposals = self._proposals(message, index, matcher, hits, conversation, graph, now)
         chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
         pages = self._card_pages(chosen, index, hits)
         memory, shown = render_card(pages, v3.card_budget_chars)
@@ -185,17 +207,17 @@ class Injector:
         self,
         message: str,
         index: PageIndex,
+        matcher: EntityMatcher,
         hits: list[Hit],
         conversation: Any,
         graph: CoSelectionGraph,
         now: float,
     ) -> dict[str, list[Candidate]]:
         v3 = self._v3
-        assert self._matcher is not None
         hits = [h for h in hits if h.slug in index.entries]
         proposals = {
             "core": core_lane(index),
-            "entity": self._matcher.match(message),
+            "entity": matcher.match(message),
             "sim": sim_lane(hits, Floors(v3.sim_floor_dense, v3.sim_floor_bm25)),
             "fresh": fresh_lane(
                 hits,

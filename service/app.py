@@ -179,12 +179,16 @@ def create_app(
 
     @app.post("/v1/memory/search", tags=["memory"], responses=ERRORS)
     def search_post(body: SearchIn) -> dict[str, Any]:
-        hits = rt().search.search(body.query, body.k, include_capabilities=body.capabilities)
+        runtime = rt()
+        runtime.note_read()
+        hits = runtime.search.search(body.query, body.k, include_capabilities=body.capabilities)
         return {"query": body.query, "hits": [h.as_json() for h in hits]}
 
     @app.post("/v1/memory/card", tags=["memory"], responses=ERRORS)
     def card_post(body: CardIn) -> dict[str, Any]:
-        blocks = rt().injector.assemble(
+        runtime = rt()
+        runtime.note_read()
+        blocks = runtime.injector.assemble(
             body.message, body.conversation_id, voice_front_door=body.voice_front_door
         )
         return blocks.as_json()

@@ -6,6 +6,12 @@ searches and cards do not wait for them. Ingest writes pages on the request
 thread (under the consolidation lock, like the CLI) and hands re-embedding to
 the worker as a job, waiting for it by default so new pages are searchable
 when the call returns.
+
+Two things would stall every request if they happened on one: the first
+turn's loading (page index, entity matcher, model) and compacting the store,
+which holds the GIL throughout. The first happens before the service
+accepts requests (`start`); compaction waits until no search or card has
+arrived for `OPTIMIZE_IDLE_S`, or shutdown.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from substrate.embedding import Embedder
 
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
+OPTIMIZE_IDLE_S = 10.0
+PAGE_REFRESH_S = 1.0
 
 
 class Runtime:
@@ -43,8 +51,10 @@ class Runtime:
         self._capabilities = capabilities
         self.queue = JobQueue(settings.workspace.state_dir / "jobs.sqlite")
         self.search = open_search_index(settings, embedder)
-        self.injector = Injector(settings, self.search)
+        self.injector = Injector(settings, self.search, page_refresh_s=PAGE_REFRESH_S)
         self._index_lock = threading.Lock()
+        self._unoptimized = False
+        self._last_read = time.monotonic()
         tuning = settings.tuning
         self.scheduler = Scheduler(
             self.queue,
@@ -59,20 +69,45 @@ class Runtime:
             {REEMBED: self._reembed, MAINTAIN: self._maintain_job, CONSOLIDATE: self._consolidate},
             self.scheduler,
             poll_s=poll_s,
+            idle=self.idle,
         )
         self.started_at = time.time()
 
     def start(self) -> None:
+        self.injector.warm()
         self.queue.enqueue(MAINTAIN, {"reason": "startup"})
         self.worker.start()
 
     def close(self) -> None:
         self.worker.stop()
+        self._optimize()
         self.injector.close()
+
+    def note_read(self) -> None:
+        """A search or card arrived: compaction waits for a quiet spell."""
+        self._last_read = time.monotonic()
 
     def maintain(self, rebuild: bool = False) -> MaintainReport:
         with self._index_lock:
-            return self.search.maintain(self._capabilities(), rebuild=rebuild)
+            report = self.search.maintain(self._capabilities(), rebuild=rebuild, optimize=False)
+            if report.embedded or report.deleted or report.rebuilt:
+                self._unoptimized = True
+        self.injector.refresh_pages()
+        return report
+
+    def idle(self) -> bool:
+        """Deferred compaction, once reads have paused; returns whether it ran."""
+        if self._unoptimized and time.monotonic() - self._last_read >= OPTIMIZE_IDLE_S:
+            return self._optimize()
+        return False
+
+    def _optimize(self) -> bool:
+        with self._index_lock:
+            if not self._unoptimized:
+                return False
+            self.search.optimize()
+            self._unoptimized = False
+            return True
 
     def wait_for(self, queued: Queued, timeout_s: float) -> dict[str, Any] | None:
         """The job's row once it finished (done or failed), or None at the timeout."""

@@ -105,10 +105,13 @@ class Worker:
         scheduler: Scheduler | None = None,
         poll_s: float = 0.5,
         clock: Callable[[], float] = time.time,
+        idle: Callable[[], object] | None = None,
     ) -> None:
+        """`idle` runs whenever a poll finds no job (deferred housekeeping)."""
         self._queue = queue
         self._handlers = handlers
         self._scheduler = scheduler
+        self._idle = idle
         self._poll_s = poll_s
         self._clock = clock
         self._stop = threading.Event()
@@ -144,6 +147,8 @@ class Worker:
                 if self._scheduler is not None:
                     self._scheduler.tick()
                 ran = self.run_once()
+                if not ran and self._idle is not None:
+                    self._idle()
             except Exception:
                 log.exception("worker tick failed")
                 ran = False

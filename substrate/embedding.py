@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from substrate.coalesce import Coalescer
 from substrate.errors import ConfigError, StoreUnavailableError
 
 Vectors = npt.NDArray[np.float32]
@@ -152,6 +153,9 @@ class FastembedEmbedder:
         self._model: Any = None
         self._tokenizer: Any = None
         self._spec_cache: _ModelSpec | None = None
+        self._queries: Coalescer[str, Vectors] = Coalescer(
+            lambda texts: list(self.embed_queries(texts))
+        )
 
     @property
     def _spec(self) -> _ModelSpec:
@@ -204,7 +208,8 @@ class FastembedEmbedder:
         return np.asarray(list(model.embed(list(texts), batch_size=32)), dtype=np.float32)
 
     def embed_query(self, text: str) -> Vectors:
-        return np.asarray(self.embed_queries([text])[0], dtype=np.float32)
+        """One query; queries from concurrent threads are embedded as one batch."""
+        return np.asarray(self._queries(text), dtype=np.float32)
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         if not texts:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -95,7 +97,7 @@ class _Scanned:
 
 
 def _walk_pages(
-    concepts_dir: Path, folders: dict[str, int] | None = None
+    concepts_dir: Path, folders: dict[str, int] | None = None, start: str = ""
 ) -> Iterator[tuple[str, os.stat_result]]:
     """(relative posix path, stat) of every `*.md` file, skipping hidden files and folders.
 
@@ -104,7 +106,7 @@ def _walk_pages(
     `folders` is given it receives each folder's mtime, taken before the folder
     is listed, so a change made during the walk still shows as a change later.
     """
-    stack = [""]
+    stack = [start]
     base = str(concepts_dir)
     while stack:
         rel_folder = stack.pop()
@@ -163,9 +165,11 @@ def _scan_job(job: tuple[str, str, int, int]) -> _Scanned:
 
 def _scan_all(jobs: list[tuple[str, str, int, int]]) -> list[_Scanned]:
     """Parse changed files; a large batch (a first scan) is spread over the cores,
-    since YAML parsing is CPU-bound and a fork costs far less than 10k parses."""
+    since YAML parsing is CPU-bound and a fork costs far less than 10k parses.
+    Only a single-threaded process forks: a child of the service could inherit
+    a lock some other thread held at the fork and never get it back."""
     workers = min(os.cpu_count() or 1, 4)
-    if len(jobs) < PARALLEL_THRESHOLD or workers < 2:
+    if len(jobs) < PARALLEL_THRESHOLD or workers < 2 or threading.active_count() > 1:
         return [_scan_file(*job) for job in jobs]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         return list(pool.map(_scan_job, jobs, chunksize=256))
@@ -177,12 +181,17 @@ def load_page_index(workspace: Workspace) -> PageIndex:
 
 
 def _rescan(
-    workspace: Workspace, cached: dict[str, _Scanned], folders: dict[str, int] | None
+    workspace: Workspace,
+    cached: dict[str, _Scanned],
+    folders: dict[str, int] | None,
+    inodes: dict[str, int] | None = None,
 ) -> dict[str, _Scanned]:
     scanned: dict[str, _Scanned] = {}
     jobs: list[tuple[str, str, int, int]] = []
     concepts = str(workspace.concepts_dir)
     for rel, st in _walk_pages(workspace.concepts_dir, folders):
+        if inodes is not None:
+            inodes[rel] = st.st_ino
         hit = cached.get(rel)
         if hit is not None and hit.mtime_ns == st.st_mtime_ns and hit.size == st.st_size:
             scanned[rel] = hit
@@ -201,11 +210,19 @@ class LivePageIndex:
     A per-turn rescan of 10,000 pages costs a JSON load and 10,000 stats, far
     over a turn's budget. Every writer of pages replaces files by rename, and
     a create, rename or delete changes the mtime of the folder it happens in,
-    so `current()` stats only the folders it saw last time and rescans when
-    one changed. An editor that rewrites a file in place leaves its folder
-    alone; a full rescan every `max_age_s` catches that, spaced further apart
-    when a rescan is slow (at least `RESCAN_SPACING` times its own duration),
-    so on a slow disk the check never becomes most of a turn.
+    so `current()` stats only the folders it saw last time and re-lists just
+    the ones that changed; within a re-listed folder a file whose inode
+    (free from the listing) is unchanged is not even stat'ed, so a folder of
+    10,000 pages that gained one costs one listing and one parse. An editor
+    that rewrites a file in place leaves its folder and inode alone; a full
+    rescan every `max_age_s` catches that, spaced further apart when a rescan
+    is slow (at least `RESCAN_SPACING` times its own duration).
+
+    Under many threads (the service) one turn refreshes while the others go
+    on with the index they had, and `min_interval_s` spaces refreshes while
+    a bulk import keeps changing folders, so a 1,000-page ingest does not
+    make every turn rebuild the index. `refresh()` waits for a refresh: an
+    in-process writer calls it once its pages are written.
     """
 
     def __init__(
@@ -213,47 +230,129 @@ class LivePageIndex:
         workspace: Workspace,
         max_age_s: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
+        min_interval_s: float = 0.0,
     ) -> None:
         self._workspace = workspace
         self._max_age_s = max_age_s
+        self._min_interval_s = min_interval_s
         self._clock = clock
-        self._scanned: dict[str, _Scanned] | None = None
+        self._refreshing = threading.Lock()
+        self._scanned: dict[str, _Scanned] = {}
+        self._inodes: dict[str, int] = {}
         self._folders: dict[str, int] = {}
         self._index: PageIndex | None = None
         self._next_full = 0.0
+        self._checked = -math.inf
 
     def current(self) -> PageIndex:
-        if self._index is None or self._stale():
-            self.refresh()
+        index = self._index
+        if index is not None and self._clock() < self._checked + self._min_interval_s:
+            return index
+        if index is None:
+            return self.refresh()
+        if not self._refreshing.acquire(blocking=False):
+            return index  # another thread is refreshing: this turn keeps the index it had
+        try:
+            self._refresh_locked()
+        finally:
+            self._refreshing.release()
         assert self._index is not None
         return self._index
 
-    def refresh(self) -> PageIndex:
-        cached = self._scanned
-        if cached is None:
-            cached = _read_cache(self._workspace.page_index_path)
+    @property
+    def latest(self) -> PageIndex | None:
+        """The newest index built, without checking the disk."""
+        return self._index
+
+    def refresh(self, full: bool = False) -> PageIndex:
+        """Bring the index up to date now, waiting for a refresh in progress."""
+        with self._refreshing:
+            self._refresh_locked(full)
+        assert self._index is not None
+        return self._index
+
+    def _refresh_locked(self, full: bool = False) -> None:
+        now = self._checked = self._clock()
+        changed = None if full or self._index is None else self._changed_folders(now)
+        if changed is None:
+            self._rescan_all(now)
+        elif changed and self._rescan_folders(changed):
+            self._index = _assemble(self._scanned)
+
+    def _changed_folders(self, now: float) -> list[str] | None:
+        """Folders whose mtime moved, or None when a full rescan is due."""
+        if now >= self._next_full or not self._folders:
+            return None
+        base = str(self._workspace.concepts_dir)
+        changed = []
+        for rel, mtime_ns in self._folders.items():
+            try:
+                if os.stat(os.path.join(base, rel) if rel else base).st_mtime_ns != mtime_ns:
+                    changed.append(rel)
+            except OSError:
+                return None  # a folder went away: let the full walk sort it out
+        return changed
+
+    def _rescan_all(self, started: float) -> None:
+        cached = self._scanned or _read_cache(self._workspace.page_index_path)
         folders: dict[str, int] = {}
-        started = self._clock()
-        scanned = _rescan(self._workspace, cached, folders)
+        inodes: dict[str, int] = {}
+        scanned = _rescan(self._workspace, cached, folders, inodes)
         spent = self._clock() - started
         self._next_full = started + max(self._max_age_s, RESCAN_SPACING * spent)
         if self._index is None or scanned != self._scanned:
             self._index = _assemble(scanned)
-        self._scanned, self._folders = scanned, folders
-        return self._index
+        self._scanned, self._folders, self._inodes = scanned, folders, inodes
 
-    def _stale(self) -> bool:
-        if self._clock() >= self._next_full:
-            return True
+    def _rescan_folders(self, changed: list[str]) -> bool:
+        """Re-list `changed` folders in place; returns whether any page changed."""
         base = str(self._workspace.concepts_dir)
-        for rel, mtime_ns in self._folders.items():
+        children: dict[str, list[str]] = {}
+        for rel in self._scanned:
+            children.setdefault(rel.rpartition("/")[0], []).append(rel)
+        jobs: list[tuple[str, str, int, int]] = []
+        gone: set[str] = set()
+        for folder in changed:
+            path = os.path.join(base, folder) if folder else base
+            listed: dict[str, os.DirEntry[str]] = {}
             try:
-                now_ns = os.stat(os.path.join(base, rel) if rel else base).st_mtime_ns
+                self._folders[folder] = os.stat(path).st_mtime_ns  # before listing: see _walk_pages
+                items = list(os.scandir(path))
             except OSError:
-                return True
-            if now_ns != mtime_ns:
-                return True
-        return not self._folders
+                items = []
+            for item in items:
+                if item.name.startswith("."):
+                    continue
+                rel = f"{folder}/{item.name}" if folder else item.name
+                if item.is_dir():
+                    if rel not in self._folders:
+                        jobs += self._new_folder(rel)
+                elif item.name.endswith(".md") and item.is_file():
+                    listed[rel] = item
+            gone.update(rel for rel in children.get(folder, ()) if rel not in listed)
+            for rel, item in listed.items():
+                if rel in self._scanned and self._inodes.get(rel) == item.inode():
+                    continue
+                st = item.stat()
+                self._inodes[rel] = st.st_ino
+                hit = self._scanned.get(rel)
+                if hit is None or (hit.mtime_ns, hit.size) != (st.st_mtime_ns, st.st_size):
+                    jobs.append((base, rel, st.st_mtime_ns, st.st_size))
+        for rel in gone:
+            self._scanned.pop(rel, None)
+            self._inodes.pop(rel, None)
+        for job, result in zip(jobs, _scan_all(jobs), strict=True):
+            self._scanned[job[1]] = result
+        return bool(jobs or gone)
+
+    def _new_folder(self, rel_folder: str) -> list[tuple[str, str, int, int]]:
+        """Parse jobs for every page under a folder created since the last scan."""
+        base = str(self._workspace.concepts_dir)
+        jobs = []
+        for rel, st in _walk_pages(self._workspace.concepts_dir, self._folders, rel_folder):
+            self._inodes[rel] = st.st_ino
+            jobs.append((base, rel, st.st_mtime_ns, st.st_size))
+        return jobs
 
 
 def _assemble(scanned: dict[str, _Scanned]) -> PageIndex:

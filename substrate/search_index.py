@@ -139,7 +139,11 @@ class SearchIndex:
         *,
         rebuild: bool = False,
         progress: Progress | None = None,
+        optimize: bool = True,
     ) -> MaintainReport:
+        """Bring the index up to the pages. `optimize=False` leaves compacting
+        the store to a later `optimize()`: Qdrant Edge holds the GIL while it
+        compacts, which would freeze a serving process's other threads."""
         started = time.perf_counter()
         state = self._read_state()
         identity = self._embedder.identity
@@ -163,7 +167,7 @@ class SearchIndex:
         if changed or deleted or rebuilt or stats.dirty:
             # A no-op maintain writes nothing: flush and rewrites cost more than the diff.
             self._store.flush()
-            if changed or deleted:
+            if (changed or deleted) and optimize:
                 self._store.optimize()
             stats.save(self._stats_path)
             self._write_state({"version": STATE_VERSION, "identity": identity, "pages": indexed})
@@ -175,6 +179,9 @@ class SearchIndex:
             seconds=time.perf_counter() - started,
             rebuilt=rebuilt,
         )
+
+    def optimize(self) -> None:
+        self._store.optimize()
 
     def _load_stats(self, indexed: list[str]) -> Bm25Stats:
         """The saved BM25 statistics, rebuilt from the stored chunk texts when they

@@ -68,13 +68,16 @@ def test_stopword_only_names_never_fire(settings: Settings, write_page: PageWrit
     assert slugs(matcher, "it is the best") == []
 
 
-def test_matcher_is_rebuilt_only_when_pages_change(
+def test_matcher_follows_page_changes_without_a_rebuild(
     settings: Settings, write_page: PageWriter
 ) -> None:
-    first = build(settings, write_page, {"a": "---\ntitle: Alpha\n---\nx"})
-    same = matcher_for(load_page_index(settings.workspace), first)
-    assert same is first
+    first = build(settings, write_page, {"a": "---\ntitle: Alpha\naliases: [Al]\n---\nx"})
+    index = first.source
+    assert index is not None and matcher_for(index, first) is first
     write_page("b", "---\ntitle: Beta\n---\nx")
-    changed = matcher_for(load_page_index(settings.workspace), first)
-    assert changed is not first
-    assert slugs(changed, "alpha beta") == ["a", "b"]
+    write_page("a", "---\ntitle: Gamma\n---\nx")
+    updated = matcher_for(load_page_index(settings.workspace), first)
+    assert slugs(updated, "alpha al beta gamma") == ["a", "b"]
+    assert slugs(updated, "alpha al") == []  # the old title and alias were withdrawn
+    fresh = EntityMatcher.build(load_page_index(settings.workspace).entries.values())
+    assert updated.names == fresh.names

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -97,3 +98,23 @@ def test_a_failing_job_is_queued_again_after_its_backoff(tmp_path: Path) -> None
     clock.now += 5
     assert worker.run_once()
     assert [r["outcome"] for r in queue.history()] == ["retry", "retry"]
+
+
+def test_idle_housekeeping_runs_only_when_a_poll_finds_no_job(tmp_path: Path) -> None:
+    queue = JobQueue(tmp_path / "jobs.sqlite")
+    events: list[str] = []
+    worker = Worker(
+        queue,
+        {"memory_v3_maintain": lambda payload: events.append("job") or {}},
+        poll_s=0.01,
+        idle=lambda: events.append("idle"),
+    )
+    queue.enqueue("memory_v3_maintain")
+    worker.start()
+    try:
+        deadline = time.monotonic() + 10
+        while "idle" not in events and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        worker.stop()
+    assert events[:2] == ["job", "idle"]

@@ -170,3 +170,48 @@ def test_live_index_catches_in_place_edits_at_its_max_age(
     assert live.current().get("a").title == "Before"
     clock.now = 5.0
     assert live.current().get("a").title == "After"
+
+
+def test_live_index_relisting_a_folder_keeps_untouched_entries(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("notes/a", "---\ntitle: A\n---\n")
+    write_page("notes/b", "---\ntitle: B\n---\n")
+    live = LivePageIndex(workspace, max_age_s=60, clock=_Clock())
+    before = live.current()
+    write_atomic(workspace.concepts_dir / "notes" / "b.md", "---\ntitle: B2\n---\n")
+    after = live.current()
+    assert after is not before
+    assert after.get("notes/a") is before.get(
+        "notes/a"
+    )  # not re-parsed: the entity lane diffs by identity
+    assert after.get("notes/b").title == "B2"
+
+
+def test_live_index_follows_folders_created_and_removed(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("a", "x")
+    live = LivePageIndex(workspace, max_age_s=60, clock=_Clock())
+    assert list(live.current().entries) == ["a"]
+    write_page("deep/er/page", "x")
+    assert sorted(live.current().entries) == ["a", "deep/er/page"]
+    (workspace.concepts_dir / "deep" / "er" / "page.md").unlink()
+    (workspace.concepts_dir / "deep" / "er").rmdir()
+    assert list(live.current().entries) == ["a"]
+
+
+def test_live_index_spaces_refreshes_but_refresh_waits_for_none(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("a", "x")
+    clock = _Clock()
+    live = LivePageIndex(workspace, max_age_s=60, clock=clock, min_interval_s=1.0)
+    first = live.current()
+    write_page("b", "x")
+    clock.now = 0.5
+    assert live.current() is first  # a bulk write does not rebuild the index on every turn
+    clock.now = 1.0
+    assert sorted(live.current().entries) == ["a", "b"]
+    write_page("c", "x")
+    assert "c" in live.refresh().entries  # an in-process writer does not wait for the interval

@@ -1,0 +1,56 @@
+"""The service runtime: warmed before it serves, pages visible to cards as soon
+as a maintain returns, store compaction deferred to a quiet spell."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import service.runtime
+from service.runtime import Runtime
+from substrate import Settings
+from substrate.embedding import HashingEmbedder
+from tests.conftest import PageWriter
+
+
+def test_compaction_waits_for_reads_to_pause_and_runs_once(
+    settings: Settings, write_page: PageWriter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service.runtime, "OPTIMIZE_IDLE_S", 0.3)
+    write_page("a", "---\ntitle: Alpha\n---\nThe alpha page.")
+    runtime = Runtime(settings, embedder=HashingEmbedder())
+    compacted: list[bool] = []
+    compact = runtime.search.optimize
+    monkeypatch.setattr(runtime.search, "optimize", lambda: compacted.append(True) or compact())
+    try:
+        assert runtime.maintain().embedded == 1
+        assert compacted == []  # not on the write: it would hold the GIL under live reads
+        runtime.note_read()
+        assert not runtime.idle()  # a read just arrived
+        time.sleep(0.35)
+        assert runtime.idle() and compacted == [True]
+        assert not runtime.idle()  # nothing left to compact
+        assert runtime.maintain().embedded == 0
+        assert not runtime.idle()  # a no-op maintain leaves nothing to compact
+        write_page("b", "---\ntitle: Beta\n---\nThe beta page.")
+        runtime.maintain()
+    finally:
+        runtime.close()
+    assert compacted == [True, True]  # shutdown compacts what was left
+
+
+def test_cards_see_pages_as_soon_as_a_maintain_returns(
+    settings: Settings, write_page: PageWriter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service.runtime, "PAGE_REFRESH_S", 3600.0)  # turns alone would not look
+    write_page("a", "---\ntitle: Alpha\n---\nThe alpha page.")
+    runtime = Runtime(settings, embedder=HashingEmbedder())
+    try:
+        runtime.start()  # warms the injector: the page index is read now
+        write_page("b", "---\ntitle: Bartholomew\n---\nThe new page.")
+        runtime.maintain()
+        blocks = runtime.injector.assemble("what about Bartholomew?", "c1")
+        assert "b" in [s.slug for s in blocks.selected if "entity" in s.lanes]
+    finally:
+        runtime.close()
