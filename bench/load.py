@@ -5,14 +5,18 @@
 
 Starts `memory serve` on the workspace (make a 10,000-page one with
 `bench/ingest.py --pages 10000 --keep DIR`), waits for its startup maintain,
-then runs two phases with `--clients` concurrent clients, each posting card
+then runs three phases with `--clients` concurrent clients, each posting
 requests back to back (messages mixing topic words and page titles, a
 conversation per client so `hot` and `edges` have state):
 
-- `steady`: `--seconds` of card load alone;
-- `during_ingest`: the same load while `POST /v1/memory/ingest` writes
-  `--ingest` new pages and waits for them to be searchable (the load runs
-  for `--seconds` or until the ingest returns, whichever is later).
+- `search_baseline`: `--seconds` of `/v1/memory/search` (k=20, what a card's
+  sim lane asks for), the same process and clients: the floor a card stands on;
+- `steady`: `--seconds` of card load alone (`card_over_search_p50` is its
+  median over the baseline's);
+- `during_ingest`: the card load while `POST /v1/memory/ingest` writes
+  `--ingest` new pages (under `load/`, which must not exist yet) and waits
+  for them to be searchable (the load runs for `--seconds` or until the
+  ingest returns, whichever is later).
 
 Printed as JSON per phase: requests, requests/s, p50/p99 latency in ms,
 errors (non-200 answers and transport failures, with the first few
@@ -46,6 +50,9 @@ from service.discovery import running_service
 from substrate import load_page_index, open_workspace
 
 STARTUP_S = 3600.0  # the first maintain of a large workspace walks every page
+CARD = "/v1/memory/card"
+SEARCH = "/v1/memory/search"
+INGEST_FOLDER = "load"
 
 
 @dataclass
@@ -71,15 +78,25 @@ class Phase:
 
 
 async def client_loop(
-    client: httpx.AsyncClient, texts: list[str], conversation: str, until: Any, phase: Phase
+    client: httpx.AsyncClient,
+    route: str,
+    texts: list[str],
+    conversation: str,
+    until: Any,
+    phase: Phase,
 ) -> None:
     i = 0
     while not until():
-        body = {"message": texts[i % len(texts)], "conversation_id": conversation}
+        text = texts[i % len(texts)]
+        body = (
+            {"message": text, "conversation_id": conversation}
+            if route == CARD
+            else {"query": text, "k": 20}
+        )
         i += 1
         started = time.perf_counter()
         try:
-            response = await client.post("/v1/memory/card", json=body)
+            response = await client.post(route, json=body)
         except httpx.HTTPError as exc:
             phase.errors.append(f"{type(exc).__name__}: {exc}")
             continue
@@ -89,14 +106,16 @@ async def client_loop(
             phase.errors.append(f"{response.status_code}: {response.text[:200]}")
 
 
-async def run_load(url: str, clients: int, texts: list[str], until: Any) -> Phase:
+async def run_load(
+    url: str, clients: int, texts: list[str], until: Any, route: str = CARD
+) -> Phase:
     phase = Phase()
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     started = time.perf_counter()
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
         await asyncio.gather(
             *(
-                client_loop(client, texts[c::clients] or texts, f"load-{c}", until, phase)
+                client_loop(client, route, texts[c::clients] or texts, f"load-{c}", until, phase)
                 for c in range(clients)
             )
         )
@@ -110,7 +129,10 @@ def ingest_pages(n: int, rng: random.Random) -> list[dict[str, str]]:
         body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 15)))
         title = f"Load {i} {rng.choice(WORDS)}"
         pages.append(
-            {"slug": f"load/page-{i:05d}", "content": f"---\ntitle: {title}\n---\n{body}\n"}
+            {
+                "slug": f"{INGEST_FOLDER}/page-{i:05d}",
+                "content": f"---\ntitle: {title}\n---\n{body}\n",
+            }
         )
     return pages
 
@@ -156,6 +178,13 @@ def main() -> None:
         parser.error("give --workspace DIR or --url URL")
     rng = random.Random(11)
     titles = ["Sam", "Lisbon"]
+    if args.workspace and args.ingest:
+        left = open_workspace(args.workspace).concepts_dir / INGEST_FOLDER
+        if left.exists():
+            parser.error(
+                f"{left} exists (an earlier run's ingest): remove it and run "
+                "`memory maintain` so the ingest phase writes new pages"
+            )
     if args.workspace:
         titles = [e.title for e in load_page_index(open_workspace(args.workspace)).entries.values()]
     texts = turn_messages(rng, titles, 2000)
@@ -163,11 +192,13 @@ def main() -> None:
     try:
         url = wait_until_ready(args.workspace, args.url, proc)
         print(f"service ready at {url}", file=sys.stderr)
-        deadline = time.monotonic() + args.seconds
-        steady = asyncio.run(
-            run_load(url, args.clients, texts, lambda: time.monotonic() > deadline)
-        )
-        out: dict[str, Any] = {"clients": args.clients, "steady": steady.summary()}
+        out: dict[str, Any] = {"clients": args.clients}
+        for name, route in (("search_baseline", SEARCH), ("steady", CARD)):
+            deadline = time.monotonic() + args.seconds
+            phase = asyncio.run(run_load(url, args.clients, texts, _until(deadline), route))
+            out[name] = phase.summary()
+        base, card = out["search_baseline"]["p50_ms"], out["steady"]["p50_ms"]
+        out["card_over_search_p50"] = round(card / base, 2) if base and card else None
         if args.ingest:
             out |= during_ingest(url, args, texts, rng)
         print(json.dumps(out, indent=1))
@@ -175,6 +206,10 @@ def main() -> None:
         if proc is not None:
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=300)
+
+
+def _until(deadline: float) -> Any:
+    return lambda: time.monotonic() > deadline
 
 
 def during_ingest(

@@ -158,18 +158,20 @@ class Injector:
             raise MemoryServiceError("this injector has no search index: only the voice front door")
         hits = self._search.search(message, SEARCH_K)
         self._pages.current()  # a due refresh happens here, outside the turn lock
-        with self._lock:  # the service assembles on many threads; the caches are shared
-            return self._assemble(message, conversation_id, hits, info, now)
+        return self._assemble(message, conversation_id, hits, info, now)
 
     def _assemble(
         self, message: str, conversation_id: str | None, hits: list[Hit], info: str, now: float
     ) -> Blocks:
+        """The service runs turns on many threads: only what reads or changes the
+        shared matcher and learned graph holds the lock; file I/O does not."""
         v3 = self._v3
-        index = self._pages.latest or self._pages.current()  # the newest, whoever built it
-        matcher = self._match(index)
         conversation = self._conversations.load(conversation_id, now) if conversation_id else None
-        graph = self._edges.current()
-        proposals = self._proposals(message, index, matcher, hits, conversation, graph, now)
+        with self._lock:
+            index = self._pages.latest or self._pages.current()  # the newest, whoever built it
+            matcher = self._match(index)
+            graph = self._edges.current()
+            proposals = self._proposals(message, index, matcher, hits, conversation, graph, now)
         chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
         pages = self._card_pages(chosen, index, hits)
         memory, shown = render_card(pages, v3.card_budget_chars)
@@ -181,8 +183,8 @@ class Injector:
         ]
         learned = [s.slug for s in selected if LEARNS_EDGES & set(s.lanes)]
         if len(learned) > 1:
-            self._edges.record(learned)
-        blocks = Blocks(memory, info, selected)
+            with self._lock:
+                self._edges.record(learned)
         if conversation_id:
             self._conversations.record_turn(
                 conversation_id,
@@ -191,7 +193,7 @@ class Injector:
                 now,
                 {s.slug: s.lanes for s in selected},
             )
-        return blocks
+        return Blocks(memory, info, selected)
 
     def _frozen(self, conversation_id: str | None, info: str, now: float) -> Blocks:
         if not conversation_id:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -102,6 +103,10 @@ class JobQueue:
     def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
         self._path = path
         self._clock = clock
+        # Set by every enqueue in this process: the worker sleeps on it rather
+        # than polling the database often (jobs from other processes and
+        # retries wait for its poll).
+        self.enqueued = threading.Event()
         path.parent.mkdir(parents=True, exist_ok=True)
         with self._db() as db:
             db.executescript(SCHEMA)
@@ -139,7 +144,8 @@ class JobQueue:
                 (kind, body, now + delay_s, now),
             )
             db.execute("COMMIT")
-            return Queued(int(cursor.lastrowid or 0), deduped=False)
+        self.enqueued.set()
+        return Queued(int(cursor.lastrowid or 0), deduped=False)
 
     def claim(self, lease_s: float = 300.0) -> Job | None:
         """The next due job, leased to the caller; an expired lease counts as due."""

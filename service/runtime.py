@@ -23,7 +23,7 @@ from typing import Any
 
 from injector import Injector
 from service.jobs import JobQueue, Queued
-from service.worker import CONSOLIDATE, ConsolidationPolicy, Scheduler, Worker
+from service.worker import CONSOLIDATE, POLL_S, ConsolidationPolicy, Scheduler, Worker
 from substrate import (
     Capability,
     MaintainReport,
@@ -45,7 +45,7 @@ class Runtime:
         settings: Settings,
         embedder: Embedder | None = None,
         capabilities: Callable[[], list[Capability]] = list,
-        poll_s: float = 0.5,
+        poll_s: float = POLL_S,
     ) -> None:
         self.settings = settings
         self._capabilities = capabilities
@@ -116,7 +116,7 @@ class Runtime:
             job = self.queue.job(queued.id)
             if job is not None and job["state"] in ("done", "failed"):
                 return job
-            time.sleep(0.05)
+            time.sleep(0.2)
         return None
 
     def last_result(self, job_id: int) -> dict[str, Any] | None:

@@ -31,6 +31,8 @@ from substrate.buffer import BufferEntry
 CONSOLIDATE = "memory_v2_consolidate"
 MIN_ENTRIES = 10
 LAST_DUE = "consolidation_last_due"
+POLL_S = 5.0
+TICK_S = 30.0
 
 log = logging.getLogger("memory.worker")
 
@@ -103,16 +105,24 @@ class Worker:
         queue: JobQueue,
         handlers: dict[str, Handler],
         scheduler: Scheduler | None = None,
-        poll_s: float = 0.5,
+        poll_s: float = POLL_S,
         clock: Callable[[], float] = time.time,
         idle: Callable[[], object] | None = None,
+        tick_s: float = TICK_S,
     ) -> None:
-        """`idle` runs whenever a poll finds no job (deferred housekeeping)."""
+        """`idle` runs whenever a poll finds no job (deferred housekeeping).
+
+        A job queued in this process wakes the worker at once; `poll_s` only
+        bounds how late it sees a retry come due or a job another process
+        queued. The schedule is checked every `tick_s` (its intervals are hours;
+        a `remember` nudges it directly). Each wake-up costs CPU even when
+        there is nothing to do, so both are seconds, not milliseconds."""
         self._queue = queue
         self._handlers = handlers
         self._scheduler = scheduler
         self._idle = idle
         self._poll_s = poll_s
+        self._tick_s = tick_s
         self._clock = clock
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -138,13 +148,16 @@ class Worker:
 
     def stop(self, timeout_s: float = 30.0) -> None:
         self._stop.set()
+        self._queue.enqueued.set()
         if self._thread is not None:
             self._thread.join(timeout_s)
 
     def _loop(self) -> None:
+        next_tick = 0.0
         while not self._stop.is_set():
             try:
-                if self._scheduler is not None:
+                if self._scheduler is not None and time.monotonic() >= next_tick:
+                    next_tick = time.monotonic() + self._tick_s
                     self._scheduler.tick()
                 ran = self.run_once()
                 if not ran and self._idle is not None:
@@ -153,4 +166,5 @@ class Worker:
                 log.exception("worker tick failed")
                 ran = False
             if not ran:
-                self._stop.wait(self._poll_s)
+                self._queue.enqueued.wait(self._poll_s)
+                self._queue.enqueued.clear()

@@ -142,6 +142,9 @@ def _catalogue_dim(name: str) -> int:
     )
 
 
+BATCH = 32
+
+
 class FastembedEmbedder:
     """A fastembed model: identity resolved cheaply, the model loaded on first embed."""
 
@@ -153,6 +156,10 @@ class FastembedEmbedder:
         self._model: Any = None
         self._tokenizer: Any = None
         self._spec_cache: _ModelSpec | None = None
+        # One model run at a time: each run already uses every core, and two at
+        # once (a re-embed beside a turn's query) oversubscribe them, while
+        # indexing in batches lets queries interleave between batches.
+        self._running = threading.Lock()
         self._queries: Coalescer[str, Vectors] = Coalescer(
             lambda texts: list(self.embed_queries(texts))
         )
@@ -202,10 +209,15 @@ class FastembedEmbedder:
         return 256
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """Batches of `BATCH`, one model run at a time (see `_running`)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
-        return np.asarray(list(model.embed(list(texts), batch_size=32)), dtype=np.float32)
+        out: list[Any] = []
+        for start in range(0, len(texts), BATCH):
+            with self._running:
+                out.extend(model.embed(list(texts[start : start + BATCH]), batch_size=BATCH))
+        return np.asarray(out, dtype=np.float32)
 
     def embed_query(self, text: str) -> Vectors:
         """One query; queries from concurrent threads are embedded as one batch."""
@@ -215,7 +227,10 @@ class FastembedEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
-        return np.asarray(list(model.query_embed(list(texts), batch_size=32)), dtype=np.float32)
+        with self._running:
+            return np.asarray(
+                list(model.query_embed(list(texts), batch_size=BATCH)), dtype=np.float32
+            )
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         tokenizer = self._token_counter()

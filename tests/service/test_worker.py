@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -118,3 +119,18 @@ def test_idle_housekeeping_runs_only_when_a_poll_finds_no_job(tmp_path: Path) ->
     finally:
         worker.stop()
     assert events[:2] == ["job", "idle"]
+
+
+def test_a_job_queued_in_process_wakes_the_worker_before_its_poll(tmp_path: Path) -> None:
+    queue = JobQueue(tmp_path / "jobs.sqlite")
+    ran = threading.Event()
+    worker = Worker(
+        queue, {"memory_v3_maintain": lambda payload: ran.set() or {}}, poll_s=600, tick_s=600
+    )
+    worker.start()
+    try:
+        time.sleep(0.2)  # the worker found nothing and sleeps for up to its 600 s poll
+        queue.enqueue("memory_v3_maintain")
+        assert ran.wait(60)
+    finally:
+        worker.stop()
