@@ -1,8 +1,9 @@
 """The `entity` lane: pages whose title or an alias is named in the turn text.
 
-Names and turn text are folded the same way (NFKC, casefold) and split into
-Unicode words, so matching is case-insensitive, respects word boundaries,
-handles multi-word names and works in any script that separates words.
+Names and turn text are folded the same way (NFKC, casefold; Arabic marks,
+letter variants, clitics and inflections) and split into Unicode words, so
+matching is case-insensitive, respects word boundaries, handles multi-word
+names and works in any script that separates words.
 One matcher holds every name as a tuple of words, looked up by the turn's
 word n-grams: the cost per turn is (words in the turn) x (longest name),
 whatever the number of pages, where a regex alternation over 10,000 pages'
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lanes.candidates import Candidate
+from substrate.arabic import arabic_term, has_arabic, strip_marks
 from substrate.bm25 import STOPWORDS
 from substrate.page_index import PageEntry, PageIndex
 
@@ -27,7 +29,9 @@ _WORD = re.compile(r"\w+")
 
 
 def name_words(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
+    """Folded words; an Arabic word as its BM25 term, so "وليلى" names ليلى."""
+    words = _WORD.findall(strip_marks(unicodedata.normalize("NFKC", text)).casefold())
+    return tuple(arabic_term(w) if has_arabic(w) else w for w in words)
 
 
 @dataclass

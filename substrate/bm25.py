@@ -9,6 +9,10 @@ ln((N − df + 0.5)/(df + 0.5)) with an epsilon floor instead, which goes
 negative for terms in over half the documents; with Qdrant's IDF substituted
 the two agree to float precision (tests/substrate/test_bm25.py).
 
+Tokens: see `tokenize`; Arabic handling is in `substrate.arabic`. Changing
+what a token is changes every sparse vector, so `TOKENIZER` is part of the
+index identity and a change re-indexes.
+
 Term ids are CRC32 hashes of the token, so vectors need no shared vocabulary
 and move between store adapters unchanged.
 """
@@ -26,9 +30,11 @@ from pathlib import Path
 
 import py_rust_stemmers
 
+from substrate.arabic import ARABIC_STOPWORDS, arabic_term, fold_arabic, has_arabic, strip_marks
 from substrate.safe_files import write_atomic
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+TOKENIZER = "words-en-snowball+ar-snowball-folded"
 
 # A compact English stopword list (function words only: no content words,
 # so "key", "token", "system" stay searchable).
@@ -50,9 +56,21 @@ def _stemmer(language: str) -> py_rust_stemmers.SnowballStemmer:
 
 
 def tokenize(text: str) -> list[str]:
-    """Lowercased words of any script, English stopwords dropped, English stems."""
-    words = [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
-    return _stemmer("english").stem_words(words) if words else []
+    """Lowercased words of any script, stopwords dropped; Arabic words as
+    `arabic_term`s, every other word as its English stem."""
+    text = text.lower()
+    if not has_arabic(text):
+        words = [w for w in _WORD.findall(text) if w not in STOPWORDS]
+        return _stemmer("english").stem_words(words) if words else []
+    out = []
+    english = _stemmer("english")
+    for word in _WORD.findall(strip_marks(text)):
+        if not has_arabic(word):
+            if word not in STOPWORDS:
+                out.append(english.stem_word(word))
+        elif fold_arabic(word) not in ARABIC_STOPWORDS:
+            out.append(arabic_term(word))
+    return out
 
 
 def term_id(token: str) -> int:

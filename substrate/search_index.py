@@ -7,7 +7,8 @@ modification times and the content hash confirms them: unchanged pages and
 pages merely touched cost nothing,
 changed pages are re-chunked, re-embedded and upserted, deleted pages leave
 the collection. A changed embedder identity, or a store that lost its
-points, means a full rebuild rather than vectors from two models side by side.
+points, means a full rebuild rather than vectors from two models side by side;
+so does a change of what a BM25 token is (`bm25.TOKENIZER`).
 
 Search runs one dense and one BM25 query over chunks, keeps each page's best
 chunk per signal, ranks pages per signal and fuses the two rankings with the
@@ -26,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from substrate.bm25 import Bm25Stats, document_vector, query_vector, tokenize
+from substrate.bm25 import TOKENIZER, Bm25Stats, document_vector, query_vector, tokenize
 from substrate.chunks import Chunk, chunk_page
 from substrate.embedding import Embedder, Vectors
 from substrate.errors import PageParseError
@@ -146,7 +147,7 @@ class SearchIndex:
         compacts, which would freeze a serving process's other threads."""
         started = time.perf_counter()
         state = self._read_state()
-        identity = self._embedder.identity
+        identity = f"{self._embedder.identity};tokens={TOKENIZER}"
         indexed: dict[str, list[Any]] = state.get("pages", {})
         lost = bool(indexed) and self._store.count() == 0
         rebuilt = rebuild or lost or state.get("identity") != identity

@@ -81,3 +81,21 @@ def test_matcher_follows_page_changes_without_a_rebuild(
     assert slugs(updated, "alpha al") == []  # the old title and alias were withdrawn
     fresh = EntityMatcher.build(load_page_index(settings.workspace).entries.values())
     assert updated.names == fresh.names
+
+
+def test_arabic_names_match_across_spelling_marks_and_clitics(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    matcher = build(
+        settings,
+        write_page,
+        {
+            "people/ahmad": "---\ntitle: أحمد\n---\nx",
+            "places/cairo": "---\ntitle: القاهرة\n---\nx",
+            "people/layla": "---\ntitle: ليلى\n---\nx",
+        },
+    )
+    assert slugs(matcher, "اتصل احمد امس") == ["people/ahmad"]  # hamza left off
+    assert slugs(matcher, "سافرت إلى القاهِرَة") == ["places/cairo"]  # vowel marks written
+    assert slugs(matcher, "ذهبت مع وليلى") == ["people/layla"]  # "and Layla", final ي for ى
+    assert slugs(matcher, "ليلة هادئة") == []  # "night" shares letters, not the name
