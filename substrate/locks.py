@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,10 +18,28 @@ from pathlib import Path
 
 from substrate.errors import LockHeldError
 
+_THREAD_LOCKS: dict[str, threading.RLock] = {}
+_THREAD_LOCKS_GUARD = threading.Lock()
+
+
+def _thread_lock(path: Path) -> threading.RLock:
+    with _THREAD_LOCKS_GUARD:
+        return _THREAD_LOCKS.setdefault(os.path.abspath(path), threading.RLock())
+
 
 @contextmanager
 def hold_lock(path: Path, *, timeout_s: float = 10.0, purpose: str = "write") -> Iterator[None]:
-    """Hold the lock at `path`, waiting up to `timeout_s` for another holder."""
+    """Hold the lock at `path`, waiting up to `timeout_s` for another process.
+
+    Threads of this process queue on an in-process lock first and only one
+    of them polls the file lock: 32 service threads polling it would starve
+    each other past the timeout, though every holder is quick."""
+    with _thread_lock(path), _file_lock(path, timeout_s, purpose):
+        yield
+
+
+@contextmanager
+def _file_lock(path: Path, timeout_s: float, purpose: str) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:

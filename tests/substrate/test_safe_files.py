@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,20 @@ def test_batch_write_lands_every_good_write_and_fails_bad_ones_alone(tmp_path: P
     assert (tmp_path / "a" / "three.md").read_bytes() == b"three"
     assert drifted.read_text() == "v2 by someone else"
     assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+def test_threads_of_one_process_queue_for_a_lock_instead_of_timing_out(tmp_path: Path) -> None:
+    lock = tmp_path / "x.lock"
+    held: list[int] = []
+
+    def work(i: int) -> None:
+        with hold_lock(lock, timeout_s=0.1):  # shorter than the queue ahead of most threads
+            held.append(i)
+            time.sleep(0.02)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(held) == list(range(16))
