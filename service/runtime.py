@@ -27,6 +27,7 @@ from service.worker import CONSOLIDATE, POLL_S, ConsolidationPolicy, Scheduler, 
 from substrate import (
     Capability,
     MaintainReport,
+    MemoryServiceError,
     Settings,
     open_search_index,
     read_buffer,
@@ -54,6 +55,7 @@ class Runtime:
         self.injector = Injector(settings, self.search, page_refresh_s=PAGE_REFRESH_S)
         self._index_lock = threading.Lock()
         self._unoptimized = False
+        self._stopping = threading.Event()
         self._last_read = time.monotonic()
         tuning = settings.tuning
         self.scheduler = Scheduler(
@@ -78,9 +80,15 @@ class Runtime:
         self.queue.enqueue(MAINTAIN, {"reason": "startup"})
         self.worker.start()
 
+    def stop_writes(self) -> None:
+        """A running maintain stops at its next batch, and no new one starts:
+        shutdown must not wait out a 10,000-page re-index."""
+        self._stopping.set()
+
     def close(self) -> None:
+        self.stop_writes()
         self.worker.stop()
-        self._optimize()
+        self._optimize(wait=False)
         self.injector.close()
 
     def note_read(self) -> None:
@@ -89,7 +97,12 @@ class Runtime:
 
     def maintain(self, rebuild: bool = False) -> MaintainReport:
         with self._index_lock:
-            report = self.search.maintain(self._capabilities(), rebuild=rebuild, optimize=False)
+            report = self.search.maintain(
+                self._capabilities(),
+                rebuild=rebuild,
+                optimize=False,
+                progress=self._unless_stopping,
+            )
             if report.embedded or report.deleted or report.rebuilt:
                 self._unoptimized = True
         self.injector.refresh_pages()
@@ -101,13 +114,24 @@ class Runtime:
             return self._optimize()
         return False
 
-    def _optimize(self) -> bool:
-        with self._index_lock:
+    def _unless_stopping(self, done: int, total: int) -> None:
+        if self._stopping.is_set():
+            raise MemoryServiceError(
+                f"the service is stopping: indexing stopped after {done} of {total} pages "
+                "(the next maintain picks up from the pages' state)"
+            )
+
+    def _optimize(self, wait: bool = True) -> bool:
+        if not self._index_lock.acquire(blocking=wait):
+            return False  # a write is still running at shutdown: compaction can wait
+        try:
             if not self._unoptimized:
                 return False
             self.search.optimize()
             self._unoptimized = False
             return True
+        finally:
+            self._index_lock.release()
 
     def wait_for(self, queued: Queued, timeout_s: float) -> dict[str, Any] | None:
         """The job's row once it finished (done or failed), or None at the timeout."""

@@ -9,7 +9,7 @@ import pytest
 
 import service.runtime
 from service.runtime import Runtime
-from substrate import Settings
+from substrate import MemoryServiceError, Settings
 from substrate.embedding import HashingEmbedder
 from tests.conftest import PageWriter
 
@@ -54,3 +54,22 @@ def test_cards_see_pages_as_soon_as_a_maintain_returns(
         assert "b" in [s.slug for s in blocks.selected if "entity" in s.lanes]
     finally:
         runtime.close()
+
+
+def test_stopping_interrupts_indexing_and_the_next_maintain_completes_it(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    for i in range(40):
+        write_page(f"p{i}", f"---\ntitle: Page {i}\n---\nBody of page {i}.")
+    runtime = Runtime(settings, embedder=HashingEmbedder())
+    runtime.stop_writes()
+    with pytest.raises(MemoryServiceError, match="service is stopping: indexing stopped after"):
+        runtime.maintain()
+    runtime.close()
+    again = Runtime(settings, embedder=HashingEmbedder())
+    try:
+        report = again.maintain()
+        assert report.embedded == 40 and report.unchanged == 0
+        assert [h.slug for h in again.search.search("Body of page 7", 1)] == ["p7"]
+    finally:
+        again.close()
