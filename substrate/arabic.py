@@ -63,7 +63,7 @@ def arabic_term(word: str) -> str:
     Arabic stem (drops clitics and inflections: والمدرسة and مدرستها meet),
     then folded, so hamza and final-letter spellings meet too. Folding first
     would hide the endings the stemmer looks for (XQuAD ar→ar BM25 hit@5:
-    .962 folded first, .975 stemmed first; see bench/xquad.py)."""
+    .962 folded first, .975 stemmed first; README, Search index)."""
     return str(_stemmer().stem_word(word)).translate(_FOLD)
 
 
