@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import uvicorn
 
 STARTUP_S = 120.0
@@ -30,3 +31,19 @@ def served(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=60)
+
+
+def wait_for_startup_maintain(client: httpx.Client, timeout_s: float = STARTUP_S) -> None:
+    """Until the service's startup maintain job has run. A transport error is
+    retried: a service still starting, or a keep-alive connection the server
+    closed while this machine stalled, is not a failure of the service."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            runs = client.get("/v1/memory/stats").json()["last_runs"]
+        except httpx.TransportError:
+            runs = {}
+        if "memory_v3_maintain" in runs:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the service's startup maintain never ran")

@@ -16,6 +16,7 @@ from service.settings_loader import build_settings
 from substrate import Settings, Workspace
 from substrate.embedding import HashingEmbedder
 from tests.conftest import PageWriter
+from tests.service.served import wait_for_startup_maintain
 
 PAGES = {
     "people/sam": "---\ntitle: Sam\naliases: [Sammy]\nlinks: [places/lisbon]\n---\nSam is allergic to shellfish.",
@@ -39,16 +40,6 @@ def api(workspace: Workspace, write_page: PageWriter) -> Iterator[TestClient]:
     with client_for(build_settings(workspace.root)) as client:
         wait_for_startup_maintain(client)
         yield client
-
-
-def wait_for_startup_maintain(client: TestClient) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        runs = client.get("/v1/memory/stats").json()["last_runs"]
-        if "memory_v3_maintain" in runs:
-            return
-        time.sleep(0.05)
-    raise AssertionError("the startup maintain job never ran")
 
 
 def assert_error(response: Any, status: int, code: str, words: str) -> None:

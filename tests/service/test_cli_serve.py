@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from service.cli import cli
 from service.discovery import running_service, service_file
 from substrate import Workspace, init_workspace, open_workspace
+from tests.service.served import wait_for_startup_maintain
 
 pytestmark = pytest.mark.slow  # the service loads the real model
 
@@ -83,16 +84,7 @@ def wait_until_served(workspace: Workspace, proc: subprocess.Popen[str]) -> str:
 
 def wait_for_index(url: str) -> None:
     with httpx.Client(base_url=url, timeout=120) as client:
-        deadline = time.monotonic() + STARTUP_S
-        while time.monotonic() < deadline:
-            try:
-                runs = client.get("/v1/memory/stats").json()["last_runs"]
-            except httpx.TransportError:  # still starting up
-                runs = {}
-            if "memory_v3_maintain" in runs:
-                return
-            time.sleep(0.2)
-    raise AssertionError("the service's startup maintain never ran")
+        wait_for_startup_maintain(client, STARTUP_S)
 
 
 def run_cli(*args: str) -> Any:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +25,7 @@ from service.settings_loader import build_settings
 from substrate import Settings, Workspace
 from substrate.embedding import HashingEmbedder
 from tests.conftest import PageWriter
-from tests.service.served import served
+from tests.service.served import served, wait_for_startup_maintain
 
 CHROMIUM = os.environ.get("MEMORY_TEST_CHROMIUM") or shutil.which("chromium")
 # Without these, Chromium keeps dialling out and this closed network refuses it.
@@ -85,14 +84,8 @@ def serve_workspace(workspace: Workspace) -> Any:
 
 
 def wait_for_index(base: str) -> None:
-    """Until the startup maintain job has indexed the pages."""
     with httpx.Client(base_url=base, timeout=60) as client:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if "memory_v3_maintain" in client.get("/v1/memory/stats").json()["last_runs"]:
-                return
-            time.sleep(0.1)
-    raise AssertionError("the startup maintain job never ran")
+        wait_for_startup_maintain(client)
 
 
 def test_the_tab_draws_the_graph_searches_and_explains_a_selection(
