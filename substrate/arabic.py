@@ -48,9 +48,7 @@ def strip_marks(text: str) -> str:
 
 def fold_arabic(text: str) -> str:
     """`text` with Arabic marks removed and letter variants folded; other scripts untouched."""
-    if not has_arabic(text):
-        return text
-    return _MARKS.sub("", text).translate(_FOLD)
+    return strip_marks(text).translate(_FOLD)
 
 
 @lru_cache(maxsize=1)

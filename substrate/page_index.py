@@ -102,29 +102,40 @@ def _walk_pages(
     """(relative posix path, stat) of every `*.md` file, skipping hidden files and folders.
 
     Works on strings rather than `Path` objects: on an unchanged corpus this
-    walk is most of the rescan, and pathlib parsing would dominate it. When
-    `folders` is given it receives each folder's mtime, taken before the folder
-    is listed, so a change made during the walk still shows as a change later.
+    walk is most of the rescan, and pathlib parsing would dominate it.
     """
     stack = [start]
     base = str(concepts_dir)
     while stack:
-        rel_folder = stack.pop()
-        path = os.path.join(base, rel_folder) if rel_folder else base
-        try:
-            if folders is not None:
-                folders[rel_folder] = os.stat(path).st_mtime_ns
-            items = list(os.scandir(path))
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        for item in items:
-            if item.name.startswith("."):
-                continue
-            rel = f"{rel_folder}/{item.name}" if rel_folder else item.name
+        for rel, item in _list_folder(base, stack.pop(), folders):
             if item.is_dir():
                 stack.append(rel)
-            elif item.name.endswith(".md") and item.is_file():
+            elif _is_page(item):
                 yield rel, item.stat()
+
+
+def _list_folder(
+    base: str, rel_folder: str, folders: dict[str, int] | None
+) -> list[tuple[str, os.DirEntry[str]]]:
+    """(relative posix path, entry) of a folder's items, hidden ones skipped; none
+    when the folder is gone. When `folders` is given it receives the folder's
+    mtime, taken before listing, so a change made meanwhile shows up later."""
+    path = os.path.join(base, rel_folder) if rel_folder else base
+    try:
+        if folders is not None:
+            folders[rel_folder] = os.stat(path).st_mtime_ns
+        items = list(os.scandir(path))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [
+        (f"{rel_folder}/{item.name}" if rel_folder else item.name, item)
+        for item in items
+        if not item.name.startswith(".")
+    ]
+
+
+def _is_page(item: os.DirEntry[str]) -> bool:
+    return item.name.endswith(".md") and item.is_file()
 
 
 def _scan_file(concepts_dir: str, rel: str, mtime_ns: int, size: int) -> _Scanned:
@@ -313,21 +324,12 @@ class LivePageIndex:
         jobs: list[tuple[str, str, int, int]] = []
         gone: set[str] = set()
         for folder in changed:
-            path = os.path.join(base, folder) if folder else base
             listed: dict[str, os.DirEntry[str]] = {}
-            try:
-                self._folders[folder] = os.stat(path).st_mtime_ns  # before listing: see _walk_pages
-                items = list(os.scandir(path))
-            except OSError:
-                items = []
-            for item in items:
-                if item.name.startswith("."):
-                    continue
-                rel = f"{folder}/{item.name}" if folder else item.name
+            for rel, item in _list_folder(base, folder, self._folders):
                 if item.is_dir():
                     if rel not in self._folders:
                         jobs += self._new_folder(rel)
-                elif item.name.endswith(".md") and item.is_file():
+                elif _is_page(item):
                     listed[rel] = item
             gone.update(rel for rel in children.get(folder, ()) if rel not in listed)
             for rel, item in listed.items():
