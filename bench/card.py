@@ -44,6 +44,7 @@ from injector.assemble import Injector
 from substrate import Settings, init_workspace, load_page_index, open_workspace, parse_config
 from substrate.embedding import FastembedEmbedder
 from substrate.search_index import SearchIndex
+from substrate.use_embedder import UseEmbedder
 from substrate.vector_store import EdgeStore
 
 CONVERSATIONS = 8
@@ -92,7 +93,7 @@ def main() -> None:
         ws = open_workspace(workspace(args, Path(tmp)))
         settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n"))
         model = FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tmp) / "cache")
-        search = SearchIndex(settings, model, EdgeStore(ws.state_dir / "qdrant"))
+        search = SearchIndex(settings, model, EdgeStore(ws.state_dir / "qdrant"), UseEmbedder())
         maintained = search.maintain()
         injector = Injector(settings, search)
         rng = random.Random(7)

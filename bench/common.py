@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from substrate.embedding import FastembedEmbedder, Vectors
+from substrate.embedding import Embedder, Vectors
 
 WORDS = (
     "search index latency budget review launch team meeting design decision customer release "
@@ -20,7 +20,7 @@ WORDS = (
 class TimedEmbedder:
     """Wraps an embedder and sums the seconds spent embedding documents."""
 
-    def __init__(self, inner: FastembedEmbedder) -> None:
+    def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self.seconds = 0.0
         self.texts = 0

@@ -1,8 +1,10 @@
 """Indexing throughput, overhead over the model, no-op maintain, and search latency.
 
-    python bench/index.py [--sizes 1000,10000] [--queries 200]
+    python bench/index.py [--sizes 1000,10000] [--queries 200] [--signals both|en|ml]
 
-For each corpus size: generate pages (frontmatter + `--words` words, default 60-160, most pages
+For each corpus size and each signal set (`en`: BM25 + the English model alone,
+as before the multilingual signal; `ml`: plus the multilingual `dense_ml`
+vector, the default; `both` runs the two in the same process): generate pages (frontmatter + `--words` words, default 60-160, most pages
 one chunk), run `maintain` from empty with the real model, and print JSON:
 pages/s, chunks/s, the ratio of total indexing time to the time spent inside
 the embedding model for the same chunks (measured in the same run by a
@@ -27,21 +29,27 @@ from typing import Any
 from common import WORDS, TimedEmbedder, word_range, write_pages
 
 from substrate import Settings, init_workspace, open_workspace, parse_config
-from substrate.embedding import FastembedEmbedder
+from substrate.embedding import Embedder, FastembedEmbedder
 from substrate.search_index import SearchIndex
+from substrate.use_embedder import UseEmbedder
 from substrate.vector_store import EdgeStore
 
 
 def run_size(
-    n: int, queries: int, model: FastembedEmbedder, root: Path, words: tuple[int, int]
+    n: int,
+    queries: int,
+    models: tuple[FastembedEmbedder, Embedder | None],
+    root: Path,
+    words: tuple[int, int],
 ) -> dict[str, Any]:
     rng = random.Random(n)
     init_workspace(root)
     ws = open_workspace(root)
     write_pages(ws.concepts_dir, n, rng, words)
-    timed = TimedEmbedder(model)
+    timed = TimedEmbedder(models[0])
+    second = TimedEmbedder(models[1]) if models[1] else None
     settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n"))
-    index = SearchIndex(settings, timed, EdgeStore(ws.state_dir / "qdrant"))
+    index = SearchIndex(settings, timed, EdgeStore(ws.state_dir / "qdrant"), second)
     started = time.perf_counter()
     report = index.maintain()
     total = time.perf_counter() - started
@@ -58,15 +66,18 @@ def run_size(
         latencies.append((time.perf_counter() - started) * 1000)
     index.store.close()
     latencies.sort()
+    model_seconds = timed.seconds + (second.seconds if second else 0.0)
     return {
+        "signals": "ml" if second else "en",
         "pages": n,
         "words_per_page": list(words),
         "chunks": report.chunks,
         "index_seconds": round(total, 2),
         "pages_per_s": round(n / total, 1),
         "chunks_per_s": round(report.chunks / total, 1),
-        "model_seconds": round(timed.seconds, 2),
-        "total_over_model": round(total / timed.seconds, 3),
+        "model_seconds": round(model_seconds, 2),
+        "multilingual_model_seconds": round(second.seconds, 2) if second else None,
+        "total_over_model": round(total / model_seconds, 3),
         "noop_maintain_s_median": round(statistics.median(noop), 3),
         "noop_embedded": 0,
         "search_ms_p50": round(latencies[len(latencies) // 2], 2),
@@ -82,15 +93,28 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--words", type=word_range, default=(60, 160), help="MIN,MAX per page")
+    parser.add_argument("--signals", choices=["both", "en", "ml"], default="both")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         model = FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tmp) / "cache")
         model.embed_query("warm up")
+        multilingual = UseEmbedder()
+        multilingual.embed_query("warm up")
+        sets = {"en": None, "ml": multilingual}
+        chosen = ["en", "ml"] if args.signals == "both" else [args.signals]
         for size in (int(s) for s in args.sizes.split(",")):
-            results.append(run_size(size, args.queries, model, Path(tmp) / f"ws{size}", args.words))
-            print(json.dumps(results[-1]), file=sys.stderr)
-    print(json.dumps({"model": model.identity, "results": results}, indent=1))
+            for name in chosen:
+                root = Path(tmp) / f"ws{size}-{name}"
+                results.append(run_size(size, args.queries, (model, sets[name]), root, args.words))
+                print(json.dumps(results[-1]), file=sys.stderr)
+        for size in {r["pages"] for r in results}:
+            pair = {r["signals"]: r for r in results if r["pages"] == size}
+            if len(pair) == 2:
+                ratio = pair["ml"]["pages_per_s"] / pair["en"]["pages_per_s"]
+                print(f"{size} pages: ml/en indexing throughput {ratio:.3f}", file=sys.stderr)
+    identities = {"model": model.identity, "multilingual": multilingual.identity}
+    print(json.dumps(identities | {"results": results}, indent=1))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from common import WORDS, TimedEmbedder, word_range
 from substrate import Settings, init_workspace, open_workspace, parse_config
 from substrate.embedding import FastembedEmbedder
 from substrate.search_index import SearchIndex
+from substrate.use_embedder import UseEmbedder
 from substrate.vector_store import EdgeStore
 
 
@@ -72,7 +73,10 @@ def main() -> None:
         model = FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tmp) / "cache")
         model.embed_query("warm up")
         timed = TimedEmbedder(model)
-        index = SearchIndex(settings, timed, EdgeStore(ws.state_dir / "qdrant"))
+        multilingual = UseEmbedder()
+        multilingual.embed_query("warm up")
+        timed_ml = TimedEmbedder(multilingual)
+        index = SearchIndex(settings, timed, EdgeStore(ws.state_dir / "qdrant"), timed_ml)
         ingest = ingest_package()
         options = ingest.IngestOptions(source="bench")
 
@@ -102,9 +106,10 @@ def main() -> None:
                 "pages_per_s": round(args.pages / total, 1),
                 "seconds_write": round(written_s, 2),
                 "seconds_index": round(maintained.seconds, 2),
-                "seconds_model": round(timed.seconds, 2),
-                "model_share": round(timed.seconds / total, 3),
-                "non_model_overhead": round(1 - timed.seconds / total, 3),
+                "seconds_model": round(timed.seconds + timed_ml.seconds, 2),
+                "seconds_multilingual_model": round(timed_ml.seconds, 2),
+                "model_share": round((timed.seconds + timed_ml.seconds) / total, 3),
+                "non_model_overhead": round(1 - (timed.seconds + timed_ml.seconds) / total, 3),
                 "rerun_seconds": round(again, 2),
                 "rerun_skipped": rerun.count("skipped"),
                 "rerun_embedded": rerun_index.embedded,

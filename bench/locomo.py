@@ -10,7 +10,7 @@ category 5 is reported apart; figures on the original and the corrected
 (locomo-audit) evidence. Prints JSON: recall@1/5/10, hit@1/5/10 and MRR for
 every variant. `memory_search` is the library call behind `memory search`
 with the configured defaults; the other variants of one question come from
-the same two store queries, so they differ only in fusion.
+the same store queries (one per signal), so they differ only in fusion.
 
 `--card` adds, per question (a fresh conversation each, clock one day after
 the conversation's last session): whether an evidence page is on the
@@ -30,6 +30,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -41,23 +42,25 @@ from injector.card import CardPage, render_card
 from lanes.select import LANE_ORDER
 from substrate import Settings, Workspace, init_workspace, open_workspace, parse_config
 from substrate.bm25 import query_vector, tokenize
-from substrate.embedding import FastembedEmbedder, Vectors
-from substrate.search_index import SearchIndex, candidate_chunks, fuse
-from substrate.vector_store import EdgeStore
+from substrate.embedding import Embedder, FastembedEmbedder, Vectors
+from substrate.search_index import Fusion, SearchIndex, candidate_chunks, fuse
+from substrate.use_embedder import UseEmbedder
+from substrate.vector_store import DENSE, DENSE_ML, SPARSE, EdgeStore
 
 EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 KS = (1, 5, 10)
+# (method, dense weight, multilingual weight); BM25 gets 1 - dense.
 FUSIONS = [
-    ("rrf", 0.7),
-    ("rrf", 0.5),
-    ("rrf", 0.3),
-    ("rrf", 0.2),
-    ("minmax", 0.7),
-    ("minmax", 0.5),
-    ("minmax", 0.4),
-    ("minmax", 0.3),
-    ("minmax", 0.2),
-    ("minmax", 0.1),
+    ("rrf", 0.7, 0.0),
+    ("rrf", 0.3, 0.0),
+    ("rrf", 0.2, 0.0),
+    ("minmax", 0.5, 0.0),
+    ("minmax", 0.3, 0.0),
+    ("minmax", 0.2, 0.0),
+    ("minmax", 0.3, 0.1),
+    ("minmax", 0.3, 0.2),
+    ("minmax", 0.3, 0.3),
+    ("minmax", 0.3, 0.5),
 ]
 
 
@@ -125,7 +128,7 @@ def metrics(ranked: list[str], rel: set[str]) -> dict[str, float]:
 class CachedQueries:
     """The model, with the questions' vectors computed once in a batch and reused."""
 
-    def __init__(self, inner: FastembedEmbedder, vectors: dict[str, Vectors]) -> None:
+    def __init__(self, inner: Embedder, vectors: dict[str, Vectors]) -> None:
         self.inner = inner
         self.vectors = vectors
         self.identity, self.dim, self.max_tokens = inner.identity, inner.dim, inner.max_tokens
@@ -212,6 +215,7 @@ def main() -> None:
     timing: dict[str, float] = {"index_s": 0.0, "query_embed_s": 0.0, "query_s": 0.0, "queries": 0}
     with tempfile.TemporaryDirectory() as tmp:
         model = FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tmp) / "cache")
+        multilingual = UseEmbedder()
         for ci, sample in enumerate(samples):
             pages = session_pages(sample, args.granularity)
             root = Path(tmp) / f"conv{ci}"
@@ -221,7 +225,9 @@ def main() -> None:
                 path = ws.concepts_dir / f"{slug}.md"
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text)
-            index = SearchIndex(Settings(ws, config), model, EdgeStore(ws.state_dir / "qdrant"))
+            index = SearchIndex(
+                Settings(ws, config), model, EdgeStore(ws.state_dir / "qdrant"), multilingual
+            )
             started = time.perf_counter()
             index.maintain()
             timing["index_s"] += time.perf_counter() - started
@@ -231,18 +237,23 @@ def main() -> None:
             )
             fixes = corrections(audit_dir, ci)
             started = time.perf_counter()
-            question_vectors = model.embed_queries([qa["question"] for qa in sample["qa"]])
+            question_vectors = index.embed_queries([qa["question"] for qa in sample["qa"]])
             timing["query_embed_s"] += time.perf_counter() - started
             cards: dict[str, Injector] = {}
             if args.card:
-                cached = CachedQueries(
-                    model,
-                    {
-                        qa["question"]: v
-                        for qa, v in zip(sample["qa"], question_vectors, strict=True)
-                    },
+                cached = {
+                    name: CachedQueries(
+                        inner,
+                        {
+                            qa["question"]: v[name]
+                            for qa, v in zip(sample["qa"], question_vectors, strict=True)
+                        },
+                    )
+                    for name, inner in ((DENSE, model), (DENSE_ML, multilingual))
+                }
+                card_index = SearchIndex(
+                    Settings(ws, config), cached[DENSE], index.store, cached[DENSE_ML]
                 )
-                card_index = SearchIndex(Settings(ws, config), cached, index.store)
                 last_session = max(
                     datetime.strptime(v, "%I:%M %p on %d %B, %Y")
                     for k, v in sample["conversation"].items()
@@ -260,7 +271,7 @@ def main() -> None:
                     dropped += 1
                     continue
                 started = time.perf_counter()
-                dense_hits, sparse_hits = index.store.search(
+                signals = index.store.search(
                     question_vectors[qi],
                     query_vector(tokenize(qa["question"])),
                     candidate_chunks(10),
@@ -270,19 +281,26 @@ def main() -> None:
                 timing["queries"] += 1
                 scores = bm25.get_scores(bm25_baseline_tokens(qa["question"]))
                 rankings = {
-                    "rank_bm25": [
-                        slugs[i] for i in sorted(range(len(slugs)), key=lambda i: -scores[i])
-                    ],
-                    "dense": [h.slug for h in fuse(dense_hits, [], 1.0, 0.0, "rrf")],
-                    "sparse": [h.slug for h in fuse([], sparse_hits, 0.0, 1.0, "rrf")],
+                    name: [h.slug for h in fuse(signals, Fusion({signal: 1.0}, "rrf"))]
+                    for name, signal in (("dense", DENSE), ("sparse", SPARSE), ("ml", DENSE_ML))
                 }
+                rankings["rank_bm25"] = [
+                    slugs[i] for i in sorted(range(len(slugs)), key=lambda i: -scores[i])
+                ]
                 rankings["memory_search"] = [
                     h.slug for h in index.search_embedded(qa["question"], question_vectors[qi], 10)
                 ]
-                for method, w in FUSIONS:
-                    rankings[f"{method}_d{w}"] = [
-                        h.slug for h in fuse(dense_hits, sparse_hits, w, 1 - w, method)
-                    ]
+                coverage = index.coverage(qa["question"], signals.get(SPARSE, []))
+                guards = index.fusion()
+                for method, w, ml in FUSIONS:
+                    weights = {DENSE: w, SPARSE: 1 - w, DENSE_ML: ml}
+                    plain = Fusion(weights, method)
+                    rankings[f"{method}_d{w}_ml{ml}"] = [h.slug for h in fuse(signals, plain)]
+                    if method == "minmax":
+                        guarded = replace(guards, weights=weights)
+                        rankings[f"guarded_d{w}_ml{ml}"] = [
+                            h.slug for h in fuse(signals, guarded, coverage)
+                        ]
                 group = "cat1-4" if qa.get("category") in (1, 2, 3, 4) else "cat5"
                 shown: dict[str, list[str]] = {}
                 if cards:

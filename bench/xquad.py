@@ -13,8 +13,8 @@ cross-lingual), English over the English pages (`en->en`).
 Each workspace is indexed once (`memory maintain`); every variant is then one
 `memory search --batch --k 5` run over all questions, differing only in the
 workspace's fusion settings, so every figure comes from the same index:
-`default` (the configured defaults), `bm25` (sparse weight 1) and `dense`
-(dense weight 1). Prints JSON: hit@1 and hit@5 per direction and variant,
+`default` (the configured defaults), `bm25` (BM25 alone), `dense` (the English
+model alone) and `dense_ml` (the multilingual model alone). Prints JSON: hit@1 and hit@5 per direction and variant,
 plus each run's seconds.
 """
 
@@ -33,8 +33,9 @@ from substrate import init_workspace, open_workspace
 
 VARIANTS: dict[str, str] = {
     "default": "",
-    "bm25": "dense_weight = 0.0\nsparse_weight = 1.0\n",
-    "dense": "dense_weight = 1.0\nsparse_weight = 0.0\n",
+    "bm25": "dense_weight = 0.0\nsparse_weight = 1.0\nmultilingual_weight = 0.0\n",
+    "dense": "dense_weight = 1.0\nsparse_weight = 0.0\nmultilingual_weight = 0.0\n",
+    "dense_ml": "dense_weight = 0.0\nsparse_weight = 0.0\nmultilingual_weight = 1.0\n",
 }
 DIRECTIONS = (("ar->ar", "ar", "ar"), ("en->ar", "en", "ar"), ("en->en", "en", "en"))
 

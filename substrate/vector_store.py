@@ -1,7 +1,8 @@
 """The Qdrant collection behind one small `VectorStore` Protocol.
 
-Schema (both adapters): named dense vector `dense` (cosine), sparse vector
-`bm25` with Qdrant's IDF modifier, payload `slug`, `title`, `kind`
+Schema (both adapters): named dense vectors (cosine) — `dense` (the English
+model) and, when configured, `dense_ml` (the multilingual one) — and the sparse
+vector `bm25` with Qdrant's IDF modifier, payload `slug`, `title`, `kind`
 (`page` | `capability`), `fresh_at` (epoch seconds or null), `chunk`, `text`,
 `source`, with keyword indexes on `slug` and `kind`. Point ids are
 uuid5(slug#chunk), so re-embedding is an idempotent upsert.
@@ -12,8 +13,8 @@ uuid5(slug#chunk), so re-embedding is an idempotent upsert.
 - `ServerStore`: qdrant-client against a Qdrant server (the scale-out path),
   or its `":memory:"` local mode in tests.
 
-The two answer one dense and one sparse query per search in a single batch;
-fusion is the caller's, so it can report each signal's rank.
+The two answer one query per signal (each dense vector, then BM25) in a single
+batch; fusion is the caller's, so it can report each signal's rank.
 """
 
 from __future__ import annotations
@@ -32,8 +33,14 @@ from substrate.embedding import Vectors
 from substrate.errors import StoreUnavailableError
 
 DENSE = "dense"
+DENSE_ML = "dense_ml"
 SPARSE = "bm25"
+Dims = dict[str, int]  # dense vector name -> dimension
 POINT_NAMESPACE = uuid.UUID("6f1c2d8e-5d0b-4c43-9a55-3f1f4e2b7a10")
+
+
+def _dense_lists(vectors: dict[str, Vectors]) -> dict[str, list[float]]:
+    return {name: np.asarray(v, dtype=np.float32).tolist() for name, v in vectors.items()}
 
 
 def point_id(slug: str, chunk: int) -> str:
@@ -44,7 +51,7 @@ def point_id(slug: str, chunk: int) -> str:
 class IndexPoint:
     slug: str
     chunk: int
-    dense: Vectors
+    dense: dict[str, Vectors]  # vector name -> this chunk's vector
     sparse: SparseVector
     payload: dict[str, Any]
 
@@ -56,11 +63,11 @@ class StoreHit:
 
 
 class VectorStore(Protocol):
-    def reset(self, dim: int) -> None:
-        """Drop every point and (re)create the schema for vectors of `dim`."""
+    def reset(self, dims: Dims) -> None:
+        """Drop every point and (re)create the schema with these dense vectors."""
         ...
 
-    def ensure(self, dim: int) -> None:
+    def ensure(self, dims: Dims) -> None:
         """Create the schema if it does not exist yet."""
         ...
 
@@ -73,9 +80,10 @@ class VectorStore(Protocol):
         ...
 
     def search(
-        self, dense: Vectors, sparse: SparseVector, limit: int, kinds: list[str]
-    ) -> tuple[list[StoreHit], list[StoreHit]]:
-        """(dense hits, sparse hits), best first, restricted to `kinds`."""
+        self, dense: dict[str, Vectors], sparse: SparseVector, limit: int, kinds: list[str]
+    ) -> dict[str, list[StoreHit]]:
+        """Hits per signal (each dense vector name, and `bm25` when the query has
+        terms), best first, restricted to `kinds`."""
         ...
 
     def count(self) -> int: ...
@@ -110,34 +118,37 @@ class EdgeStore:
                 ) from None
             raise StoreUnavailableError(f"cannot open the index at {self._path}: {exc}") from None
 
-    def _config(self, dim: int) -> Any:
+    def _config(self, dims: Dims) -> Any:
         qe = self._qe
         return qe.EdgeConfig(
-            vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+            vectors={
+                name: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)
+                for name, dim in dims.items()
+            },
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
             hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000),
         )
 
-    def _create(self, dim: int) -> None:
+    def _create(self, dims: Dims) -> None:
         qe = self._qe
-        self._shard = self._open(lambda: qe.EdgeShard.create(str(self._path), self._config(dim)))
+        self._shard = self._open(lambda: qe.EdgeShard.create(str(self._path), self._config(dims)))
         for field in ("slug", "kind"):
             self._shard.update(
                 qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword)
             )
 
-    def reset(self, dim: int) -> None:
+    def reset(self, dims: Dims) -> None:
         import shutil
 
         if self._shard is not None:
             self._shard.close()
             self._shard = None
         shutil.rmtree(self._path, ignore_errors=True)
-        self._create(dim)
+        self._create(dims)
 
-    def ensure(self, dim: int) -> None:
+    def ensure(self, dims: Dims) -> None:
         if self._shard is None:
-            self._create(dim)
+            self._create(dims)
 
     def upsert(self, points: list[IndexPoint]) -> None:
         qe = self._qe
@@ -145,7 +156,7 @@ class EdgeStore:
             qe.Point(
                 id=point_id(p.slug, p.chunk),
                 vector={
-                    DENSE: np.asarray(p.dense, dtype=np.float32).tolist(),
+                    **_dense_lists(p.dense),
                     SPARSE: qe.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
                 },
                 payload=p.payload,
@@ -180,37 +191,29 @@ class EdgeStore:
                 return
 
     def search(
-        self, dense: Vectors, sparse: SparseVector, limit: int, kinds: list[str]
-    ) -> tuple[list[StoreHit], list[StoreHit]]:
+        self, dense: dict[str, Vectors], sparse: SparseVector, limit: int, kinds: list[str]
+    ) -> dict[str, list[StoreHit]]:
         if self._shard is None:
-            return [], []
+            return {}
         qe = self._qe
         kind_filter = qe.Filter(must=[qe.FieldCondition(key="kind", match=qe.MatchAny(kinds))])
-        requests = [
-            qe.QueryRequest(
-                limit=limit,
-                query=qe.Query.Nearest(np.asarray(dense, dtype=np.float32).tolist(), using=DENSE),
-                filter=kind_filter,
-                with_payload=True,
-            )
-        ]
+        queries: dict[str, Any] = {
+            name: qe.Query.Nearest(np.asarray(vector, dtype=np.float32).tolist(), using=name)
+            for name, vector in dense.items()
+        }
         if sparse.indices:
-            requests.append(
-                qe.QueryRequest(
-                    limit=limit,
-                    query=qe.Query.Nearest(
-                        qe.SparseVector(indices=sparse.indices, values=sparse.values), using=SPARSE
-                    ),
-                    filter=kind_filter,
-                    with_payload=True,
-                )
+            queries[SPARSE] = qe.Query.Nearest(
+                qe.SparseVector(indices=sparse.indices, values=sparse.values), using=SPARSE
             )
+        requests = [
+            qe.QueryRequest(limit=limit, query=query, filter=kind_filter, with_payload=True)
+            for query in queries.values()
+        ]
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
-        dense_hits = [StoreHit(p.score, dict(p.payload or {})) for p in results[0]]
-        sparse_hits = (
-            [StoreHit(p.score, dict(p.payload or {})) for p in results[1]] if sparse.indices else []
-        )
-        return dense_hits, sparse_hits
+        return {
+            name: [StoreHit(p.score, dict(p.payload or {})) for p in points]
+            for name, points in zip(queries, results, strict=True)
+        }
 
     def count(self) -> int:
         if self._shard is None:
@@ -248,11 +251,14 @@ class ServerStore:
         except Exception as exc:  # noqa: BLE001 - connection errors come in many types
             raise StoreUnavailableError(f"cannot reach Qdrant at {location}: {exc}") from None
 
-    def _create(self, dim: int) -> None:
+    def _create(self, dims: Dims) -> None:
         m = self._models
         self._client.create_collection(
             self._name,
-            vectors_config={DENSE: m.VectorParams(size=dim, distance=m.Distance.COSINE)},
+            vectors_config={
+                name: m.VectorParams(size=dim, distance=m.Distance.COSINE)
+                for name, dim in dims.items()
+            },
             sparse_vectors_config={SPARSE: m.SparseVectorParams(modifier=m.Modifier.IDF)},
         )
         with warnings.catch_warnings():
@@ -261,14 +267,14 @@ class ServerStore:
             for field in ("slug", "kind"):
                 self._client.create_payload_index(self._name, field, m.PayloadSchemaType.KEYWORD)
 
-    def reset(self, dim: int) -> None:
+    def reset(self, dims: Dims) -> None:
         if self._client.collection_exists(self._name):
             self._client.delete_collection(self._name)
-        self._create(dim)
+        self._create(dims)
 
-    def ensure(self, dim: int) -> None:
+    def ensure(self, dims: Dims) -> None:
         if not self._client.collection_exists(self._name):
-            self._create(dim)
+            self._create(dims)
 
     def upsert(self, points: list[IndexPoint]) -> None:
         m = self._models
@@ -276,7 +282,7 @@ class ServerStore:
             m.PointStruct(
                 id=point_id(p.slug, p.chunk),
                 vector={
-                    DENSE: np.asarray(p.dense, dtype=np.float32).tolist(),
+                    **_dense_lists(p.dense),
                     SPARSE: m.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
                 },
                 payload=p.payload,
@@ -313,39 +319,28 @@ class ServerStore:
                 return
 
     def search(
-        self, dense: Vectors, sparse: SparseVector, limit: int, kinds: list[str]
-    ) -> tuple[list[StoreHit], list[StoreHit]]:
+        self, dense: dict[str, Vectors], sparse: SparseVector, limit: int, kinds: list[str]
+    ) -> dict[str, list[StoreHit]]:
         if not self._client.collection_exists(self._name):
-            return [], []
+            return {}
         m = self._models
         kind_filter = m.Filter(must=[m.FieldCondition(key="kind", match=m.MatchAny(any=kinds))])
+        queries: dict[str, Any] = {
+            name: np.asarray(vector, dtype=np.float32).tolist() for name, vector in dense.items()
+        }
+        if sparse.indices:
+            queries[SPARSE] = m.SparseVector(indices=sparse.indices, values=sparse.values)
         requests = [
             m.QueryRequest(
-                query=np.asarray(dense, dtype=np.float32).tolist(),
-                using=DENSE,
-                limit=limit,
-                filter=kind_filter,
-                with_payload=True,
+                query=query, using=name, limit=limit, filter=kind_filter, with_payload=True
             )
+            for name, query in queries.items()
         ]
-        if sparse.indices:
-            requests.append(
-                m.QueryRequest(
-                    query=m.SparseVector(indices=sparse.indices, values=sparse.values),
-                    using=SPARSE,
-                    limit=limit,
-                    filter=kind_filter,
-                    with_payload=True,
-                )
-            )
         responses = self._client.query_batch_points(self._name, requests=requests)
-        dense_hits = [StoreHit(p.score, dict(p.payload or {})) for p in responses[0].points]
-        sparse_hits = (
-            [StoreHit(p.score, dict(p.payload or {})) for p in responses[1].points]
-            if sparse.indices
-            else []
-        )
-        return dense_hits, sparse_hits
+        return {
+            name: [StoreHit(p.score, dict(p.payload or {})) for p in response.points]
+            for name, response in zip(queries, responses, strict=True)
+        }
 
     def count(self) -> int:
         if not self._client.collection_exists(self._name):

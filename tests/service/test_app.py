@@ -26,7 +26,9 @@ PAGES = {
 
 
 def runtime(settings: Settings) -> Runtime:
-    return Runtime(settings, embedder=HashingEmbedder(), poll_s=0.05)
+    return Runtime(
+        settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48), poll_s=0.05
+    )
 
 
 def client_for(settings: Settings, token: str | None = None) -> TestClient:

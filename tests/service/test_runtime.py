@@ -19,7 +19,7 @@ def test_compaction_waits_for_reads_to_pause_and_runs_once(
 ) -> None:
     monkeypatch.setattr(service.runtime, "OPTIMIZE_IDLE_S", 0.3)
     write_page("a", "---\ntitle: Alpha\n---\nThe alpha page.")
-    runtime = Runtime(settings, embedder=HashingEmbedder())
+    runtime = Runtime(settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48))
     compacted: list[bool] = []
     compact = runtime.search.optimize
     monkeypatch.setattr(runtime.search, "optimize", lambda: compacted.append(True) or compact())
@@ -45,7 +45,7 @@ def test_cards_see_pages_as_soon_as_a_maintain_returns(
 ) -> None:
     monkeypatch.setattr(service.runtime, "PAGE_REFRESH_S", 3600.0)  # turns alone would not look
     write_page("a", "---\ntitle: Alpha\n---\nThe alpha page.")
-    runtime = Runtime(settings, embedder=HashingEmbedder())
+    runtime = Runtime(settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48))
     try:
         runtime.start()  # warms the injector: the page index is read now
         write_page("b", "---\ntitle: Bartholomew\n---\nThe new page.")
@@ -61,12 +61,12 @@ def test_stopping_interrupts_indexing_and_the_next_maintain_completes_it(
 ) -> None:
     for i in range(40):
         write_page(f"p{i}", f"---\ntitle: Page {i}\n---\nBody of page {i}.")
-    runtime = Runtime(settings, embedder=HashingEmbedder())
+    runtime = Runtime(settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48))
     runtime.stop_writes()
     with pytest.raises(MemoryServiceError, match="service is stopping: indexing stopped after"):
         runtime.maintain()
     runtime.close()
-    again = Runtime(settings, embedder=HashingEmbedder())
+    again = Runtime(settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48))
     try:
         report = again.maintain()
         assert report.embedded == 40 and report.unchanged == 0

@@ -34,9 +34,8 @@ def index(
 ) -> Iterator[SearchIndex]:
     for slug, text in PAGES.items():
         write_page(slug, text)
-    idx = SearchIndex(
-        settings, HashingEmbedder(), make_store(request.param, settings.workspace.state_dir)
-    )
+    store = make_store(request.param, settings.workspace.state_dir)
+    idx = SearchIndex(settings, HashingEmbedder(), store, HashingEmbedder(48))
     yield idx
     idx.store.close()
 
@@ -125,10 +124,32 @@ def test_capabilities_are_excluded_unless_asked_for(index: SearchIndex) -> None:
 
 def test_changed_embedder_identity_rebuilds(index: SearchIndex, settings: Settings) -> None:
     index.maintain()
-    other = SearchIndex(settings, HashingEmbedder(dim=32), index.store)
+    other = SearchIndex(settings, HashingEmbedder(dim=32), index.store, HashingEmbedder(48))
     report = other.maintain()
     assert report.rebuilt and report.embedded == 4
     assert other.search("allergic shellfish", k=1)[0].slug == "people/sam"
+
+
+def test_multilingual_model_change_or_switch_off_rebuilds(
+    index: SearchIndex, settings: Settings
+) -> None:
+    index.maintain()
+    swapped = SearchIndex(settings, HashingEmbedder(), index.store, HashingEmbedder(40))
+    assert swapped.maintain().rebuilt
+    assert not swapped.maintain().rebuilt
+    off = SearchIndex(settings, HashingEmbedder(), index.store)
+    report = off.maintain()
+    assert report.rebuilt and report.embedded == 4
+    hit = off.search("allergic shellfish", k=1)[0]
+    assert (hit.slug, hit.dense_ml_rank, hit.dense_ml_score) == ("people/sam", None, None)
+
+
+def test_second_vector_is_stored_and_searched_in_both_adapters(index: SearchIndex) -> None:
+    index.maintain()
+    hit = index.search("allergic shellfish", k=1)[0]
+    assert hit.slug == "people/sam"
+    assert hit.dense_ml_rank == 1 and hit.dense_ml_score is not None
+    assert "dense_ml" in index.identity and "hashing-bow;dim=48" in index.identity
 
 
 def test_rebuild_flag_reembeds_everything(index: SearchIndex) -> None:
@@ -166,7 +187,7 @@ def test_second_process_gets_a_clear_error(settings: Settings, tmp_path: Path) -
     from substrate.errors import StoreUnavailableError
 
     store = EdgeStore(tmp_path / "shard")
-    store.ensure(8)
+    store.ensure({"dense": 8})
     with pytest.raises(StoreUnavailableError, match="held by another process"):
         EdgeStore(tmp_path / "shard")
     store.close()
@@ -194,22 +215,62 @@ def _hits(*pairs: tuple[str, float]) -> list:  # type: ignore[type-arg]
 
 
 def test_fusion_ranks_each_signal_by_best_chunk_per_page() -> None:
-    from substrate.search_index import fuse
+    from substrate.search_index import Fusion, fuse
 
     dense = _hits(("a", 0.9), ("b", 0.8), ("a", 0.7), ("c", 0.1))
     sparse = _hits(("c", 12.0), ("b", 6.0))
-    rrf = fuse(dense, sparse, 0.5, 0.5, "rrf")
+    half = {"dense": 0.5, "bm25": 0.5}
+    rrf = fuse({"dense": dense, "bm25": sparse}, Fusion(half, "rrf"))
     # 1/63 + 1/61 > 2/62: ranks 3 and 1 edge out ranks 2 and 2.
     assert [(h.slug, h.dense_rank, h.sparse_rank) for h in rrf] == [
         ("c", 3, 1),
         ("b", 2, 2),
         ("a", 1, None),
     ]
-    minmax = fuse(dense, sparse, 0.5, 0.5, "minmax")
+    minmax = fuse({"dense": dense, "bm25": sparse}, Fusion(half))
     # dense scaled over [0.1, 0.9]: a=1, b=0.875, c=0; sparse over [6, 12]: c=1, b=0.
     assert [h.slug for h in minmax] == ["a", "c", "b"]
     assert minmax[0].score == pytest.approx(0.5)
-    assert fuse(dense, sparse, 0.0, 1.0, "minmax")[0].slug == "c"
+    assert fuse({"dense": dense, "bm25": sparse}, Fusion({"bm25": 1.0}))[0].slug == "c"
+
+
+def test_fusion_lets_the_multilingual_signal_decide_a_query_sharing_no_terms() -> None:
+    """An English question over Arabic pages: the English model's cosines are flat
+    noise and BM25's only hit shares a year with the question. Plain min-max
+    stretches both to full weight; the guards leave the decision to `dense_ml`."""
+    from substrate.search_index import Fusion, fuse
+
+    signals = {
+        "dense": _hits(("year-page", 0.21), ("other", 0.20), ("answer", 0.19), ("x", 0.17)),
+        "bm25": _hits(("year-page", 4.0)),
+        "dense_ml": _hits(("answer", 0.55), ("x", 0.30), ("other", 0.25), ("year-page", 0.20)),
+    }
+    weights = {"dense": 0.3, "bm25": 0.7, "dense_ml": 0.3}
+    assert fuse(signals, Fusion(weights), sparse_coverage=0.04)[0].slug == "year-page"
+    guarded = Fusion(weights, min_span={"dense": 0.3}, min_coverage=0.15)
+    ranked = fuse(signals, guarded, sparse_coverage=0.04)
+    assert ranked[0].slug == "answer"
+    assert (ranked[0].dense_ml_rank, ranked[0].dense_rank, ranked[0].sparse_rank) == (1, 3, None)
+    # The same guards leave a query that does share terms to BM25 and dense as before.
+    full = fuse(signals, guarded, sparse_coverage=0.6)
+    assert full[0].slug == "year-page"
+
+
+def test_coverage_is_the_best_chunks_share_of_the_ideal_bm25(
+    index: SearchIndex, settings: Settings
+) -> None:
+    index.maintain()
+    hits = index.store.search({}, _query("allergic shellfish"), 10, ["page"])["bm25"]
+    coverage = index.coverage("allergic shellfish", hits)
+    assert 0.2 < coverage < 1.0
+    unknown = index.coverage("allergic zanzibar quokka", hits[:1])
+    assert unknown < coverage / 2  # two of its three terms are in no page
+
+
+def _query(text: str):  # type: ignore[no-untyped-def]
+    from substrate.bm25 import query_vector, tokenize
+
+    return query_vector(tokenize(text))
 
 
 def test_lost_bm25_stats_are_rebuilt_from_the_store(index: SearchIndex, settings: Settings) -> None:
