@@ -85,6 +85,7 @@ def main() -> None:
         written_s = time.perf_counter() - started
         maintained = index.maintain()
         total = time.perf_counter() - started
+        model_s = timed.seconds + timed_ml.seconds
 
         again_started = time.perf_counter()
         rerun = ingest.run(settings, ingest.DirectorySource(stage), options)
@@ -106,10 +107,10 @@ def main() -> None:
                 "pages_per_s": round(args.pages / total, 1),
                 "seconds_write": round(written_s, 2),
                 "seconds_index": round(maintained.seconds, 2),
-                "seconds_model": round(timed.seconds + timed_ml.seconds, 2),
+                "seconds_model": round(model_s, 2),
                 "seconds_multilingual_model": round(timed_ml.seconds, 2),
-                "model_share": round((timed.seconds + timed_ml.seconds) / total, 3),
-                "non_model_overhead": round(1 - (timed.seconds + timed_ml.seconds) / total, 3),
+                "model_share": round(model_s / total, 3),
+                "non_model_overhead": round(1 - model_s / total, 3),
                 "rerun_seconds": round(again, 2),
                 "rerun_skipped": rerun.count("skipped"),
                 "rerun_embedded": rerun_index.embedded,

@@ -52,11 +52,15 @@ KS = (1, 5, 10)
 # (method, dense weight, multilingual weight); BM25 gets 1 - dense.
 FUSIONS = [
     ("rrf", 0.7, 0.0),
+    ("rrf", 0.5, 0.0),
     ("rrf", 0.3, 0.0),
     ("rrf", 0.2, 0.0),
+    ("minmax", 0.7, 0.0),
     ("minmax", 0.5, 0.0),
+    ("minmax", 0.4, 0.0),
     ("minmax", 0.3, 0.0),
     ("minmax", 0.2, 0.0),
+    ("minmax", 0.1, 0.0),
     ("minmax", 0.3, 0.1),
     ("minmax", 0.3, 0.2),
     ("minmax", 0.3, 0.3),

@@ -11,6 +11,7 @@ without a `fresh_at` (synthetic entries) never appear there, and because
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -24,7 +25,7 @@ class Floors:
 
     dense: float
     sparse: float
-    ml: float = 1.0  # a cosine never exceeds 1: without a multilingual floor, none admits
+    ml: float = math.inf  # without a multilingual floor, no page is admitted on that cosine
 
     def admit(self, hit: Hit) -> bool:
         return (

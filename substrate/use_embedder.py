@@ -81,7 +81,7 @@ class UseEmbedder:
                 )
             return self._backend
 
-    def _encode(self, texts: Sequence[str]) -> Vectors:
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, USE_DIM), dtype=np.float32)
         backend = self._load()
@@ -90,9 +90,6 @@ class UseEmbedder:
             with self._running:
                 out.append(backend.encode(list(texts[start : start + BATCH])))
         return np.asarray(np.concatenate(out), dtype=np.float32)
-
-    def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        return self._encode(texts)
 
     def embed_query(self, text: str) -> Vectors:
         backend = self._load()
