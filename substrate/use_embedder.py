@@ -7,6 +7,11 @@ paragraph; the `sentencepiece` library gives byte-identical ids ~400x faster,
 so the backend is built here with that processor. The model is a CNN with
 mean pooling: no token limit, chunks of any length embed whole.
 
+The package ships its weights as a deflate-compressed npz: inflating it is
+most of a cold start (a CLI search pays it on every call). Given a cache
+folder, the first load writes an uncompressed copy there, named for the
+weights' digest, and later loads read that instead, about 5x faster.
+
 Queries are embedded one at a time, never batched: the backend stacks a
 batch's tokens into one matrix product, and BLAS rounds a row differently
 depending on the batch around it, so a turn's card would depend on which
@@ -15,8 +20,10 @@ other turns happened to be in flight. A query costs milliseconds here.
 
 from __future__ import annotations
 
+import io
 import os
 import threading
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +32,7 @@ import numpy as np
 
 from substrate.embedding import BATCH, Vectors, sha256_of
 from substrate.errors import StoreUnavailableError
+from substrate.safe_files import write_atomic
 
 USE_MODEL = "use-multilingual-v3"
 USE_DIM = 512
@@ -45,7 +53,8 @@ def _resources() -> tuple[Path, str]:
 class UseEmbedder:
     """USE multilingual v3 behind the `Embedder` Protocol; loads on first embed."""
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(self, cache_dir: Path | None = None, threads: int | None = None) -> None:
+        self._cache_dir = cache_dir
         self._threads = threads or os.cpu_count() or 1
         self._lock = threading.Lock()
         self._running = threading.Lock()  # one forward pass at a time, as for fastembed
@@ -76,10 +85,35 @@ class UseEmbedder:
 
                 folder, _ = _resources()
                 pieces = sentencepiece.SentencePieceProcessor(model_file=str(folder / "sp.model"))
-                self._backend = NumpyBackend(
-                    str(folder / "weights.npz"), pieces, threads=self._threads
-                )
+                packaged = folder / "weights.npz"
+                cached = self._cached_weights(packaged)
+                try:
+                    self._backend = NumpyBackend(str(cached), pieces, threads=self._threads)
+                except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+                    if cached == packaged:
+                        raise
+                    cached.unlink(missing_ok=True)  # damaged copy: the next load remakes it
+                    self._backend = NumpyBackend(str(packaged), pieces, threads=self._threads)
             return self._backend
+
+    def _cached_weights(self, packaged: Path) -> Path:
+        """The uncompressed copy of the weights in the cache folder, written on first
+        use; the packaged file when there is no cache folder or it cannot be written."""
+        if self._cache_dir is None:
+            return packaged
+        digest = self.identity.rsplit("sha256=", 1)[1]
+        cached = self._cache_dir / f"{USE_MODEL}-{digest}.npz"
+        if cached.exists():
+            return cached
+        try:
+            with np.load(packaged, allow_pickle=False) as z:
+                arrays = {name: z[name] for name in z.files}
+            buffer = io.BytesIO()
+            np.savez(buffer, **arrays)
+            write_atomic(cached, buffer.getvalue(), durable=False)  # derived: remade if lost
+        except OSError:
+            return packaged
+        return cached
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
