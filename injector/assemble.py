@@ -120,7 +120,7 @@ class Injector:
         with self._lock:
             self._edges.current()
         if self._search is not None:
-            self._search.search("warm up", 1)
+            self._search.warm()
 
     def refresh_pages(self) -> None:
         """Read page changes now (a writer in this process just finished) and

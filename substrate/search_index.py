@@ -325,6 +325,12 @@ class SearchIndex:
             query, self.embed_query(query), k, include_capabilities=include_capabilities
         )
 
+    def warm(self) -> None:
+        """Load what the first search would: every model and the corpus statistics
+        (a query no page shares a term with would not touch the statistics)."""
+        self._search_stats()
+        self.search("warm up", 1)
+
     def embed_query(self, query: str) -> QueryVectors:
         """The query's vector for every dense signal."""
         return {name: e.embed_query(query) for name, e in self._embedders.items()}

@@ -283,3 +283,16 @@ def test_lost_bm25_stats_are_rebuilt_from_the_store(index: SearchIndex, settings
     report = index.maintain()
     assert report.embedded == 0
     assert _json.loads(stats_path.read_text()) == before
+
+
+def test_warm_loads_the_corpus_statistics_a_later_search_needs(
+    index: SearchIndex, settings: Settings
+) -> None:
+    index.maintain()
+    store = index.store
+    later = SearchIndex(settings, HashingEmbedder(), store, HashingEmbedder(48))  # a new process
+    later.warm()  # "warm up" shares no term with any page
+    (settings.workspace.state_dir / "bm25-stats.json").unlink()
+    hits = store.search({}, _query("allergic shellfish"), 10, ["page"])["bm25"]
+    assert later.coverage("allergic shellfish", hits) == index.coverage("allergic shellfish", hits)
+    assert later.coverage("allergic shellfish", hits) > 0.2
