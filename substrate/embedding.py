@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from substrate.coalesce import Coalescer
+from substrate.cpus import usable_cpus
 from substrate.errors import ConfigError, StoreUnavailableError
 
 Vectors = npt.NDArray[np.float32]
@@ -151,7 +152,7 @@ class FastembedEmbedder:
     def __init__(self, model: str, cache_dir: Path, threads: int | None = None) -> None:
         self._model_name = model
         self._cache_dir = cache_dir
-        self._threads = threads or os.cpu_count() or 1
+        self._threads = threads or usable_cpus()
         self._lock = threading.Lock()
         self._model: Any = None
         self._tokenizer: Any = None

@@ -25,6 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from substrate.cpus import usable_cpus
 from substrate.errors import PageParseError
 from substrate.pages import Link, iso_utc, parse_page
 from substrate.safe_files import write_atomic
@@ -179,7 +180,7 @@ def _scan_all(jobs: list[tuple[str, str, int, int]]) -> list[_Scanned]:
     since YAML parsing is CPU-bound and a fork costs far less than 10k parses.
     Only a single-threaded process forks: a child of the service could inherit
     a lock some other thread held at the fork and never get it back."""
-    workers = min(os.cpu_count() or 1, 4)
+    workers = min(usable_cpus(), 4)
     if len(jobs) < PARALLEL_THRESHOLD or workers < 2 or threading.active_count() > 1:
         return [_scan_file(*job) for job in jobs]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:

@@ -12,6 +12,13 @@ most of a cold start (a CLI search pays it on every call). Given a cache
 folder, the first load writes an uncompressed copy there, named for the
 weights' digest, and later loads read that instead, about 5x faster.
 
+Its numpy forward pass runs on one BLAS thread by default. OpenBLAS threads
+spin while they wait, so any oversubscription collapses it: on 2 cores, 3
+threads are 200x slower than 2, and 2 threads beside MiniLM's own (a turn
+embeds with both, the service runs turns side by side) lose to 1
+(`bench/threads.py`). One thread costs a third of its solo document rate,
+which is still 2-3x MiniLM's, so ingest does not wait on it.
+
 Queries are embedded one at a time, never batched: the backend stacks a
 batch's tokens into one matrix product, and BLAS rounds a row differently
 depending on the batch around it, so a turn's card would depend on which
@@ -22,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import io
-import os
 import threading
 import zipfile
 from collections.abc import Sequence
@@ -54,11 +60,11 @@ def _resources() -> tuple[Path, str]:
 class UseEmbedder:
     """USE multilingual v3 behind the `Embedder` Protocol; loads on first embed."""
 
-    def __init__(self, cache_dir: Path | None = None, threads: int | None = None) -> None:
+    def __init__(self, cache_dir: Path | None = None, threads: int = 1) -> None:
         """`cache_dir` is the state folder, as for `FastembedEmbedder`: the copy of
         the weights goes under its `models/`."""
         self._cache_dir = cache_dir
-        self._threads = threads or os.cpu_count() or 1
+        self._threads = threads
         self._lock = threading.Lock()
         self._running = threading.Lock()  # one forward pass at a time, as for fastembed
         self._backend: Any = None

@@ -8,6 +8,11 @@ import pytest
 
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, init_workspace, open_workspace
+from substrate.cpus import cgroup_quota, usable_cpus
+
+# A test slower than this is named as it finishes: a CI run cut off by its
+# time limit never reaches pytest's --durations table.
+SLOW_TEST_S = 30.0
 
 PageWriter = Callable[..., Path]
 
@@ -44,3 +49,22 @@ def write_page(workspace: Workspace) -> PageWriter:
 settings_profile = __import__("hypothesis").settings
 settings_profile.register_profile("memory", deadline=None)
 settings_profile.load_profile("memory")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Say what the machine offers: model speed hangs on it (see substrate/cpus.py)."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+        reporter.write_line(
+            f"cpus: usable {usable_cpus()}, os.cpu_count {os.cpu_count()}, "
+            f"affinity {affinity}, cgroup quota {cgroup_quota()}, "
+            f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+        )
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.duration > SLOW_TEST_S:
+        import sys
+
+        print(f"\n[slow] {report.nodeid} took {report.duration:.0f} s", file=sys.stderr)
