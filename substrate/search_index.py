@@ -353,9 +353,9 @@ class SearchIndex:
         tokens = tokenize(query)
         signals = self._store.search(vectors, query_vector(tokens), candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
-        hits = fuse(signals, self.fusion(), coverage)
+        hits = fuse(signals, self.fusion(), coverage, limit=k, payloads=self._store.full_payloads)
         terms = set(tokens)
-        return [replace(h, excerpt=excerpt_for(h.excerpt, terms)) for h in hits[:k]]
+        return [replace(h, excerpt=excerpt_for(h.excerpt, terms)) for h in hits]
 
     def fusion(self) -> Fusion:
         """The configured fusion over the signals this index has."""
@@ -459,9 +459,16 @@ class Fusion:
 
 
 def fuse(
-    signals: dict[str, list[StoreHit]], fusion: Fusion, sparse_coverage: float = 1.0
+    signals: dict[str, list[StoreHit]],
+    fusion: Fusion,
+    sparse_coverage: float = 1.0,
+    limit: int | None = None,
+    payloads: Callable[[list[StoreHit]], list[dict[str, Any]]] | None = None,
 ) -> list[Hit]:
-    """Pages ranked by the weighted sum of their per-signal scores."""
+    """Pages ranked by the weighted sum of their per-signal scores; the first
+    `limit` of them when given (a search scores ~250 candidate pages for 20 hits,
+    and building a hit costs more than scoring it). `payloads` completes the
+    shown chunks' payloads when the store searched without them."""
     best = {
         name: {str(h.payload["slug"]): h for h in _best_per_page(signals.get(name, []))}
         for name in SIGNALS
@@ -477,8 +484,8 @@ def fuse(
             part = {slug: weight / (RRF_K + r) for slug, r in ranks[name].items()}
         for slug, value in part.items():
             scores[slug] = scores.get(slug, 0.0) + value
-    hits = []
-    for slug in sorted(scores, key=lambda slug: (-scores[slug], slug)):
+    shown = []
+    for slug in sorted(scores, key=lambda slug: (-scores[slug], slug))[:limit]:
         page_ranks = {name: ranks[name].get(slug) for name in SIGNALS}
         # The excerpt is the chunk from whichever signal ranked the page highest.
         top = min(
@@ -486,8 +493,13 @@ def fuse(
             key=lambda name: (page_ranks[name], SIGNALS.index(name)),
         )
         raw = {name: best[name][slug].score if page_ranks[name] else None for name in SIGNALS}
-        hits.append(_hit(slug, best[top][slug].payload, scores[slug], page_ranks, raw))
-    return hits
+        shown.append((slug, best[top][slug], page_ranks, raw))
+    chunks = [chunk for _, chunk, _, _ in shown]
+    full = payloads(chunks) if payloads else [c.payload for c in chunks]
+    return [
+        _hit(slug, payload, scores[slug], page_ranks, raw)
+        for (slug, _, page_ranks, raw), payload in zip(shown, full, strict=True)
+    ]
 
 
 def _minmax(hits: list[StoreHit], weight: float, min_span: float = 0.0) -> dict[str, float]:

@@ -10,6 +10,12 @@ uuid5(slug#chunk), so re-embedding is an idempotent upsert.
 - `EdgeStore`: Qdrant Edge in-process, the embedded default. No HNSW graph
   (`m=0`): exact search is a few ms at 10k points and the graph build would
   hold the GIL. WAL on, which is also what locks out a second process.
+  Searches hold the GIL too, and turning each of ~300 hits' payloads into
+  Python objects was over half of a search (4.6 ms against 2.1 at 10k
+  pages): so a search asks for ids and scores only, names each hit's page
+  from an in-memory id -> (slug, kind) map (built by one scroll on first
+  search, kept in step by every upsert and delete), and `full_payloads`
+  fetches the few payloads the fused results show.
 - `ServerStore`: qdrant-client against a Qdrant server (the scale-out path),
   or its `":memory:"` local mode in tests.
 
@@ -19,6 +25,7 @@ batch; fusion is the caller's, so it can report each signal's rank.
 
 from __future__ import annotations
 
+import threading
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -58,8 +65,11 @@ class IndexPoint:
 
 @dataclass(frozen=True)
 class StoreHit:
+    """`payload` holds at least `slug` and `kind`; `full_payloads` gives the rest."""
+
     score: float
     payload: dict[str, Any]
+    point: Any = None  # the store's id for the point, when the payload is partial
 
 
 class VectorStore(Protocol):
@@ -86,6 +96,11 @@ class VectorStore(Protocol):
         terms), best first, restricted to `kinds`."""
         ...
 
+    def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
+        """Each hit's whole payload (text, title, dates), in order; a point deleted
+        since the search keeps the partial one."""
+        ...
+
     def count(self) -> int: ...
 
     def flush(self) -> None: ...
@@ -104,6 +119,8 @@ class EdgeStore:
         self._qe = qe
         self._path = path
         self._shard: Any = None
+        self._points: _PointMap | None = None  # built on first search
+        self._points_lock = threading.Lock()
         if (path / "wal").exists():
             self._shard = self._open(lambda: qe.EdgeShard.load(str(path)))
 
@@ -144,6 +161,8 @@ class EdgeStore:
             self._shard.close()
             self._shard = None
         shutil.rmtree(self._path, ignore_errors=True)
+        with self._points_lock:
+            self._points = _PointMap()
         self._create(dims)
 
     def ensure(self, dims: Dims) -> None:
@@ -165,6 +184,12 @@ class EdgeStore:
         ]
         if batch:
             self._shard.update(qe.UpdateOperation.upsert_points(batch))
+            with self._points_lock:
+                if self._points is not None:
+                    for p in points:
+                        self._points.add(
+                            uuid.UUID(point_id(p.slug, p.chunk)), p.slug, str(p.payload["kind"])
+                        )
 
     def _slug_filter(self, slugs: list[str]) -> Any:
         qe = self._qe
@@ -175,6 +200,9 @@ class EdgeStore:
             self._shard.update(
                 self._qe.UpdateOperation.delete_points_by_filter(self._slug_filter(slugs))
             )
+            with self._points_lock:
+                if self._points is not None:
+                    self._points.drop(slugs)
 
     def chunks_of(self, slugs: list[str]) -> Iterator[dict[str, Any]]:
         if not slugs or self._shard is None:
@@ -196,7 +224,13 @@ class EdgeStore:
         if self._shard is None:
             return {}
         qe = self._qe
-        kind_filter = qe.Filter(must=[qe.FieldCondition(key="kind", match=qe.MatchAny(kinds))])
+        points = self._point_map()
+        # The filter costs a third of a search: only when some stored kind is unwanted.
+        kind_filter = (
+            None
+            if points.kinds() <= set(kinds)
+            else qe.Filter(must=[qe.FieldCondition(key="kind", match=qe.MatchAny(kinds))])
+        )
         queries: dict[str, Any] = {
             name: qe.Query.Nearest(np.asarray(vector, dtype=np.float32).tolist(), using=name)
             for name, vector in dense.items()
@@ -206,14 +240,48 @@ class EdgeStore:
                 qe.SparseVector(indices=sparse.indices, values=sparse.values), using=SPARSE
             )
         requests = [
-            qe.QueryRequest(limit=limit, query=query, filter=kind_filter, with_payload=True)
+            qe.QueryRequest(limit=limit, query=query, filter=kind_filter, with_payload=False)
             for query in queries.values()
         ]
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
-        return {
-            name: [StoreHit(p.score, dict(p.payload or {})) for p in points]
-            for name, points in zip(queries, results, strict=True)
-        }
+        out: dict[str, list[StoreHit]] = {}
+        for name, found in zip(queries, results, strict=True):
+            hits = []
+            for p in found:
+                named = points.get(p.id)
+                if named is not None:  # None: upserted by another thread a moment ago
+                    hits.append(StoreHit(p.score, {"slug": named[0], "kind": named[1]}, p.id))
+            out[name] = hits
+        return out
+
+    def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
+        wanted = [h.point for h in hits if h.point is not None]
+        records = self._shard.retrieve(wanted, True, False) if wanted and self._shard else []
+        found = {r.id: dict(r.payload or {}) for r in records}
+        return [found.get(h.point, h.payload) for h in hits]
+
+    def _point_map(self) -> _PointMap:
+        with self._points_lock:
+            if self._points is None:
+                self._points = self._scan_points()
+            return self._points
+
+    def _scan_points(self) -> _PointMap:
+        qe = self._qe
+        points = _PointMap()
+        offset = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset,
+                limit=2048,
+                with_payload=qe.PayloadSelector.Include(["slug", "kind"]),
+            )
+            records, offset = self._shard.scroll(request)
+            for r in records:
+                payload = r.payload or {}
+                points.add(r.id, str(payload.get("slug")), str(payload.get("kind")))
+            if offset is None:
+                return points
 
     def count(self) -> int:
         if self._shard is None:
@@ -233,6 +301,7 @@ class EdgeStore:
         if self._shard is not None:
             self._shard.close()
             self._shard = None
+        self._points = None
 
 
 class ServerStore:
@@ -342,6 +411,9 @@ class ServerStore:
             for name, response in zip(queries, responses, strict=True)
         }
 
+    def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
+        return [h.payload for h in hits]  # searches here return whole payloads
+
     def count(self) -> int:
         if not self._client.collection_exists(self._name):
             return 0
@@ -360,3 +432,32 @@ class ServerStore:
 
     def close(self) -> None:
         self._client.close()
+
+
+class _PointMap:
+    """Point id -> (slug, kind), with each slug's ids for deletes and a count per kind."""
+
+    def __init__(self) -> None:
+        self._named: dict[Any, tuple[str, str]] = {}
+        self._by_slug: dict[str, set[Any]] = {}
+        self._kinds: dict[str, int] = {}
+
+    def get(self, point: Any) -> tuple[str, str] | None:
+        return self._named.get(point)
+
+    def kinds(self) -> set[str]:
+        return {kind for kind, n in self._kinds.items() if n > 0}
+
+    def add(self, point: Any, slug: str, kind: str) -> None:
+        old = self._named.get(point)
+        if old is not None:
+            self._kinds[old[1]] -= 1
+        self._named[point] = (slug, kind)
+        self._by_slug.setdefault(slug, set()).add(point)
+        self._kinds[kind] = self._kinds.get(kind, 0) + 1
+
+    def drop(self, slugs: list[str]) -> None:
+        for slug in slugs:
+            for point in self._by_slug.pop(slug, ()):
+                _, kind = self._named.pop(point)
+                self._kinds[kind] -= 1

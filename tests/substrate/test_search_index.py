@@ -122,6 +122,36 @@ def test_capabilities_are_excluded_unless_asked_for(index: SearchIndex) -> None:
     assert cap.fresh_at is None
 
 
+def test_searches_name_the_right_pages_through_edits_deletes_and_a_reopen(
+    index: SearchIndex, settings: Settings, write_page: PageWriter
+) -> None:
+    """The edge store names hits from a map it keeps beside the shard: a search
+    before the changes must not leave it behind them."""
+    index.maintain()
+    index.search("shellfish", k=3)  # the first search builds the map
+    (settings.workspace.concepts_dir / "notes/tea.md").unlink()
+    long_body = "\n\n".join(f"## Part {i}\n" + "filler words here " * 60 for i in range(6))
+    write_page("people/sam", f"---\ntitle: Sam\n---\n{long_body}\nSam keeps a green EpiPen.")
+    index.maintain(
+        [Capability("capability/cli/memory-card", "memory card", "Green tea card preview.")]
+    )
+    query = "green tea EpiPen"
+    before = [(h.slug, h.kind, h.excerpt) for h in index.search(query, k=10)]
+    assert "notes/tea" not in {slug for slug, _, _ in before}
+    assert all(kind == "page" for _, kind, _ in before)  # the capability is filtered out
+    assert next(e for s, _, e in before if s == "people/sam").endswith("green EpiPen.")
+    with_caps = index.search(query, k=10, include_capabilities=True)
+    assert "capability/cli/memory-card" in {h.slug for h in with_caps}
+    if isinstance(index.store, EdgeStore):  # a new process builds the map by a scan
+        index.store.close()
+        reopened = EdgeStore(settings.workspace.state_dir / "qdrant")
+        again = SearchIndex(settings, HashingEmbedder(), reopened, HashingEmbedder(48))
+        try:
+            assert [(h.slug, h.kind, h.excerpt) for h in again.search(query, k=10)] == before
+        finally:
+            reopened.close()
+
+
 def test_changed_embedder_identity_rebuilds(index: SearchIndex, settings: Settings) -> None:
     index.maintain()
     other = SearchIndex(settings, HashingEmbedder(dim=32), index.store, HashingEmbedder(48))
@@ -232,6 +262,7 @@ def test_fusion_ranks_each_signal_by_best_chunk_per_page() -> None:
     assert [h.slug for h in minmax] == ["a", "c", "b"]
     assert minmax[0].score == pytest.approx(0.5)
     assert fuse({"dense": dense, "bm25": sparse}, Fusion({"bm25": 1.0}))[0].slug == "c"
+    assert fuse({"dense": dense, "bm25": sparse}, Fusion(half), limit=2) == minmax[:2]
 
 
 def test_fusion_lets_the_multilingual_signal_decide_a_query_sharing_no_terms() -> None:
