@@ -18,11 +18,13 @@ conversation's frozen card from its previous turn plus `<info>` at once.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from injector.card import CardPage, render_card
@@ -260,7 +262,15 @@ class Injector:
             return entry.summary
         path = self._settings.workspace.concepts_dir / entry.path
         try:
-            _, body = split_frontmatter(decode_page(path.read_bytes()))
+            return _body_head(path, entry.content_hash)
         except (OSError, PageParseError):
-            return ""
-        return body.strip()[:EXCERPT_CHARS]
+            return ""  # not cached: the next turn tries again
+
+
+@functools.lru_cache(maxsize=4096)
+def _body_head(path: Path, content_hash: str) -> str:
+    """Keyed by the indexed content hash: `hot`, `core` and `edges` pages come back
+    turn after turn, and re-reading their files was a tenth of a card under load.
+    An edited page has a new hash once the page index sees it."""
+    _, body = split_frontmatter(decode_page(path.read_bytes()))
+    return body.strip()[:EXCERPT_CHARS]

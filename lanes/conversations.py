@@ -8,7 +8,9 @@ conversation keeps its last `max_turns` turns, expires after `ttl_s` without
 a turn, and only the `max_conversations` most recent are kept.
 
 One file per conversation keeps a turn's cost independent of how many
-conversations exist: a turn reads and replaces its own file (a few KB), and
+conversations exist: a turn reads and replaces its own file (a few KB; a
+parsed file is kept in memory and reused while its inode, size and mtime
+stay the same, so a busy service stats it instead of re-reading it), and
 only a conversation's first turn sweeps the folder. A file's mtime is set to
 its conversation's last turn, so the sweep needs no reads. Turns of one
 conversation are serialised by a lock; reads take none (writes are renames).
@@ -23,6 +25,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,6 +90,8 @@ class ConversationStore:
         self._folder = folder
         self._lock = folder / ".lock"
         self._limits = limits or ConversationLimits()
+        self._parsed: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+        self._parsed_lock = threading.Lock()  # the service's turns share this store
 
     def load(self, conv_id: str, now: float) -> Conversation:
         """The conversation's state, or a fresh one when unknown or expired."""
@@ -126,6 +131,7 @@ class ConversationStore:
             body = {"version": STATE_VERSION, "id": conv_id, **conv.as_json()}
             write_atomic(path, json.dumps(body, ensure_ascii=False), durable=False)
             os.utime(path, (now, now))
+            self._remember(path, body)
             if doc is None:
                 self._prune(now)
         return conv
@@ -153,13 +159,36 @@ class ConversationStore:
         return self._folder / f"{digest}.json"
 
     def _read(self, conv_id: str) -> dict[str, Any] | None:
+        path = self._path(conv_id)
         try:
-            doc = json.loads(self._path(conv_id).read_bytes())
+            stamp = _stamp(os.stat(path))
+            cached = self._parsed.get(path)
+            if cached is not None and cached[0] == stamp:
+                doc: Any = cached[1]
+            else:
+                doc = json.loads(path.read_bytes())
+                if isinstance(doc, dict):
+                    self._keep(path, stamp, doc)
         except (OSError, ValueError):
             return None
         if not isinstance(doc, dict) or doc.get("version") != STATE_VERSION:
             return None
         return doc if doc.get("id") == conv_id else None
+
+    def _remember(self, path: Path, doc: dict[str, Any]) -> None:
+        try:
+            self._keep(path, _stamp(os.stat(path)), doc)
+        except OSError:
+            with self._parsed_lock:
+                self._parsed.pop(path, None)
+
+    def _keep(self, path: Path, stamp: tuple[int, int, int], doc: dict[str, Any]) -> None:
+        """Bounded like the folder: a dict of the most recently used conversations."""
+        with self._parsed_lock:
+            self._parsed.pop(path, None)
+            self._parsed[path] = (stamp, doc)
+            while len(self._parsed) > self._limits.max_conversations:
+                del self._parsed[next(iter(self._parsed))]
 
     def _prune(self, now: float) -> None:
         limits = self._limits
@@ -176,3 +205,9 @@ class ConversationStore:
             if rank >= limits.max_conversations or now - mtime > limits.ttl_s:
                 with contextlib.suppress(OSError):
                     os.unlink(name)
+
+
+def _stamp(st: os.stat_result) -> tuple[int, int, int]:
+    """A replaced file (every write is a rename) has a new inode; size and mtime
+    catch the rest."""
+    return (st.st_ino, st.st_size, st.st_mtime_ns)

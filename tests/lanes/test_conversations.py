@@ -70,3 +70,19 @@ def test_recent_turns_keep_each_pages_lanes_newest_first(tmp_path: Path) -> None
         ("b", {"y": ("entity", "sim")}),
         ("a", {"x": ("sim",), "core-page": ("core",)}),
     ]
+
+
+def test_a_store_that_read_a_conversation_sees_turns_another_process_added(
+    tmp_path: Path,
+) -> None:
+    """The parsed-file cache must not hide a CLI call's turn from the service."""
+    path = tmp_path / "conversations"
+    service, cli = ConversationStore(path), ConversationStore(path)
+    service.record_turn("c1", ["a"], {"memory": "one"}, now=100.0)
+    assert service.load("c1", now=100.5).frozen_card == {"memory": "one"}
+    cli.record_turn("c1", ["b"], {"memory": "two"}, now=100.0)  # same second, same mtime
+    conv = service.load("c1", now=101.0)
+    assert [t.selected for t in conv.turns] == [("a",), ("b",)]
+    assert conv.frozen_card == {"memory": "two"}
+    service.record_turn("c1", ["c"], None, now=102.0)
+    assert [t.selected for t in cli.load("c1", now=103.0).turns] == [("a",), ("b",), ("c",)]
