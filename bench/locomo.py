@@ -17,7 +17,9 @@ the conversation's last session): whether an evidence page is on the
 `<memory>` card at the default budget (`hit`, `recall`, `pages` shown),
 beside plain search top-k rendered by the same card renderer at the same
 character budget, the card without backfill, and the card with each lane
-switched off in turn.
+switched off in turn; `--card-variant NAME=TOML` adds a card with other
+`memory.v3` settings (repeatable), so defaults are chosen on the same run.
+`--skip N` starts at conversation N, to split a long run.
 """
 
 from __future__ import annotations
@@ -151,12 +153,16 @@ class CachedQueries:
         return self.inner.count_tokens(texts)
 
 
-def card_variants(ws: Workspace, index: SearchIndex, now: float) -> dict[str, Injector]:
-    """The default card and one with each lane switched off, each with its own state
-    (conversation, learned edges) over the same pages and index."""
-    variants = {"card": "", "card_no_backfill": "backfill = false\n"} | {
-        f"card_no_{lane}": f"quota_{lane} = 0\n" for lane in LANE_ORDER
-    }
+def card_variants(
+    ws: Workspace, index: SearchIndex, now: float, extra_variants: dict[str, str]
+) -> dict[str, Injector]:
+    """The default card, one with each lane switched off and any `--card-variant`,
+    each with its own state (conversation, learned edges) over the same pages and index."""
+    variants = (
+        {"card": "", "card_no_backfill": "backfill = false\n"}
+        | {f"card_no_{lane}": f"quota_{lane} = 0\n" for lane in LANE_ORDER}
+        | {f"card_{name}": lines for name, lines in extra_variants.items()}
+    )
     out = {}
     for name, extra in variants.items():
         root = ws.root.parent / f"{ws.root.name}-{name}"
@@ -188,6 +194,16 @@ def shown_metrics(shown: list[str], rel: set[str]) -> dict[str, float]:
     }
 
 
+def parse_variant(spec: str) -> tuple[str, str]:
+    """`NAME=key = value;key = value` -> (NAME, TOML lines), checked by the config parser."""
+    name, sep, lines = spec.partition("=")
+    if not sep or not name.strip():
+        raise SystemExit(f"--card-variant {spec!r}: expected NAME=TOML")
+    toml = "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
+    parse_config(f"[memory.v3]\nlive = true\n{toml}", source=f"--card-variant {name}")
+    return name.strip(), toml
+
+
 def bm25_baseline_tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
@@ -210,7 +226,22 @@ def main() -> None:
         help="also measure the <memory> card (default and each lane off) against plain "
         "search cut to the same character budget",
     )
+    parser.add_argument(
+        "--card-variant",
+        action="append",
+        default=[],
+        metavar="NAME=TOML",
+        help="another card to measure: NAME=memory.v3 lines, e.g. "
+        "'lowfloor=sim_floor_dense = 0.25;sim_floor_bm25 = 2.0' (';' separates lines)",
+    )
+    parser.add_argument(
+        "--skip",
+        type=int,
+        default=0,
+        help="start at this conversation (0-based), to split a run",
+    )
     args = parser.parse_args()
+    extra_variants = dict(parse_variant(v) for v in args.card_variant)
     samples = json.loads(args.data.read_text())[: args.conversations]
     audit_dir = args.data.parent / "locomo-audit"
     config = parse_config("[memory.v3]\nlive = true\n")
@@ -221,6 +252,8 @@ def main() -> None:
         model = FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tmp) / "cache")
         multilingual = UseEmbedder()
         for ci, sample in enumerate(samples):
+            if ci < args.skip:
+                continue
             pages = session_pages(sample, args.granularity)
             root = Path(tmp) / f"conv{ci}"
             init_workspace(root)
@@ -265,7 +298,9 @@ def main() -> None:
                     if k.endswith("_date_time")
                     and sample["conversation"].get(k[: -len("_date_time")])
                 )
-                cards = card_variants(ws, card_index, last_session.timestamp() + 86400)
+                cards = card_variants(
+                    ws, card_index, last_session.timestamp() + 86400, extra_variants
+                )
                 budget = Settings(ws, config).v3.card_budget_chars
             for qi, qa in enumerate(sample["qa"]):
                 keys = {"original": qa.get("evidence", [])}
