@@ -83,14 +83,14 @@ V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "quota_sim": (int, 4),
     "quota_hot": (int, 2),
     "quota_edges": (int, 2),
-    "quota_fresh": (int, 1),
+    "quota_fresh": (int, 0),
     "backfill": (bool, True),
-    "sim_floor_dense": (float, 0.35),
-    "sim_floor_bm25": (float, 3.0),
+    "sim_floor_dense": (float, 0.25),
+    "sim_floor_bm25": (float, 2.0),
     "fresh_floor_dense": (float, 0.25),
     "fresh_floor_bm25": (float, 1.5),
-    "sim_floor_ml": (float, 0.3),
-    "fresh_floor_ml": (float, 0.25),
+    "sim_floor_ml": (float, 0.2),
+    "fresh_floor_ml": (float, 0.2),
     "fresh_days": (float, 30.0),
     "hot_decay": (float, 0.5),
     "edge_decay": (float, 0.98),
@@ -308,14 +308,14 @@ live = true
 # quota_sim = 4
 # quota_hot = 2
 # quota_edges = 2
-# quota_fresh = 1
+# quota_fresh = 0              # off: on LoCoMo it only displaced relevant pages
 # backfill = true              # room the quotas leave goes to the lanes' next pages
-# sim_floor_dense = 0.35       # a sim page needs this cosine or this BM25 score
-# sim_floor_bm25 = 3.0
+# sim_floor_dense = 0.25       # a sim page needs this cosine or this BM25 score
+# sim_floor_bm25 = 2.0
 # fresh_floor_dense = 0.25     # the fresh lane's (lower) relevance floors
 # fresh_floor_bm25 = 1.5
-# sim_floor_ml = 0.3           # ... or this multilingual cosine (dense_ml)
-# fresh_floor_ml = 0.25
+# sim_floor_ml = 0.2           # ... or this multilingual cosine (dense_ml)
+# fresh_floor_ml = 0.2
 # fresh_days = 30.0            # how far back the fresh lane looks
 # hot_decay = 0.5              # weight of a page selected n turns ago: hot_decay ** n
 # edge_decay = 0.98            # co-selection edge decay per recorded turn
