@@ -12,14 +12,18 @@ every variant. `memory_search` is the library call behind `memory search`
 with the configured defaults; the other variants of one question come from
 the same store queries (one per signal), so they differ only in fusion.
 
-`--card` adds, per question (a fresh conversation each, clock one day after
-the conversation's last session): whether an evidence page is on the
+`--card` adds, per question (a fresh conversation each unless `--card-turns
+sample`, clock one day after the conversation's last session): whether an evidence page is on the
 `<memory>` card at the default budget (`hit`, `recall`, `pages` shown),
 beside plain search top-k rendered by the same card renderer at the same
 character budget, the card without backfill, and the card with each lane
 switched off in turn; `--card-variant NAME=TOML` adds a card with other
 `memory.v3` settings (repeatable), so defaults are chosen on the same run.
-`--skip N` starts at conversation N, to split a long run.
+`--skip N` starts at conversation N, to split a long run. `--card-turns
+sample` asks each sample's questions in the dataset's order as one
+conversation (so `hot` and the learned edges carry context from turn to
+turn: 30% of consecutive questions there share an evidence window) instead
+of each in a fresh one.
 """
 
 from __future__ import annotations
@@ -235,6 +239,13 @@ def main() -> None:
         "'lowfloor=sim_floor_dense = 0.25;sim_floor_bm25 = 2.0' (';' separates lines)",
     )
     parser.add_argument(
+        "--card-turns",
+        choices=["fresh", "sample"],
+        default="fresh",
+        help="fresh: each question starts its own conversation; sample: a sample's "
+        "questions are asked in the dataset's order as one conversation",
+    )
+    parser.add_argument(
         "--skip",
         type=int,
         default=0,
@@ -344,8 +355,9 @@ def main() -> None:
                 shown: dict[str, list[str]] = {}
                 if cards:
                     shown["search_at_budget"] = search_at_budget(card_index, qa["question"], budget)
+                    conversation = f"locomo-{ci}" if args.card_turns == "sample" else None
                     for name, injector in cards.items():
-                        blocks = injector.assemble(qa["question"])
+                        blocks = injector.assemble(qa["question"], conversation)
                         shown[name] = [s.slug for s in blocks.selected]
                 for key_name, rel in rels.items():
                     if not rel:

@@ -35,7 +35,7 @@ from lanes.edges import CoSelectionGraph, LearnedEdges, edges_lane
 from lanes.entity import EntityMatcher, matcher_for
 from lanes.recency import core_lane, hot_lane
 from lanes.relevance import Floors, fresh_lane, sim_lane
-from lanes.select import Selected, select
+from lanes.select import Selected, select, within_room
 from substrate.errors import MemoryServiceError, PageParseError
 from substrate.page_index import LivePageIndex, PageEntry, PageIndex
 from substrate.pages import decode_page, split_frontmatter
@@ -229,11 +229,15 @@ class Injector:
                 datetime.fromtimestamp(now, UTC),
                 v3.fresh_days,
             ),
-            "hot": hot_lane(conversation, v3.hot_decay, index) if conversation else [],
         }
         seeds = [c.slug for c in proposals["entity"][:SEEDS]]
         seeds += [c.slug for c in proposals["sim"][:SEEDS] if c.slug not in seeds]
-        proposals["edges"] = edges_lane(graph, seeds, v3.edge_threshold, index.entries)
+        proposals["hot"], proposals["edges"] = within_room(
+            proposals["sim"],
+            v3.quota_sim,
+            hot_lane(conversation, v3.hot_decay, index) if conversation else [],
+            edges_lane(graph, seeds, v3.edge_threshold, index.entries),
+        )
         return proposals
 
     def _card_pages(

@@ -11,6 +11,9 @@ a conversation with no history) goes to the lanes' next candidates, in
 `BACKFILL_ORDER`, rather than staying empty. `core` never backfills (its
 pages are not about the turn), and a lane with quota 0 is switched off: it
 backfills nothing and is not listed among a page's lanes.
+
+`hot` and `edges` carry context from outside the turn, and `within_room`
+keeps them from crowding out what the turn itself asked for (see there).
 """
 
 from __future__ import annotations
@@ -30,6 +33,34 @@ class Selected:
     score: float  # that lane's score
     lanes: list[str] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
+
+
+def within_room(
+    sim: list[Candidate], quota_sim: int, *carried: list[Candidate]
+) -> list[list[Candidate]]:
+    """Each carried lane (`hot`, then `edges`) keeps the pages the turn's own
+    search also found (they take no extra slot, and being named twice moves
+    them up); a page only carried over takes one of the sim slots the turn
+    could not fill, shared by the lanes in order. A self-contained question
+    fills them, and the last turn's topic or a learned neighbour does not
+    dilute its card; a follow-up like "and when was that?" finds little
+    above the floors and gets the conversation's pages back. Measured on
+    LoCoMo asked as one conversation per sample (`bench/locomo.py --card
+    --card-turns sample`): unconditional, two hot slots cost .015 hit and
+    two edges slots .008 against none."""
+    found = {c.slug for c in sim}
+    room = max(0, quota_sim - len(sim))
+    kept: list[list[Candidate]] = []
+    for lane in carried:
+        out = []
+        for candidate in lane:
+            if candidate.slug in found:
+                out.append(candidate)
+            elif room > 0:
+                out.append(candidate)
+                room -= 1
+        kept.append(out)
+    return kept
 
 
 def select(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lanes.candidates import Candidate
-from lanes.select import select
+from lanes.select import select, within_room
 
 
 def lane(name: str, *slugs: str) -> list[Candidate]:
@@ -72,3 +72,17 @@ def test_backfill_never_takes_from_core_or_a_switched_off_lane() -> None:
     proposals = {"core": lane("core", "p1", "p2"), "sim": lane("sim", "a", "b")}
     picked = select(proposals, {"core": 1, "sim": 0}, total=5, backfill=True)
     assert [s.slug for s in picked] == ["p1"]
+
+
+def test_carried_pages_only_take_sim_slots_the_turn_left_empty() -> None:
+    hot, edges = lane("hot", "a", "b", "c"), lane("edges", "e", "x")
+    # A self-contained question fills the sim quota: only pages it found itself stay.
+    full = within_room(lane("sim", "x", "b", "y", "z"), 4, hot, edges)
+    assert [[c.slug for c in lane] for lane in full] == [["b"], ["x"]]
+    # A vague follow-up finds one page: the three empty slots go to hot first, then edges.
+    vague = within_room(lane("sim", "y"), 4, hot, edges)
+    assert [[c.slug for c in lane] for lane in vague] == [["a", "b", "c"], []]
+    assert [[c.slug for c in lane] for lane in within_room([], 4, hot, edges)] == [
+        ["a", "b", "c"],
+        ["e"],
+    ]
