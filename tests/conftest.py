@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -65,6 +66,4 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.when == "call" and report.duration > SLOW_TEST_S:
-        import sys
-
         print(f"\n[slow] {report.nodeid} took {report.duration:.0f} s", file=sys.stderr)
