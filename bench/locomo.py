@@ -47,7 +47,7 @@ from injector import Injector
 from injector.card import CardPage, render_card
 from lanes.select import LANE_ORDER
 from substrate import Settings, Workspace, init_workspace, open_workspace, parse_config
-from substrate.bm25 import query_vector, tokenize
+from substrate.bm25 import query_vector, question_keys, tokenize
 from substrate.embedding import Embedder, FastembedEmbedder, Vectors
 from substrate.search_index import Fusion, SearchIndex, candidate_chunks, fuse
 from substrate.use_embedder import UseEmbedder
@@ -323,7 +323,7 @@ def main() -> None:
                 started = time.perf_counter()
                 signals = index.store.search(
                     question_vectors[qi],
-                    query_vector(tokenize(qa["question"])),
+                    query_vector(tokenize(qa["question"]), question_keys(qa["question"])),
                     candidate_chunks(10),
                     ["page"],
                 )

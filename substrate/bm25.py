@@ -9,9 +9,13 @@ ln((N − df + 0.5)/(df + 0.5)) with an epsilon floor instead, which goes
 negative for terms in over half the documents; with Qdrant's IDF substituted
 the two agree to float precision (tests/substrate/test_bm25.py).
 
-Tokens: see `tokenize`; Arabic handling is in `substrate.arabic`. Changing
-what a token is changes every sparse vector, so `TOKENIZER` is part of the
-index identity and a change re-indexes.
+Tokens: see `tokenize`; Arabic handling is in `substrate.arabic`. Beside its
+words, a chunk with Arabic words carries name keys (`substrate.name_keys`), so a
+Latin-script name in a query meets its Arabic spelling; keys are terms with
+their own IDF and saturation but do not count towards a chunk's length, so
+the words of an Arabic chunk score exactly as without them. Changing what a
+term is changes every sparse vector, so `TOKENIZER` is part of the index
+identity and a change re-indexes.
 
 Term ids are CRC32 hashes of the token, so vectors need no shared vocabulary
 and move between store adapters unchanged.
@@ -24,6 +28,7 @@ import math
 import re
 import zlib
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -31,10 +36,11 @@ from pathlib import Path
 import py_rust_stemmers
 
 from substrate.arabic import ARABIC_STOPWORDS, arabic_term, fold_arabic, has_arabic, strip_marks
+from substrate.name_keys import page_keys, query_keys
 from substrate.safe_files import write_atomic
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-TOKENIZER = "words-en-snowball+ar-snowball-folded"
+TOKENIZER = "words-en-snowball+ar-snowball-folded+name-keys-3"
 
 # A compact English stopword list (function words only: no content words,
 # so "key", "token", "system" stay searchable).
@@ -73,6 +79,16 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+def chunk_keys(text: str) -> list[str]:
+    """A chunk's name keys (one per Arabic word): terms beside its `tokenize` words."""
+    return page_keys(text)
+
+
+def question_keys(text: str) -> list[str]:
+    """A query's name keys: its capitalised Latin words that are not stopwords."""
+    return query_keys(text, STOPWORDS)
+
+
 def term_id(token: str) -> int:
     return zlib.crc32(token.encode("utf-8"))
 
@@ -96,20 +112,21 @@ class Bm25Stats:
     def avgdl(self) -> float:
         return self.total_length / self.documents if self.documents else 1.0
 
-    def add(self, tokens: list[str]) -> None:
+    def add(self, tokens: list[str], keys: Sequence[str] = ()) -> None:
         self.dirty = True
         self.documents += 1
         self.total_length += len(tokens)
-        self.df.update(set(tokens))
+        self.df.update(set(tokens) | set(keys))
 
-    def remove(self, tokens: list[str]) -> None:
+    def remove(self, tokens: list[str], keys: Sequence[str] = ()) -> None:
         self.dirty = True
         self.documents -= 1
         self.total_length -= len(tokens)
-        self.df.subtract(set(tokens))
-        for token in set(tokens):
-            if self.df[token] <= 0:
-                del self.df[token]
+        terms = set(tokens) | set(keys)
+        self.df.subtract(terms)
+        for term in terms:
+            if self.df[term] <= 0:
+                del self.df[term]
 
     def idf(self, token: str) -> float:
         """Qdrant's IDF modifier, for computing exact scores outside the store."""
@@ -130,9 +147,12 @@ class Bm25Stats:
             return cls()
 
 
-def document_vector(tokens: list[str], avgdl: float, k1: float, b: float) -> SparseVector:
-    """A chunk's BM25 term weights (without IDF, which the store applies)."""
-    counts = Counter(tokens)
+def document_vector(
+    tokens: list[str], avgdl: float, k1: float, b: float, keys: Sequence[str] = ()
+) -> SparseVector:
+    """A chunk's BM25 term weights (without IDF, which the store applies); its
+    length is its words alone."""
+    counts = Counter([*tokens, *keys])
     norm = k1 * (1 - b + b * len(tokens) / avgdl)
     weights: dict[int, float] = {}
     for token, tf in counts.items():
@@ -141,6 +161,6 @@ def document_vector(tokens: list[str], avgdl: float, k1: float, b: float) -> Spa
     return SparseVector(list(weights), list(weights.values()))
 
 
-def query_vector(tokens: list[str]) -> SparseVector:
-    counts = Counter(term_id(t) for t in tokens)
+def query_vector(tokens: list[str], keys: Sequence[str] = ()) -> SparseVector:
+    counts = Counter(term_id(t) for t in [*tokens, *keys])
     return SparseVector(list(counts), [float(c) for c in counts.values()])

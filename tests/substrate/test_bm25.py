@@ -5,7 +5,14 @@ import math
 import pytest
 from rank_bm25 import BM25Okapi
 
-from substrate.bm25 import Bm25Stats, document_vector, query_vector, tokenize
+from substrate.bm25 import (
+    Bm25Stats,
+    chunk_keys,
+    document_vector,
+    query_vector,
+    question_keys,
+    tokenize,
+)
 
 CORPUS = [
     "Alice prefers green tea in the afternoon",
@@ -86,3 +93,30 @@ def test_stats_add_and_remove_are_inverse(tmp_path) -> None:  # type: ignore[no-
 def test_unreadable_stats_file_means_empty_stats(tmp_path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "s.json").write_text("{broken")
     assert Bm25Stats.load(tmp_path / "s.json").documents == 0
+
+
+def test_name_keys_score_as_terms_but_do_not_lengthen_the_chunk() -> None:
+    words = tokenize("ولد تسلا في سميليان")
+    keys = chunk_keys("ولد تسلا في سميليان")
+    plain = document_vector(words, 3.0, 1.2, 0.75)
+    keyed = document_vector(words, 3.0, 1.2, 0.75, keys)
+    weights = dict(zip(keyed.indices, keyed.values, strict=True))
+    # The words weigh exactly what they weigh without keys (same length norm) ...
+    assert {i: weights[i] for i in plain.indices} == dict(
+        zip(plain.indices, plain.values, strict=True)
+    )
+    # ... and the query's name key meets the page's key for تسلا.
+    query = query_vector(
+        tokenize("When was Nikola Tesla born?"), question_keys("When was Nikola Tesla born?")
+    )
+    assert set(query.indices) & (set(weights) - set(plain.indices))
+
+
+def test_stats_count_keys_in_document_frequency_not_in_length() -> None:
+    stats = Bm25Stats()
+    stats.add(["a", "b"], ["~tsl"])
+    stats.add(["b"], ["~tsl", "~dnfr"])
+    assert (stats.documents, stats.total_length) == (2, 3)
+    assert stats.df["~tsl"] == 2
+    stats.remove(["b"], ["~tsl", "~dnfr"])
+    assert (stats.total_length, dict(stats.df)) == (2, {"a": 1, "b": 1, "~tsl": 1})
