@@ -38,6 +38,12 @@ def chunk_page(title: str, body: str, count_tokens: TokenCounter, budget: int) -
     return [Chunk(i, prefix + text) for i, text in enumerate(bodies or [""])]
 
 
+def page_text(title: str, chunks: list[Chunk]) -> str:
+    """The page again from its chunks: the title once, then every chunk's lines."""
+    prefix = f"{title}\n\n"
+    return prefix + "\n".join(chunk.text.removeprefix(prefix) for chunk in chunks)
+
+
 def _fit_lines(
     lines: list[str], count_tokens: TokenCounter, room: int
 ) -> list[tuple[str, int, bool]]:

@@ -62,6 +62,9 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("dense_min_span", "dense_min_span", float, 0.3),
     Tunable("multilingual_min_span", "multilingual_min_span", float, 0.0),
     Tunable("sparse_min_coverage", "sparse_min_coverage", float, 0.15),
+    # A short page cut into several chunks gives each chunk's multilingual vector its
+    # own page's vector too (pages up to this many of the model's tokens; 0: never).
+    Tunable("multilingual_page_context", "multilingual_page_context", int, 384),
 )
 MULTILINGUAL_OFF = "off"
 
@@ -145,7 +148,12 @@ def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
         raise ConfigError(
             f"{source}: {fusion[0]} must be one of {', '.join(FUSION_METHODS)}, got {fusion[1]!r}"
         )
-    for name in ("dense_min_span", "multilingual_min_span", "sparse_min_coverage"):
+    for name in (
+        "dense_min_span",
+        "multilingual_min_span",
+        "sparse_min_coverage",
+        "multilingual_page_context",
+    ):
         key, value = _resolved_source(config, name)
         if value < 0:
             raise ConfigError(f"{source}: {key} must not be negative, got {value}")
@@ -347,6 +355,9 @@ enabled = true
 # dense_min_span = 0.3        # min-max guards: scale a dense signal by at least this
 # multilingual_min_span = 0.0 #   cosine span, so a model blind to the query's language
 # sparse_min_coverage = 0.15  #   stays quiet; BM25 fades below this share of its ideal score
+# multilingual_page_context = 384   # a page of several chunks but at most this many
+#                         # multilingual tokens adds its whole-page vector to each
+#                         # chunk's dense_ml vector; 0 turns it off (re-indexes)
 # ingest_max_page_bytes = 262144   # `memory ingest` refuses larger pages
 #
 # [memory.substrate.qdrant]

@@ -29,6 +29,7 @@ class SubstrateTuning:
     dense_min_span: float
     multilingual_min_span: float
     sparse_min_coverage: float
+    multilingual_page_context: int
 
 
 @dataclass(frozen=True)

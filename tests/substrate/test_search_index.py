@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from substrate import Settings
+from substrate.chunks import chunk_page, page_text
 from substrate.embedding import HashingEmbedder
 from substrate.search_index import Capability, SearchIndex
 from substrate.vector_store import EdgeStore, ServerStore, VectorStore
@@ -238,6 +241,16 @@ def test_excerpt_centres_on_the_lines_that_match_the_query() -> None:
     assert excerpt_for("short text", {"x"}) == "short text"
 
 
+def test_excerpt_centres_on_the_arabic_line_naming_the_querys_name() -> None:
+    from substrate.bm25 import question_keys
+    from substrate.search_index import excerpt_for
+
+    filler = ["كان الطقس باردا في تلك الليلة الطويلة"] * 6
+    body = "\n".join([*filler, "ثم وصل نيكولا تسلا إلى المدينة", *filler])
+    excerpt = excerpt_for(body, set(question_keys("When did Nikola Tesla arrive?")), limit=120)
+    assert "تسلا" in excerpt and excerpt.startswith("…")
+
+
 def _hits(*pairs: tuple[str, float]) -> list:  # type: ignore[type-arg]
     from substrate.vector_store import StoreHit
 
@@ -327,3 +340,60 @@ def test_warm_loads_the_corpus_statistics_a_later_search_needs(
     hits = store.search({}, _query("allergic shellfish"), 10, ["page"])["bm25"]
     assert later.coverage("allergic shellfish", hits) == index.coverage("allergic shellfish", hits)
     assert later.coverage("allergic shellfish", hits) > 0.2
+
+
+def test_an_english_name_finds_the_arabic_page_that_spells_it(
+    index: SearchIndex, write_page: PageWriter
+) -> None:
+    write_page("ar/tesla", "---\ntitle: مخترع\n---\nولد نيكولا تسلا في سميليان عام 1856.")
+    write_page("ar/denver", "---\ntitle: فريق\n---\nفاز فريق دنفر برونكو بالمباراة.")
+    index.maintain()
+    hit = index.search("When was Nikola Tesla born?", k=1)[0]
+    assert (hit.slug, hit.sparse_rank) == ("ar/tesla", 1)
+    hit = index.search("Who did the Broncos beat?", k=1)[0]
+    assert (hit.slug, hit.sparse_rank) == ("ar/denver", 1)
+    # An English query over English pages scores as before: no English page has keys.
+    assert index.search("Sam allergic", k=1)[0].slug == "people/sam"
+
+
+CONTEXT_PAGE = "---\ntitle: Notes\n---\n# Garden\nalpha beta gamma\n# Kitchen\nomega delta"
+
+
+def _page_context(settings: Settings, tokens: int) -> Settings:
+    substrate = {**settings.config.substrate, "multilingual_page_context": tokens}
+    return Settings(settings.workspace, replace(settings.config, substrate=substrate))
+
+
+def _ml_score(settings: Settings, store: VectorStore, query: str) -> float | None:
+    index = SearchIndex(settings, HashingEmbedder(), store, HashingEmbedder(48))
+    index.maintain()
+    return next(h for h in index.search(query, k=5) if h.slug == "notes/two").dense_ml_score
+
+
+def test_a_short_pages_chunks_carry_the_whole_page_in_dense_ml(
+    settings: Settings, write_page: PageWriter, tmp_path: Path
+) -> None:
+    write_page("notes/two", CONTEXT_PAGE)
+    store = EdgeStore(tmp_path / "q")
+    with_context = _ml_score(settings, store, "alpha omega")
+    ml = HashingEmbedder(48)
+    chunks = chunk_page(
+        "Notes", CONTEXT_PAGE.split("---\n")[2], HashingEmbedder().count_tokens, 256
+    )
+    assert len(chunks) == 2
+    page = ml.embed_documents([page_text("Notes", chunks)])[0]
+    query = ml.embed_query("alpha omega")
+    blended = [
+        (v + page) / np.linalg.norm(v + page) for v in ml.embed_documents([c.text for c in chunks])
+    ]
+    assert with_context == pytest.approx(max(float(b @ query) for b in blended), abs=1e-5)
+
+    off = _page_context(settings, 0)
+    alone = _ml_score(off, store, "alpha omega")  # a knob change rebuilds the index
+    chunk_only = max(float(v @ query) for v in ml.embed_documents([c.text for c in chunks]))
+    assert alone == pytest.approx(chunk_only, abs=1e-5)
+    assert with_context is not None and alone is not None and with_context > alone
+
+    too_long = _page_context(settings, 5)
+    assert _ml_score(too_long, store, "alpha omega") == pytest.approx(chunk_only, abs=1e-5)
+    store.close()
