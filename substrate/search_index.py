@@ -288,16 +288,16 @@ class SearchIndex:
         tuning = self._settings.tuning
         planned: list[tuple[_Doc, Chunk, list[str], list[str]]] = []
         counts: list[int] = []
-        pages: dict[str, list[Chunk]] = {}
+        pages: dict[str, tuple[str, list[Chunk]]] = {}
         for doc in docs:
             chunks = self._chunks(doc)
             counts.append(len(chunks))
-            pages[doc.slug] = chunks
+            pages[doc.slug] = (doc.title, chunks)
             for chunk in chunks:
                 tokens, keys = tokenize(chunk.text), chunk_keys(chunk.text)
                 stats.add(tokens, keys)
                 planned.append((doc, chunk, tokens, keys))
-        context = self._page_context({d.slug: (d.title, pages[d.slug]) for d in docs})
+        context = self._page_context(pages)
         avgdl = stats.avgdl
         total = len(planned)
         for start in range(0, total, EMBED_BATCH):

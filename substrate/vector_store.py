@@ -171,25 +171,24 @@ class EdgeStore:
 
     def upsert(self, points: list[IndexPoint]) -> None:
         qe = self._qe
+        ids = [point_id(p.slug, p.chunk) for p in points]
         batch = [
             qe.Point(
-                id=point_id(p.slug, p.chunk),
+                id=pid,
                 vector={
                     **_dense_lists(p.dense),
                     SPARSE: qe.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
                 },
                 payload=p.payload,
             )
-            for p in points
+            for pid, p in zip(ids, points, strict=True)
         ]
         if batch:
             self._shard.update(qe.UpdateOperation.upsert_points(batch))
             with self._points_lock:
                 if self._points is not None:
-                    for p in points:
-                        self._points.add(
-                            uuid.UUID(point_id(p.slug, p.chunk)), p.slug, str(p.payload["kind"])
-                        )
+                    for pid, p in zip(ids, points, strict=True):
+                        self._points.add(uuid.UUID(pid), p.slug, str(p.payload["kind"]))
 
     def _slug_filter(self, slugs: list[str]) -> Any:
         qe = self._qe
