@@ -42,10 +42,7 @@ from common import turn_messages, word_range, write_pages
 
 from injector.assemble import Injector
 from substrate import Settings, init_workspace, load_page_index, open_workspace, parse_config
-from substrate.embedding import FastembedEmbedder
-from substrate.search_index import SearchIndex
-from substrate.use_embedder import UseEmbedder
-from substrate.vector_store import EdgeStore
+from substrate.index import EdgeStore, FastembedEmbedder, SearchIndex, UseEmbedder
 
 CONVERSATIONS = 8
 

@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from substrate.embedding import Embedder, Vectors
+from substrate.index import Embedder, Vectors
 
 WORDS = (
     "search index latency budget review launch team meeting design decision customer release "

@@ -29,10 +29,7 @@ from typing import Any
 from common import WORDS, TimedEmbedder, word_range, write_pages
 
 from substrate import Settings, init_workspace, open_workspace, parse_config
-from substrate.embedding import Embedder, FastembedEmbedder
-from substrate.search_index import SearchIndex
-from substrate.use_embedder import UseEmbedder
-from substrate.vector_store import EdgeStore
+from substrate.index import EdgeStore, Embedder, FastembedEmbedder, SearchIndex, UseEmbedder
 
 
 def run_size(

@@ -30,10 +30,7 @@ from typing import Any
 from common import WORDS, TimedEmbedder, word_range
 
 from substrate import Settings, init_workspace, open_workspace, parse_config
-from substrate.embedding import FastembedEmbedder
-from substrate.search_index import SearchIndex
-from substrate.use_embedder import UseEmbedder
-from substrate.vector_store import EdgeStore
+from substrate.index import EdgeStore, FastembedEmbedder, SearchIndex, UseEmbedder
 
 
 def ingest_package() -> Any:

@@ -47,11 +47,21 @@ from injector import Injector
 from injector.card import CardPage, render_card
 from lanes.select import LANE_ORDER
 from substrate import Settings, Workspace, init_workspace, open_workspace, parse_config
-from substrate.bm25 import query_vector, question_keys, tokenize
-from substrate.embedding import Embedder, FastembedEmbedder, Vectors
-from substrate.search_index import Fusion, SearchIndex, candidate_chunks, fuse
-from substrate.use_embedder import UseEmbedder
-from substrate.vector_store import DENSE, DENSE_ML, SPARSE, EdgeStore
+from substrate.index import (
+    DENSE,
+    DENSE_ML,
+    SPARSE,
+    EdgeStore,
+    Embedder,
+    FastembedEmbedder,
+    Fusion,
+    SearchIndex,
+    UseEmbedder,
+    Vectors,
+    candidate_chunks,
+    fuse,
+)
+from substrate.index.bm25 import query_vector, question_keys, tokenize
 
 EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 KS = (1, 5, 10)

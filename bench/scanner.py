@@ -17,7 +17,7 @@ import yaml
 
 from substrate import find_problems
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "substrate" / "scanner_corpus"
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "substrate" / "safety" / "scanner_corpus"
 
 
 def main() -> None:

@@ -25,9 +25,8 @@ import threading
 import time
 from pathlib import Path
 
-from substrate.cpus import usable_cpus
-from substrate.embedding import BUNDLED_MODEL, Embedder, FastembedEmbedder
-from substrate.use_embedder import UseEmbedder
+from substrate.config import usable_cpus
+from substrate.index import BUNDLED_MODEL, Embedder, FastembedEmbedder, UseEmbedder
 
 TEXTS = [f"Note {i}: the weather in a small town, and a dog called Rex." for i in range(200)]
 

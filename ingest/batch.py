@@ -24,12 +24,23 @@ from typing import Any, Literal
 
 from ingest.sources import Source, StagedPage, TooLargeError
 from substrate import InvalidInputError, MemoryServiceError, Settings, load_page_index
-from substrate.locks import hold_lock
-from substrate.pages import decode_page, parse_origin_date, parse_page, with_default_field
-from substrate.safe_files import PlannedWrite, read_bytes_snapshot, write_many_atomic
-from substrate.scanner import find_problems, strip_hidden_reasoning
-from substrate.slugs import path_for_slug, slug_problem
-from substrate.tiers import is_memory_enabled
+from substrate.config import is_memory_enabled
+from substrate.pages import (
+    decode_page,
+    parse_origin_date,
+    parse_page,
+    path_for_slug,
+    slug_problem,
+    with_default_field,
+)
+from substrate.safety import (
+    PlannedWrite,
+    find_problems,
+    hold_lock,
+    read_bytes_snapshot,
+    strip_hidden_reasoning,
+    write_many_atomic,
+)
 
 Status = Literal["written", "skipped", "failed", "would_write"]
 Progress = Callable[[int, int], None]

@@ -36,12 +36,10 @@ from lanes.entity import EntityMatcher, matcher_for
 from lanes.recency import core_lane, hot_lane
 from lanes.relevance import Floors, fresh_lane, sim_lane
 from lanes.select import Selected, select, within_room
+from substrate.config import Settings, is_memory_v3_live
 from substrate.errors import MemoryServiceError, PageParseError
-from substrate.page_index import LivePageIndex, PageEntry, PageIndex
-from substrate.pages import decode_page, split_frontmatter
-from substrate.search_index import Hit, SearchIndex
-from substrate.settings import Settings
-from substrate.tiers import is_memory_v3_live
+from substrate.index import Hit, SearchIndex
+from substrate.pages import LivePageIndex, PageEntry, PageIndex, decode_page, split_frontmatter
 
 SEARCH_K = 20
 SEEDS = 3

@@ -11,11 +11,8 @@ from __future__ import annotations
 
 from html import escape
 
-from substrate.buffer import format_timestamp
-from substrate.remember import read_buffer
-from substrate.settings import Settings
-from substrate.tiers import uses_concept_page_memory
-from substrate.workspace import VIEW_FILES
+from substrate.config import VIEW_FILES, Settings, uses_concept_page_memory
+from substrate.intake import format_timestamp, read_buffer
 
 PENDING_NOTE = "Remembered recently, not yet filed into pages:"
 

@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from substrate.locks import hold_lock
-from substrate.safe_files import write_atomic
+from substrate.safety import hold_lock, write_atomic
 
 STATE_VERSION = 2
 

@@ -36,8 +36,7 @@ from typing import Any
 import networkx as nx
 
 from lanes.candidates import Candidate
-from substrate.locks import hold_lock
-from substrate.safe_files import write_atomic
+from substrate.safety import hold_lock, write_atomic
 
 STATE_VERSION = 2
 PRUNE = 0.05

@@ -19,9 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lanes.candidates import Candidate
-from substrate.arabic import arabic_term, has_arabic, strip_marks
-from substrate.bm25 import STOPWORDS
-from substrate.page_index import PageEntry, PageIndex
+from substrate.index import STOPWORDS, arabic_term, has_arabic, strip_marks
+from substrate.pages import PageEntry, PageIndex
 
 LANE = "entity"
 MAX_NAME_WORDS = 8

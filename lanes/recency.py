@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lanes.candidates import Candidate
 from lanes.conversations import Conversation
-from substrate.page_index import PageIndex
+from substrate.pages import PageIndex
 
 
 def hot_lane(conversation: Conversation, decay: float, known: PageIndex) -> list[Candidate]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from lanes.candidates import Candidate
-from substrate.search_index import Hit
+from substrate.index import Hit
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from substrate import (
     memory_tier,
     remember,
 )
-from substrate.tiers import graph_unavailable_reason
+from substrate.config import graph_unavailable_reason
 
 log = logging.getLogger("memory.service")
 WEB = Path(str(resources.files("service") / "web"))

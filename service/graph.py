@@ -24,8 +24,8 @@ from substrate import (
     iso_utc,
     read_buffer,
 )
-from substrate.buffer import BufferEntry
 from substrate.errors import PageParseError
+from substrate.intake import BufferEntry
 from substrate.pages import decode_page, split_frontmatter
 
 BUFFER_PREFIX = "buffer:"

@@ -32,7 +32,7 @@ from substrate import (
     open_search_index,
     read_buffer,
 )
-from substrate.embedding import Embedder
+from substrate.index import Embedder
 
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"

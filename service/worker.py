@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.jobs import JobQueue
-from substrate.buffer import BufferEntry
+from substrate.intake import BufferEntry
 
 CONSOLIDATE = "memory_v2_consolidate"
 MIN_ENTRIES = 10

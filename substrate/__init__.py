@@ -1,8 +1,32 @@
-"""The durable core: workspace, config and tiers, pages and PageIndex, buffer,
-safe writes and the scanner. Imports none of the other packages."""
+"""The durable core, in rooms by concern (each room's `__init__` says what it owns):
 
-from substrate.buffer import BufferEntry, format_entry, parse_buffer
-from substrate.config import MemoryConfig, load_config, migrate_config, parse_config
+- `safety`: the scanner, atomic drift-aware files, locks (the floor: imports no room);
+- `config`: `config.toml`, tier predicates, tuning, the workspace, `Settings`;
+- `pages`: the page format, slugs, the PageIndex and its live refresh;
+- `intake`: the buffer format, `remember`, the daily archive;
+- `index`: embedders, chunks, BM25, the store adapters, maintenance, search, fusion.
+
+Rooms import one way, `safety` ← `config` ← `pages` ← `intake` ← `index`, and
+`substrate.errors` (the one error tree) is shared by all. The substrate imports
+none of the other packages. This module re-exports what they use.
+"""
+
+from substrate.config import (
+    MemoryConfig,
+    Settings,
+    SubstrateTuning,
+    Workspace,
+    init_workspace,
+    is_memory_v3_live,
+    is_v3_tier_active,
+    load_config,
+    memory_tier,
+    migrate_config,
+    open_workspace,
+    parse_config,
+    resolve_substrate_tuning,
+    uses_concept_page_memory,
+)
 from substrate.errors import (
     ConfigError,
     InvalidInputError,
@@ -15,30 +39,36 @@ from substrate.errors import (
     StoreUnavailableError,
     WorkspaceError,
 )
-from substrate.page_index import (
+from substrate.index import (
+    Capability,
+    Hit,
+    MaintainReport,
+    SearchIndex,
+    Stats,
+    collect_stats,
+    open_search_index,
+)
+from substrate.intake import BufferEntry, format_entry, parse_buffer, read_buffer, remember
+from substrate.pages import (
     DanglingLink,
+    Link,
     LivePageIndex,
+    Page,
     PageEntry,
     PageIndex,
     ParseFailure,
     entry_json,
+    iso_utc,
     load_page_index,
+    parse_page,
 )
-from substrate.pages import Link, Page, iso_utc, parse_page
-from substrate.remember import read_buffer, remember
-from substrate.safe_files import FileSnapshot, read_text_snapshot, write_atomic
-from substrate.scanner import find_problems, scan_text
-from substrate.search_index import Capability, Hit, MaintainReport, SearchIndex, open_search_index
-from substrate.settings import Settings
-from substrate.stats import Stats, collect_stats
-from substrate.tiers import (
-    is_memory_v3_live,
-    is_v3_tier_active,
-    memory_tier,
-    uses_concept_page_memory,
+from substrate.safety import (
+    FileSnapshot,
+    find_problems,
+    read_text_snapshot,
+    scan_text,
+    write_atomic,
 )
-from substrate.tuning import SubstrateTuning, resolve_substrate_tuning
-from substrate.workspace import Workspace, init_workspace, open_workspace
 
 __all__ = [
     "BufferEntry",

@@ -9,7 +9,7 @@ import pytest
 
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, init_workspace, open_workspace
-from substrate.cpus import cgroup_quota, usable_cpus
+from substrate.config.cpus import cgroup_quota, usable_cpus
 
 # A test slower than this is named as it finishes: a CI run cut off by its
 # time limit never reaches pytest's --durations table.

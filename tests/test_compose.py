@@ -1,6 +1,6 @@
 """compose/: the image carries every package of the project, and the
 compose file wires the service to its Qdrant server with a required token.
-(Running the stack needs Docker; see tests/substrate/test_qdrant_server.py
+(Running the stack needs Docker; see tests/substrate/index/test_qdrant_server.py
 for the tests that run against a live Qdrant server.)"""
 
 from __future__ import annotations

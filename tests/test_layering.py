@@ -2,8 +2,11 @@
 
 - dependency direction: service → injector → lanes → substrate, service → ingest → substrate;
 - tier engines (`injector/v1`, `injector/v2`, `injector/v3`) never import each other;
-- the tier switches `memory.v2.enabled` / `memory.v3.live` are read only in `substrate/tiers.py`
-  (and declared in `substrate/config.py`, which owns the file format).
+- inside `substrate`, rooms import one way (`SUBSTRATE_ROOMS`), every module lives in a room
+  except the shared error tree, and only `substrate/__init__.py` re-exports across rooms;
+- the tier switches `memory.v2.enabled` / `memory.v3.live` are read only in
+  `substrate/config/tiers.py` (and declared in `substrate/config/config_file.py`, which owns
+  the file format).
 """
 
 from __future__ import annotations
@@ -20,7 +23,16 @@ ALLOWED: dict[str, set[str]] = {
     "ingest": {"substrate"},
     "service": {"substrate", "lanes", "injector", "ingest"},
 }
-SWITCH_OWNERS = {"substrate/tiers.py", "substrate/config.py"}
+# Each room of the substrate and the rooms it may import: one way, lowest first.
+SUBSTRATE_ROOMS: dict[str, set[str]] = {
+    "safety": set(),
+    "config": {"safety"},
+    "pages": {"safety", "config"},
+    "intake": {"safety", "config", "pages"},
+    "index": {"safety", "config", "pages", "intake"},
+}
+SUBSTRATE_SHARED = {"errors"}  # root modules every room may import
+SWITCH_OWNERS = {"substrate/config/tiers.py", "substrate/config/config_file.py"}
 ENGINES = ("v1", "v2", "v3")
 
 
@@ -51,6 +63,30 @@ def layering_violations(rel: str, source: str) -> list[str]:
                 and mod_parts[1] != parts[1]
             ):
                 problems.append(f"{rel}: tier engine {parts[1]} must not import {module}")
+    return problems
+
+
+def room_violations(rel: str, source: str) -> list[str]:
+    """Upward or sideways imports between substrate rooms, and modules outside any room."""
+    parts = rel.split("/")
+    if parts[0] != "substrate" or rel == "substrate/__init__.py":
+        return []
+    if len(parts) == 2:
+        name = parts[1].removesuffix(".py")
+        return [] if name in SUBSTRATE_SHARED else [f"{rel}: every substrate module lives in a room"]
+    room = parts[1]
+    if room not in SUBSTRATE_ROOMS:
+        return [f"{rel}: {room} is not a known substrate room"]
+    problems = []
+    for module in imported_modules(ast.parse(source)):
+        mod = module.split(".")
+        if mod[0] != "substrate":
+            continue
+        if len(mod) == 1:
+            problems.append(f"{rel}: a room imports rooms directly, not the package root")
+        elif mod[1] not in SUBSTRATE_SHARED and mod[1] != room:
+            if mod[1] not in SUBSTRATE_ROOMS.get(room, set()):
+                problems.append(f"{rel}: room {room} must not import {module}")
     return problems
 
 
@@ -103,6 +139,26 @@ def test_dependency_direction() -> None:
     assert problems == []
 
 
+def test_substrate_rooms_import_one_way() -> None:
+    problems = [p for rel, src in source_files() for p in room_violations(rel, src)]
+    assert problems == []
+
+
+def test_room_checker_catches_violations() -> None:
+    assert room_violations("substrate/config/x.py", "from substrate.pages import parse_page") == [
+        "substrate/config/x.py: room config must not import substrate.pages"
+    ]
+    assert room_violations("substrate/safety/x.py", "import substrate.config.tiers") != []
+    assert room_violations("substrate/pages/x.py", "from substrate.index.bm25 import tokenize") != []
+    assert room_violations("substrate/intake/x.py", "from substrate import remember") != []
+    assert room_violations("substrate/loose.py", "") == [
+        "substrate/loose.py: every substrate module lives in a room"
+    ]
+    assert room_violations("substrate/index/x.py", "from substrate.intake import remember") == []
+    assert room_violations("substrate/pages/x.py", "from substrate.errors import NotFoundError") == []
+    assert room_violations("substrate/pages/x.py", "from substrate.pages.slugs import x") == []
+
+
 def test_tier_switches_are_read_only_by_the_predicates() -> None:
     problems = [p for rel, src in source_files() for p in switch_reads(rel, src)]
     assert problems == []
@@ -120,6 +176,6 @@ def test_checkers_catch_violations() -> None:
     assert layering_violations("injector/spine.py", "from injector.v2 import engine") == []
     assert switch_reads("lanes/x.py", "live = config.v3.get('live')") != []
     assert switch_reads("lanes/x.py", "on = settings.config.v2['enabled']") != []
-    assert switch_reads("substrate/tuning.py", "k1 = config.v2.get('bm25_k1')") == []
+    assert switch_reads("substrate/config/tuning.py", "k1 = config.v2.get('bm25_k1')") == []
     assert switch_reads("service/x.py", "key = 'memory.v3.live'") != []
-    assert switch_reads("substrate/tiers.py", "live = config.v3.get('live')") == []
+    assert switch_reads("substrate/config/tiers.py", "live = config.v3.get('live')") == []

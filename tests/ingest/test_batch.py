@@ -14,11 +14,10 @@ import pytest
 from ingest import DirectorySource, IngestOptions, IngestReport, ManifestSource, PageResult, run
 from service.settings_loader import build_settings
 from substrate import InvalidInputError, LockHeldError, Settings, Workspace, load_page_index
-from substrate.embedding import HashingEmbedder
-from substrate.locks import hold_lock
-from substrate.search_index import SearchIndex
-from substrate.vector_store import EdgeStore
+from substrate.index import EdgeStore, SearchIndex
+from substrate.safety import hold_lock
 from tests.conftest import PageWriter
+from tests.embedders import HashingEmbedder
 
 SAM = "---\ntitle: Sam\norigin_date: 2023-05-08\n---\nSam is allergic to peanuts.\n"
 

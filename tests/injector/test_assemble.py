@@ -10,10 +10,9 @@ import pytest
 from injector import Injector
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, init_workspace
-from substrate.embedding import HashingEmbedder, Vectors
-from substrate.search_index import SearchIndex
-from substrate.vector_store import EdgeStore
+from substrate.index import EdgeStore, SearchIndex, Vectors
 from tests.conftest import PageWriter
+from tests.embedders import HashingEmbedder
 
 PAGES = {
     "people/sam": "---\ntitle: Sam\naliases: [Sammy]\n---\nSam is allergic to shellfish and carries an EpiPen.",

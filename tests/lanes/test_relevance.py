@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from lanes.relevance import Floors, fresh_lane, sim_lane
-from substrate.search_index import Hit
+from substrate.index import Hit
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 FLOORS = Floors(dense=0.4, sparse=3.0)

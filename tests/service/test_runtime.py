@@ -10,8 +10,8 @@ import pytest
 import service.runtime
 from service.runtime import Runtime
 from substrate import MemoryServiceError, Settings
-from substrate.embedding import HashingEmbedder
 from tests.conftest import PageWriter
+from tests.embedders import HashingEmbedder
 
 
 def test_compaction_waits_for_reads_to_pause_and_runs_once(

@@ -23,8 +23,8 @@ from service.app import create_app
 from service.runtime import Runtime
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace
-from substrate.embedding import HashingEmbedder
 from tests.conftest import PageWriter
+from tests.embedders import HashingEmbedder
 from tests.service.served import served, wait_for_startup_maintain
 
 CHROMIUM = os.environ.get("MEMORY_TEST_CHROMIUM") or shutil.which("chromium")

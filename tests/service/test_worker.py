@@ -12,8 +12,8 @@ import pytest
 
 from service.jobs import JobQueue
 from service.worker import ConsolidationPolicy, Scheduler, Worker, consolidation_decision
-from substrate.buffer import BufferEntry
 from substrate.errors import StoreUnavailableError
+from substrate.intake import BufferEntry
 
 HOUR = 3600.0
 POLICY = ConsolidationPolicy(interval_s=8 * HOUR, max_buffer_lines=100)

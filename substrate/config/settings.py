@@ -1,0 +1,32 @@
+"""What every library call receives: the workspace and its validated config.
+
+Built once by the composition root (`service/`) and passed down, so no
+library code reads the environment or the config file itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from substrate.config.config_file import MemoryConfig
+from substrate.config.tuning import (
+    SubstrateTuning,
+    V3Tuning,
+    resolve_substrate_tuning,
+    resolve_v3_tuning,
+)
+from substrate.config.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Settings:
+    workspace: Workspace
+    config: MemoryConfig
+
+    @property
+    def tuning(self) -> SubstrateTuning:
+        return resolve_substrate_tuning(self.config)
+
+    @property
+    def v3(self) -> V3Tuning:
+        return resolve_v3_tuning(self.config)

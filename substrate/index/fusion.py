@@ -1,0 +1,183 @@
+"""Fusing per-signal rankings into one list of page hits.
+
+Search runs one query per signal over chunks — the English dense vector, the
+multilingual one (`dense_ml`, when configured) and BM25 — keeps each page's
+best chunk per signal, ranks pages per signal and fuses the rankings with the
+configured weights (`rrf`: weighted reciprocal rank, k=60; `minmax`: weighted
+min-max-normalised scores, the default). Min-max alone lets a signal with
+nothing to say speak at full weight: a flat list of cosines from a model that
+cannot read the query's language is stretched to [0, 1], and one number shared
+by an English question and an Arabic page makes BM25's only hit its top. So
+each dense signal is scaled by at least a minimum span, and BM25's weight
+shrinks with its coverage of the query (`Fusion`; values measured on XQuAD and
+LoCoMo, see docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from substrate.index.excerpts import chunk_excerpt
+from substrate.index.store import DENSE, DENSE_ML, SPARSE, StoreHit
+
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class Hit:
+    slug: str
+    title: str
+    kind: str
+    score: float
+    dense_rank: int | None
+    sparse_rank: int | None
+    dense_score: float | None  # cosine of the page's best chunk: absolute, unlike `score`
+    sparse_score: float | None  # BM25 of the page's best chunk
+    excerpt: str
+    fresh_at: str | None
+    source: str | None
+    origin_date: str | None
+    dense_ml_rank: int | None = None
+    dense_ml_score: float | None = None  # multilingual cosine of the page's best chunk
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "title": self.title,
+            "score": round(self.score, 6),
+            "dense_rank": self.dense_rank,
+            "sparse_rank": self.sparse_rank,
+            "dense_score": None if self.dense_score is None else round(self.dense_score, 6),
+            "sparse_score": None if self.sparse_score is None else round(self.sparse_score, 6),
+            "dense_ml_rank": self.dense_ml_rank,
+            "dense_ml_score": None
+            if self.dense_ml_score is None
+            else round(self.dense_ml_score, 6),
+            "excerpt": self.excerpt,
+            "kind": self.kind,
+            "fresh_at": self.fresh_at,
+            "source": self.source,
+            "origin_date": self.origin_date,
+        }
+
+
+def _best_per_page(hits: list[StoreHit]) -> list[StoreHit]:
+    """Each page's best chunk, in rank order (hits arrive best first)."""
+    seen: dict[str, StoreHit] = {}
+    for hit in hits:
+        seen.setdefault(str(hit.payload["slug"]), hit)
+    return list(seen.values())
+
+
+SIGNALS = (DENSE, DENSE_ML, SPARSE)  # also the tie order for which chunk is the excerpt
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """How per-signal page rankings combine (see the module doc).
+
+    `min_span` (min-max only): a signal's scores are divided by their span over
+    the candidates, but never by less than this; a model that cannot read the
+    query (MiniLM on Arabic) returns a flat list that plain min-max would
+    stretch to full weight. `sparse_coverage` in [0, 1] scales BM25's weight:
+    its best chunk's share of the query's ideal score over `min_coverage`,
+    capped at 1, so a query sharing one number with a page in another language
+    is not decided by that number."""
+
+    weights: dict[str, float]
+    method: str = "minmax"
+    min_span: dict[str, float] = field(default_factory=dict)
+    min_coverage: float = 0.0
+
+
+def fuse(
+    signals: dict[str, list[StoreHit]],
+    fusion: Fusion,
+    sparse_coverage: float = 1.0,
+    limit: int | None = None,
+    payloads: Callable[[list[StoreHit]], list[dict[str, Any]]] | None = None,
+) -> list[Hit]:
+    """Pages ranked by the weighted sum of their per-signal scores; the first
+    `limit` of them when given (a search scores ~250 candidate pages for 20 hits,
+    and building a hit costs more than scoring it). `payloads` completes the
+    shown chunks' payloads when the store searched without them."""
+    best = {
+        name: {str(h.payload["slug"]): h for h in _best_per_page(signals.get(name, []))}
+        for name in SIGNALS
+    }
+    ranks = {name: {slug: i + 1 for i, slug in enumerate(pages)} for name, pages in best.items()}
+    scores: dict[str, float] = {}
+    for name, weight in fusion.weights.items():
+        if name == SPARSE and fusion.min_coverage > 0:
+            weight *= min(1.0, sparse_coverage / fusion.min_coverage)
+        if fusion.method == "minmax":
+            part = _minmax(list(best[name].values()), weight, fusion.min_span.get(name, 0.0))
+        else:
+            part = {slug: weight / (RRF_K + r) for slug, r in ranks[name].items()}
+        for slug, value in part.items():
+            scores[slug] = scores.get(slug, 0.0) + value
+    shown = []
+    for slug in sorted(scores, key=lambda slug: (-scores[slug], slug))[:limit]:
+        page_ranks = {name: ranks[name].get(slug) for name in SIGNALS}
+        # The excerpt is the chunk from whichever signal ranked the page highest.
+        top = min(
+            (name for name in SIGNALS if page_ranks[name] is not None),
+            key=lambda name: (page_ranks[name], SIGNALS.index(name)),
+        )
+        raw = {name: best[name][slug].score if page_ranks[name] else None for name in SIGNALS}
+        shown.append((slug, best[top][slug], page_ranks, raw))
+    chunks = [chunk for _, chunk, _, _ in shown]
+    full = payloads(chunks) if payloads else [c.payload for c in chunks]
+    return [
+        _hit(slug, payload, scores[slug], page_ranks, raw)
+        for (slug, _, page_ranks, raw), payload in zip(shown, full, strict=True)
+    ]
+
+
+def _minmax(hits: list[StoreHit], weight: float, min_span: float = 0.0) -> dict[str, float]:
+    """Scores scaled to [0, 1] within this result list (by at least `min_span`),
+    times the signal's weight."""
+    if not hits:
+        return {}
+    top = max(h.score for h in hits)
+    bottom = min(h.score for h in hits)
+    span = max(top - bottom, min_span)
+    return {
+        str(h.payload["slug"]): weight * ((h.score - bottom) / span if span > 0 else 1.0)
+        for h in hits
+    }
+
+
+def _hit(
+    slug: str,
+    payload: dict[str, Any],
+    score: float,
+    ranks: dict[str, int | None],
+    raw: dict[str, float | None],
+) -> Hit:
+    title = str(payload.get("title", slug))
+    return Hit(
+        slug=slug,
+        title=title,
+        kind=str(payload.get("kind", "page")),
+        score=score,
+        dense_rank=ranks[DENSE],
+        sparse_rank=ranks[SPARSE],
+        dense_score=raw[DENSE],
+        sparse_score=raw[SPARSE],
+        excerpt=chunk_excerpt(str(payload.get("text", "")), title),
+        fresh_at=_iso(payload.get("fresh_at")),
+        source=payload.get("source"),
+        origin_date=payload.get("origin_date"),
+        dense_ml_rank=ranks[DENSE_ML],
+        dense_ml_score=raw[DENSE_ML],
+    )
+
+
+def _iso(epoch: Any) -> str | None:
+    if not isinstance(epoch, int | float):
+        return None
+    return datetime.fromtimestamp(epoch, tz=UTC).isoformat().replace("+00:00", "Z")

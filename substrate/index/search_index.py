@@ -1,0 +1,196 @@
+"""The hybrid index over concept pages: `SearchIndex` answers searches and hands
+maintenance to `maintain.Maintenance`.
+
+A search runs one store query per signal, fuses them (`fusion`) and trims
+each hit's excerpt to the query (`excerpts`). Two things let an English
+question find an Arabic page: a short page's chunks carry the whole page in
+their `dense_ml` vectors (`maintain`), and BM25 matches the names in a query
+to their Arabic spellings (`name_keys`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from substrate.config.settings import Settings
+from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_vector, question_keys, tokenize
+from substrate.index.embedding import Embedder, Vectors
+from substrate.index.excerpts import excerpt_for
+from substrate.index.fusion import Fusion, Hit, fuse
+from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
+from substrate.index.store import DENSE, DENSE_ML, SPARSE, StoreHit, VectorStore
+
+QueryVectors = dict[str, Vectors]  # dense vector name -> the query's vector
+
+
+class SearchIndex:
+    """`embedder` makes the `dense` vector (and its token counts set the chunk
+    size); `multilingual`, when given, makes `dense_ml` for the same chunks."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        embedder: Embedder,
+        store: VectorStore,
+        multilingual: Embedder | None = None,
+    ) -> None:
+        self._settings = settings
+        self._embedders = {DENSE: embedder} | ({DENSE_ML: multilingual} if multilingual else {})
+        self._store = store
+        self._maintenance = Maintenance(settings, self._embedders, store, lambda: self.identity)
+        self._stats: Bm25Stats | None = None  # for searches; see `_search_stats`
+
+    @property
+    def store(self) -> VectorStore:
+        return self._store
+
+    @property
+    def identity(self) -> str:
+        """What every stored vector depends on: a change means a full rebuild."""
+        models = ";".join(f"{name}={e.identity}" for name, e in self._embedders.items())
+        context = (
+            self._settings.tuning.multilingual_page_context if DENSE_ML in self._embedders else 0
+        )
+        return f"{models};tokens={TOKENIZER};page_context={context}"
+
+    def maintain(
+        self,
+        capabilities: Iterable[Capability] = (),
+        *,
+        rebuild: bool = False,
+        progress: Progress | None = None,
+        optimize: bool = True,
+    ) -> MaintainReport:
+        """Bring the index up to the pages. `optimize=False` leaves compacting
+        the store to a later `optimize()`: Qdrant Edge holds the GIL while it
+        compacts, which would freeze a serving process's other threads."""
+        report = self._maintenance.maintain(
+            capabilities, rebuild=rebuild, progress=progress, optimize=optimize
+        )
+        if self._maintenance.saved is not None:
+            self._stats = self._maintenance.saved
+        return report
+
+    def optimize(self) -> None:
+        self._store.optimize()
+
+    def search(self, query: str, k: int = 10, *, include_capabilities: bool = False) -> list[Hit]:
+        return self.search_embedded(
+            query, self.embed_query(query), k, include_capabilities=include_capabilities
+        )
+
+    def warm(self) -> None:
+        """Load what the first search would: every model and the corpus statistics
+        (a query no page shares a term with would not touch the statistics)."""
+        self._search_stats()
+        self.search("warm up", 1)
+
+    def embed_query(self, query: str) -> QueryVectors:
+        """The query's vector for every dense signal."""
+        return {name: e.embed_query(query) for name, e in self._embedders.items()}
+
+    def embed_queries(self, queries: list[str]) -> list[QueryVectors]:
+        """`embed_query` for many queries, each model run once over all of them."""
+        per_model = {name: e.embed_queries(queries) for name, e in self._embedders.items()}
+        return [{name: v[i] for name, v in per_model.items()} for i in range(len(queries))]
+
+    def search_embedded(
+        self,
+        query: str,
+        vectors: QueryVectors,
+        k: int = 10,
+        *,
+        include_capabilities: bool = False,
+    ) -> list[Hit]:
+        """`search` with the query's dense vectors already computed (batches embed at once)."""
+        kinds = ["page", "capability"] if include_capabilities else ["page"]
+        tokens, keys = tokenize(query), question_keys(query)
+        sparse = query_vector(tokens, keys)
+        signals = self._store.search(vectors, sparse, candidate_chunks(k), kinds)
+        coverage = self._coverage(tokens, signals.get(SPARSE, []))
+        hits = fuse(signals, self.fusion(), coverage, limit=k, payloads=self._store.full_payloads)
+        terms = {*tokens, *keys}
+        return [replace(h, excerpt=excerpt_for(h.excerpt, terms)) for h in hits]
+
+    def fusion(self) -> Fusion:
+        """The configured fusion over the signals this index has."""
+        tuning = self._settings.tuning
+        weights = {DENSE: tuning.dense_weight, SPARSE: tuning.sparse_weight}
+        if DENSE_ML in self._embedders:
+            weights[DENSE_ML] = tuning.multilingual_weight
+        return Fusion(
+            weights,
+            tuning.fusion,
+            {DENSE: tuning.dense_min_span, DENSE_ML: tuning.multilingual_min_span},
+            tuning.sparse_min_coverage,
+        )
+
+    def coverage(self, query: str, sparse_hits: list[StoreHit]) -> float:
+        """`_coverage` for a query text (benchmarks fuse store results themselves)."""
+        return self._coverage(tokenize(query), sparse_hits)
+
+    def _coverage(self, tokens: list[str], sparse_hits: list[StoreHit]) -> float:
+        """The best chunk's BM25 over the query's ideal: every term at its saturation
+        limit (k1 + 1) in one chunk, terms the corpus lacks at their (top) IDF."""
+        if not sparse_hits:
+            return 0.0
+        stats = self._search_stats()
+        k1 = self._settings.tuning.bm25_k1
+        ideal = sum(stats.idf(term) * (k1 + 1) for term in tokens)
+        return min(1.0, sparse_hits[0].score / ideal) if ideal > 0 else 0.0
+
+    def _search_stats(self) -> Bm25Stats:
+        """The corpus statistics, read once per process and replaced by each maintain."""
+        if self._stats is None:
+            self._stats = Bm25Stats.load(self._maintenance.stats_path)
+        return self._stats
+
+
+def candidate_chunks(k: int) -> int:
+    """Chunks fetched per signal for k pages: pages repeat across chunks, and
+    min-max fusion scales each signal over this list."""
+    return max(50, 5 * k)
+
+
+def open_store(settings: Settings) -> VectorStore:
+    """The configured Qdrant server, else the embedded shard under `.substrate/qdrant`."""
+    from substrate.config.tuning import resolve_qdrant_server
+    from substrate.index.edge_store import EdgeStore
+    from substrate.index.server_store import ServerStore
+
+    server = resolve_qdrant_server(settings.config)
+    if server is not None:
+        return ServerStore(server.url, server.collection, server.api_key)
+    return EdgeStore(settings.workspace.state_dir / "qdrant")
+
+
+def open_search_index(
+    settings: Settings,
+    embedder: Embedder | None = None,
+    multilingual: Embedder | None = None,
+) -> SearchIndex:
+    """The configured models over the configured store; given models replace them
+    (a service passes the ones it keeps loaded)."""
+    from substrate.index.embedding import FastembedEmbedder
+
+    tuning = settings.tuning
+    state_dir = settings.workspace.state_dir
+    model = embedder or FastembedEmbedder(tuning.embedding_model, state_dir)
+    second = multilingual or open_multilingual(tuning.multilingual_model, state_dir)
+    return SearchIndex(settings, model, open_store(settings), second)
+
+
+def open_multilingual(name: str, state_dir: Path) -> Embedder | None:
+    """The multilingual embedder `multilingual_model` names: the bundled USE, none
+    for "off", else a fastembed model or `path:` folder like `embedding_model`."""
+    from substrate.config.config_file import MULTILINGUAL_OFF
+    from substrate.index.embedding import FastembedEmbedder
+    from substrate.index.use_embedder import USE_MODEL, UseEmbedder
+
+    if name == MULTILINGUAL_OFF:
+        return None
+    if name == USE_MODEL:
+        return UseEmbedder(state_dir)
+    return FastembedEmbedder(name, state_dir)

@@ -1,0 +1,36 @@
+"""Corpus and tier figures for `memory stats` and `GET /v1/memory/stats`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from substrate.config.settings import Settings
+from substrate.config.tiers import is_v3_tier_active, memory_tier
+from substrate.intake.remember import read_buffer
+from substrate.pages.page_index import PageIndex, load_page_index
+
+
+@dataclass(frozen=True)
+class Stats:
+    tier: str
+    graph_supported: bool
+    pages: int
+    buffer_entries: int
+    parse_failures: int
+    dangling_links: int
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def collect_stats(settings: Settings, index: PageIndex | None = None) -> Stats:
+    index = index or load_page_index(settings.workspace)
+    return Stats(
+        tier=memory_tier(settings.config),
+        graph_supported=is_v3_tier_active(settings.config),
+        pages=len(index),
+        buffer_entries=len(read_buffer(settings)),
+        parse_failures=len(index.parse_failures),
+        dangling_links=len(index.dangling_links),
+    )

@@ -1,0 +1,98 @@
+"""The Qdrant collection behind one small `VectorStore` Protocol: its schema,
+point ids and the hit types both adapters answer with.
+
+Schema (both adapters): named dense vectors (cosine) — `dense` (the English
+model) and, when configured, `dense_ml` (the multilingual one) — and the sparse
+vector `bm25` with Qdrant's IDF modifier, payload `slug`, `title`, `kind`
+(`page` | `capability`), `fresh_at` (epoch seconds or null), `chunk`, `text`,
+`source`, with keyword indexes on `slug` and `kind`. Point ids are
+uuid5(slug#chunk), so re-embedding is an idempotent upsert.
+
+The adapters: `EdgeStore` (Qdrant Edge in-process, the embedded default;
+`edge_store`) and `ServerStore` (qdrant-client against a server, or its
+`":memory:"` mode in tests; `server_store`). Both answer one query per signal
+(each dense vector, then BM25) in a single batch; fusion is the caller's, so
+it can report each signal's rank.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from substrate.index.bm25 import SparseVector
+from substrate.index.embedding import Vectors
+
+DENSE = "dense"
+DENSE_ML = "dense_ml"
+SPARSE = "bm25"
+Dims = dict[str, int]  # dense vector name -> dimension
+POINT_NAMESPACE = uuid.UUID("6f1c2d8e-5d0b-4c43-9a55-3f1f4e2b7a10")
+
+
+def dense_lists(vectors: dict[str, Vectors]) -> dict[str, list[float]]:
+    return {name: np.asarray(v, dtype=np.float32).tolist() for name, v in vectors.items()}
+
+
+def point_id(slug: str, chunk: int) -> str:
+    return str(uuid.uuid5(POINT_NAMESPACE, f"{slug}#{chunk}"))
+
+
+@dataclass(frozen=True)
+class IndexPoint:
+    slug: str
+    chunk: int
+    dense: dict[str, Vectors]  # vector name -> this chunk's vector
+    sparse: SparseVector
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoreHit:
+    """`payload` holds at least `slug` and `kind`; `full_payloads` gives the rest."""
+
+    score: float
+    payload: dict[str, Any]
+    point: Any = None  # the store's id for the point, when the payload is partial
+
+
+class VectorStore(Protocol):
+    def reset(self, dims: Dims) -> None:
+        """Drop every point and (re)create the schema with these dense vectors."""
+        ...
+
+    def ensure(self, dims: Dims) -> None:
+        """Create the schema if it does not exist yet."""
+        ...
+
+    def upsert(self, points: list[IndexPoint]) -> None: ...
+
+    def delete_slugs(self, slugs: list[str]) -> None: ...
+
+    def chunks_of(self, slugs: list[str]) -> Iterator[dict[str, Any]]:
+        """Payloads of every stored chunk of these pages."""
+        ...
+
+    def search(
+        self, dense: dict[str, Vectors], sparse: SparseVector, limit: int, kinds: list[str]
+    ) -> dict[str, list[StoreHit]]:
+        """Hits per signal (each dense vector name, and `bm25` when the query has
+        terms), best first, restricted to `kinds`."""
+        ...
+
+    def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
+        """Each hit's whole payload (text, title, dates), in order; a point deleted
+        since the search keeps the partial one."""
+        ...
+
+    def count(self) -> int: ...
+
+    def flush(self) -> None: ...
+
+    def optimize(self) -> None: ...
+
+    def close(self) -> None: ...

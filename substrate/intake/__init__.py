@@ -1,0 +1,26 @@
+"""Intake: the buffer format and the `remember` write path (buffer + daily archive).
+
+Owns `memory/buffer.md` and `memory/archive/*.md`: the one entry matcher every
+reader uses and the writer that appends a scanned fact to both files. It
+imports `config`, `safety` and `pages` (a fact's `[[slug]]` hints are page
+slugs); it must not import `index` or anything above it.
+"""
+
+from substrate.intake.buffer import (
+    BufferEntry,
+    format_entry,
+    format_timestamp,
+    parse_buffer,
+    with_hints,
+)
+from substrate.intake.remember import read_buffer, remember
+
+__all__ = [
+    "BufferEntry",
+    "format_entry",
+    "format_timestamp",
+    "parse_buffer",
+    "read_buffer",
+    "remember",
+    "with_hints",
+]

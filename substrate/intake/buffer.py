@@ -1,0 +1,108 @@
+"""Owns the intake buffer format (`memory/buffer.md`, `memory/archive/*.md`).
+
+An entry opens with a timestamped bullet at column 0, minute precision, UTC:
+
+    - [2026-11-29 14:03] first line of the fact [[some-slug]]
+      further lines indented by two spaces
+
+Every further line of the text (blank ones too) is written indented, so fact
+text can never imitate an entry start: the column-0 bullet is the only
+delimiter. `parse_buffer` is the one matcher every reader uses (consolidation
+cutoff, the `<info>` buffer cap, pending graph nodes).
+
+Legacy tolerance: in files written before indentation existed, an
+unindented line that is not entry-shaped continues the current entry, and
+unindented blank lines at the end of an entry are separators, not text.
+Lines before the first entry (a `# Buffer` heading) are preamble.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from substrate.pages.page_file import wikilinks
+
+TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M"
+INDENT = "  "
+_ENTRY_START = re.compile(r"^- \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\] ?(.*)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class BufferEntry:
+    id: str
+    at: datetime
+    text: str
+
+    @property
+    def hints(self) -> list[str]:
+        return list(dict.fromkeys(wikilinks(self.text)))
+
+
+def format_timestamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
+
+
+def format_entry(at: datetime, text: str) -> str:
+    """One entry as it is stored, ending in a newline; round-trips any text."""
+    first, *rest = text.split("\n")
+    lines = [f"- [{format_timestamp(at)}] {first}"]
+    lines.extend(INDENT + line for line in rest)
+    return "\n".join(lines) + "\n"
+
+
+def with_hints(text: str, hints: list[str]) -> str:
+    """Append `[[slug]]` for each hint the text does not already link."""
+    present = set(wikilinks(text))
+    extra = [h for h in dict.fromkeys(hints) if h not in present]
+    return " ".join([text, *(f"[[{h}]]" for h in extra)]) if extra else text
+
+
+def _entry_start(line: str) -> tuple[datetime, str] | None:
+    match = _ENTRY_START.match(line)
+    if match is None:
+        return None
+    try:
+        at = datetime.strptime(match.group(1), TIMESTAMP_FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        return None
+    return at, match.group(2)
+
+
+def parse_buffer(content: str) -> list[BufferEntry]:
+    """Every entry in a buffer or archive file, in file order."""
+    raw: list[tuple[datetime, list[tuple[str, bool]]]] = []
+    for line in content.split("\n"):
+        start = _entry_start(line)
+        if start is not None:
+            raw.append((start[0], [(start[1], True)]))
+        elif raw:
+            indented = line.startswith(INDENT)
+            raw[-1][1].append((line[len(INDENT) :] if indented else line, indented))
+    return _with_ids([(at, _entry_text(lines)) for at, lines in raw])
+
+
+def _entry_text(lines: list[tuple[str, bool]]) -> str:
+    # Unindented blank lines closing an entry are separators: the writer
+    # stores blank lines of the text indented, so these were never text.
+    while len(lines) > 1 and lines[-1] == ("", False):
+        lines.pop()
+    return "\n".join(text for text, _ in lines)
+
+
+def _with_ids(items: list[tuple[datetime, str]]) -> list[BufferEntry]:
+    seen: dict[str, int] = {}
+    out: list[BufferEntry] = []
+    for at, text in items:
+        base = entry_id(at, text)
+        seen[base] = seen.get(base, 0) + 1
+        out.append(BufferEntry(base if seen[base] == 1 else f"{base}-{seen[base]}", at, text))
+    return out
+
+
+def entry_id(at: datetime, text: str) -> str:
+    """Stable id from the entry itself, so every reader derives the same one."""
+    digest = hashlib.sha256(f"{format_timestamp(at)}\n{text}".encode()).hexdigest()
+    return digest[:12]

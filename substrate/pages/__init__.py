@@ -1,0 +1,53 @@
+"""Pages: the concept-page file format, slugs, and the PageIndex (with its live
+refresh for long-lived readers).
+
+Owns how a page is parsed (frontmatter, links, provenance, `fresh_at`), which
+slugs are safe to write, and the cached index of every page with the corpus's
+parse failures and dangling links. It imports only `config` and `safety`; it
+knows nothing of the buffer or the search index and must not import `intake`,
+`index` or anything above them.
+"""
+
+from substrate.pages.live_index import LivePageIndex
+from substrate.pages.page_file import (
+    Link,
+    Page,
+    decode_page,
+    iso_utc,
+    parse_origin_date,
+    parse_page,
+    split_frontmatter,
+    wikilinks,
+    with_default_field,
+)
+from substrate.pages.page_index import (
+    DanglingLink,
+    PageEntry,
+    PageIndex,
+    ParseFailure,
+    entry_json,
+    load_page_index,
+)
+from substrate.pages.slugs import path_for_slug, slug_problem, validate_slug
+
+__all__ = [
+    "DanglingLink",
+    "Link",
+    "LivePageIndex",
+    "Page",
+    "PageEntry",
+    "PageIndex",
+    "ParseFailure",
+    "decode_page",
+    "entry_json",
+    "iso_utc",
+    "load_page_index",
+    "parse_origin_date",
+    "parse_page",
+    "path_for_slug",
+    "slug_problem",
+    "split_frontmatter",
+    "validate_slug",
+    "wikilinks",
+    "with_default_field",
+]

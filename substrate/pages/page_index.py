@@ -1,0 +1,333 @@
+"""The PageIndex: one entry per concept page, plus the corpus's two defects.
+
+Built by scanning `memory/concepts/**.md` and cached in
+`.substrate/page-index.json`. A refresh re-reads only files whose mtime or
+size changed since the cache was written, so an unchanged corpus costs one
+directory walk and one JSON load. Page bodies are not kept: readers that need
+text read the file.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import multiprocessing
+import os
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from substrate.config.cpus import usable_cpus
+from substrate.config.workspace import Workspace
+from substrate.errors import PageParseError
+from substrate.pages.page_file import Link, iso_utc, parse_page
+from substrate.pages.slugs import slug_problem
+from substrate.safety.safe_files import write_atomic
+
+CACHE_VERSION = 1
+PARALLEL_THRESHOLD = 500
+
+
+@dataclass(frozen=True, slots=True)
+class PageEntry:
+    slug: str
+    path: str
+    title: str
+    aliases: tuple[str, ...]
+    summary: str | None
+    tags: tuple[str, ...]
+    links: tuple[Link, ...]
+    core: bool
+    source: str | None
+    origin_date: str | None
+    fresh_at: datetime | None
+    modified_at: datetime
+    content_hash: str
+
+    def link_targets(self) -> list[str]:
+        return list(dict.fromkeys(link.target for link in self.links))
+
+
+@dataclass(frozen=True, slots=True)
+class ParseFailure:
+    slug: str
+    path: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class DanglingLink:
+    source: str
+    target: str
+    via: str
+
+
+@dataclass(frozen=True)
+class PageIndex:
+    entries: dict[str, PageEntry]
+    parse_failures: tuple[ParseFailure, ...]
+    dangling_links: tuple[DanglingLink, ...] = field(default=())
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def get(self, slug: str) -> PageEntry | None:
+        return self.entries.get(slug)
+
+    @cached_property
+    def core_slugs(self) -> tuple[str, ...]:
+        """Pages marked `core: true`, sorted; computed once per index, not once per turn."""
+        return tuple(sorted(slug for slug, entry in self.entries.items() if entry.core))
+
+
+@dataclass(frozen=True, slots=True)
+class Scanned:
+    mtime_ns: int
+    size: int
+    entry: PageEntry | None
+    failure: ParseFailure | None
+
+
+def walk_pages(
+    concepts_dir: Path, folders: dict[str, int] | None = None, start: str = ""
+) -> Iterator[tuple[str, os.stat_result]]:
+    """(relative posix path, stat) of every `*.md` file, skipping hidden files and folders.
+
+    Works on strings rather than `Path` objects: on an unchanged corpus this
+    walk is most of the rescan, and pathlib parsing would dominate it.
+    """
+    stack = [start]
+    base = str(concepts_dir)
+    while stack:
+        for rel, item in list_folder(base, stack.pop(), folders):
+            if item.is_dir():
+                stack.append(rel)
+            elif is_page(item):
+                yield rel, item.stat()
+
+
+def list_folder(
+    base: str, rel_folder: str, folders: dict[str, int] | None
+) -> list[tuple[str, os.DirEntry[str]]]:
+    """(relative posix path, entry) of a folder's items, hidden ones skipped; none
+    when the folder is gone. When `folders` is given it receives the folder's
+    mtime, taken before listing, so a change made meanwhile shows up later."""
+    path = os.path.join(base, rel_folder) if rel_folder else base
+    try:
+        if folders is not None:
+            folders[rel_folder] = os.stat(path).st_mtime_ns
+        items = list(os.scandir(path))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [
+        (f"{rel_folder}/{item.name}" if rel_folder else item.name, item)
+        for item in items
+        if not item.name.startswith(".")
+    ]
+
+
+def is_page(item: os.DirEntry[str]) -> bool:
+    return item.name.endswith(".md") and item.is_file()
+
+
+def _scan_file(concepts_dir: str, rel: str, mtime_ns: int, size: int) -> Scanned:
+    slug = rel.removesuffix(".md")
+    problem = slug_problem(slug)
+    if problem is not None:
+        return Scanned(mtime_ns, size, None, ParseFailure(slug, rel, f"bad slug: {problem}"))
+    mtime = datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC)
+    try:
+        with open(os.path.join(concepts_dir, rel), "rb") as fh:
+            data = fh.read()
+        page = parse_page(slug, data, mtime)
+    except PageParseError as exc:
+        return Scanned(mtime_ns, size, None, ParseFailure(slug, rel, exc.message))
+    except FileNotFoundError:
+        return Scanned(mtime_ns, size, None, ParseFailure(slug, rel, "deleted while scanning"))
+    entry = PageEntry(
+        slug=slug,
+        path=rel,
+        title=page.title,
+        aliases=page.aliases,
+        summary=page.summary,
+        tags=page.tags,
+        links=page.links,
+        core=page.core,
+        source=page.source,
+        origin_date=page.origin_date,
+        fresh_at=page.fresh_at,
+        modified_at=mtime,
+        content_hash=page.content_hash,
+    )
+    return Scanned(mtime_ns, size, entry, None)
+
+
+def _scan_job(job: tuple[str, str, int, int]) -> Scanned:
+    return _scan_file(*job)
+
+
+def scan_all(jobs: list[tuple[str, str, int, int]]) -> list[Scanned]:
+    """Parse changed files; a large batch (a first scan) is spread over the cores,
+    since YAML parsing is CPU-bound and a fork costs far less than 10k parses.
+    Only a single-threaded process forks: a child of the service could inherit
+    a lock some other thread held at the fork and never get it back."""
+    workers = min(usable_cpus(), 4)
+    if len(jobs) < PARALLEL_THRESHOLD or workers < 2 or threading.active_count() > 1:
+        return [_scan_file(*job) for job in jobs]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_scan_job, jobs, chunksize=256))
+
+
+def load_page_index(workspace: Workspace) -> PageIndex:
+    """Scan the concepts folder, reusing cached entries for unchanged files."""
+    return assemble(rescan(workspace, read_cache(workspace.page_index_path), None))
+
+
+def rescan(
+    workspace: Workspace,
+    cached: dict[str, Scanned],
+    folders: dict[str, int] | None,
+    inodes: dict[str, int] | None = None,
+) -> dict[str, Scanned]:
+    scanned: dict[str, Scanned] = {}
+    jobs: list[tuple[str, str, int, int]] = []
+    concepts = str(workspace.concepts_dir)
+    for rel, st in walk_pages(workspace.concepts_dir, folders):
+        if inodes is not None:
+            inodes[rel] = st.st_ino
+        hit = cached.get(rel)
+        if hit is not None and hit.mtime_ns == st.st_mtime_ns and hit.size == st.st_size:
+            scanned[rel] = hit
+        else:
+            jobs.append((concepts, rel, st.st_mtime_ns, st.st_size))
+    for job, result in zip(jobs, scan_all(jobs), strict=True):
+        scanned[job[1]] = result
+    if jobs or set(cached) != set(scanned):
+        _write_cache(workspace.page_index_path, scanned)
+    return scanned
+
+
+def assemble(scanned: dict[str, Scanned]) -> PageIndex:
+    entries = {s.entry.slug: s.entry for s in sorted(scanned.values(), key=_order) if s.entry}
+    failures = tuple(s.failure for s in sorted(scanned.values(), key=_order) if s.failure)
+    known = set(entries) | {f.slug for f in failures}
+    dangling = tuple(
+        DanglingLink(e.slug, link.target, link.via)
+        for e in entries.values()
+        for link in e.links
+        if link.target not in known
+    )
+    return PageIndex(entries, failures, dangling)
+
+
+def _order(s: Scanned) -> str:
+    return s.entry.path if s.entry else s.failure.path if s.failure else ""
+
+
+def read_cache(path: Path) -> dict[str, Scanned]:
+    """The cached scan; anything unreadable or from another version means a full scan."""
+    with _gc_paused():
+        return _parse_cache(path)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Bulk-building 10k entries creates no cycles, but would trigger many full
+    GC passes over a growing heap; pausing collection makes the load linear."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse_cache(path: Path) -> dict[str, Scanned]:
+    try:
+        doc = json.loads(path.read_bytes())
+        if doc.get("version") != CACHE_VERSION:
+            return {}
+        return {rel: _scanned_from_json(item) for rel, item in doc["files"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def _write_cache(path: Path, scanned: dict[str, Scanned]) -> None:
+    doc = {
+        "version": CACHE_VERSION,
+        "files": {rel: _scanned_to_json(s) for rel, s in scanned.items()},
+    }
+    try:
+        write_atomic(path, json.dumps(doc, separators=(",", ":")))
+    except OSError:
+        # The cache is derived state: a read-only workspace still gets a correct
+        # index, it just rescans next time.
+        return
+
+
+def _scanned_to_json(s: Scanned) -> dict[str, Any]:
+    out: dict[str, Any] = {"m": s.mtime_ns, "s": s.size}
+    if s.failure:
+        out["failure"] = [s.failure.slug, s.failure.path, s.failure.error]
+    if s.entry:
+        e = s.entry
+        out["entry"] = {
+            "slug": e.slug,
+            "path": e.path,
+            "title": e.title,
+            "aliases": list(e.aliases),
+            "summary": e.summary,
+            "tags": list(e.tags),
+            "links": [[link.target, link.via] for link in e.links],
+            "core": e.core,
+            "source": e.source,
+            "origin_date": e.origin_date,
+            "fresh_at": None if e.fresh_at is None else e.fresh_at.isoformat(),
+            "modified_at": e.modified_at.isoformat(),
+            "content_hash": e.content_hash,
+        }
+    return out
+
+
+def _scanned_from_json(item: dict[str, Any]) -> Scanned:
+    failure = ParseFailure(*item["failure"]) if "failure" in item else None
+    entry = None
+    if "entry" in item:
+        e = item["entry"]
+        entry = PageEntry(
+            slug=e["slug"],
+            path=e["path"],
+            title=e["title"],
+            aliases=tuple(e["aliases"]),
+            summary=e["summary"],
+            tags=tuple(e["tags"]),
+            links=tuple(Link(t, v) for t, v in e["links"]),
+            core=e["core"],
+            source=e["source"],
+            origin_date=e["origin_date"],
+            fresh_at=None if e["fresh_at"] is None else datetime.fromisoformat(e["fresh_at"]),
+            modified_at=datetime.fromisoformat(e["modified_at"]),
+            content_hash=e["content_hash"],
+        )
+    return Scanned(item["m"], item["s"], entry, failure)
+
+
+def entry_json(entry: PageEntry) -> dict[str, Any]:
+    """The public JSON shape of one entry (`memory pages --json`)."""
+    return {
+        "slug": entry.slug,
+        "title": entry.title,
+        "aliases": list(entry.aliases),
+        "links": entry.link_targets(),
+        "source": entry.source,
+        "fresh_at": iso_utc(entry.fresh_at),
+        "modified_at": iso_utc(entry.modified_at),
+        "content_hash": entry.content_hash,
+    }

@@ -1,0 +1,32 @@
+"""Safety: the scanner every write runs, atomic drift-aware file writes, and locks.
+
+Owns how text is judged before it is stored (`scanner`), how any file is
+replaced without a torn or lost write (`safe_files`), and the advisory locks
+that keep writers from interleaving (`locks`). It is the floor of the
+substrate: it imports nothing but `substrate.errors`, so every other room may
+use it, and it must not import any other room.
+"""
+
+from substrate.safety.locks import hold_lock
+from substrate.safety.safe_files import (
+    FileSnapshot,
+    PlannedWrite,
+    read_bytes_snapshot,
+    read_text_snapshot,
+    write_atomic,
+    write_many_atomic,
+)
+from substrate.safety.scanner import find_problems, scan_text, strip_hidden_reasoning
+
+__all__ = [
+    "FileSnapshot",
+    "PlannedWrite",
+    "find_problems",
+    "hold_lock",
+    "read_bytes_snapshot",
+    "read_text_snapshot",
+    "scan_text",
+    "strip_hidden_reasoning",
+    "write_atomic",
+    "write_many_atomic",
+]

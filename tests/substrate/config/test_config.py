@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from substrate import (
+    ConfigError,
+    load_config,
+    migrate_config,
+    parse_config,
+    resolve_substrate_tuning,
+)
+from substrate.config.config_file import CONFIG_TEMPLATE
+
+
+def test_absent_file_and_partial_files_take_defaults(tmp_path: Path) -> None:
+    tuning = resolve_substrate_tuning(load_config(tmp_path / "missing.toml"))
+    assert (tuning.dense_weight, tuning.sparse_weight, tuning.fusion) == (0.3, 0.7, "minmax")
+    assert resolve_substrate_tuning(parse_config("[memory.v3]\nlive = true\n")).bm25_k1 == 1.2
+
+
+def test_template_is_valid_and_on_v3() -> None:
+    from substrate import memory_tier
+
+    assert memory_tier(parse_config(CONFIG_TEMPLATE)) == "v3"
+
+
+def test_substrate_keys_fall_back_per_key_to_their_v2_twin() -> None:
+    config = parse_config(
+        "[memory.v2]\nbm25_k1 = 1.5\nembed_model = 'custom'\nbm25_b = 0.5\n"
+        "[memory.substrate]\nbm25_b = 0.9\n"
+    )
+    tuning = resolve_substrate_tuning(config)
+    assert tuning.bm25_k1 == 1.5
+    assert tuning.embedding_model == "custom"
+    assert tuning.bm25_b == 0.9
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        (
+            "[memory.substrate]\ndense_weight = 0.8\n",
+            "memory.substrate.dense_weight (0.8) + memory.v2.sparse_weight (default) (0.7) must sum to 1",
+        ),
+        (
+            "[memory.substrate]\ndense_weight = 0.5\nsparse_weight = 0.6\n",
+            "memory.substrate.dense_weight (0.5) + memory.substrate.sparse_weight (0.6) must sum to 1",
+        ),
+        (
+            "[memory.v2]\ndense_weight = 0.9\nsparse_weight = 0.3\n"
+            "[memory.substrate]\ndense_weight = 0.7\nsparse_weight = 0.3\n",
+            "memory.v2.dense_weight (0.9) + memory.v2.sparse_weight (0.3) must sum to 1",
+        ),
+    ],
+)
+def test_weights_that_do_not_sum_to_one_name_both_keys(toml: str, message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(toml, source="ws/config.toml")
+    assert info.value.message.startswith("ws/config.toml: " + message)
+
+
+def test_weights_summing_to_one_in_one_namespace_load() -> None:
+    config = parse_config("[memory.substrate]\ndense_weight = 0.4\nsparse_weight = 0.6\n")
+    assert resolve_substrate_tuning(config).sparse_weight == 0.6
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ("[memory\n", "not valid TOML"),
+        (
+            "[memory.substrate]\ndense_weight = 'high'\n",
+            "memory.substrate.dense_weight must be a number, got 'high'",
+        ),
+        (
+            "[memory.substrate]\nbm25_k1 = true\n",
+            "memory.substrate.bm25_k1 must be a number, got True",
+        ),
+        ("[memory]\nenabled = 'yes'\n", "memory.enabled must be true or false, got 'yes'"),
+        ("[memory.substrate]\ndense_wieght = 0.7\n", "unknown key memory.substrate.dense_wieght"),
+        ("[memory.v3]\nlvie = true\n", "unknown key memory.v3.lvie"),
+        ("memory = 3\n", "memory must be a table"),
+        (
+            "[memory.substrate]\nsparse_weight = -0.3\ndense_weight = 1.3\n",
+            "must be between 0 and 1",
+        ),
+        (
+            "[memory.substrate]\ningest_max_page_bytes = 0\n",
+            "memory.substrate.ingest_max_page_bytes must be a positive number of bytes, got 0",
+        ),
+    ],
+)
+def test_bad_config_gives_one_clear_line(toml: str, message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(toml)
+    assert message in info.value.message
+    assert "\n" not in info.value.message.split(": not valid TOML")[0]
+
+
+def test_unknown_v2_engine_keys_are_tolerated() -> None:
+    assert parse_config("[memory.v2]\nrouter_threshold = 0.4\n").v2["router_threshold"] == 0.4
+
+
+def test_migrate_copies_only_explicit_non_default_v2_tunables(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        "# my settings\n[memory.v2]\nbm25_k1 = 1.6  # tuned\nbm25_b = 0.75\nembed_model = 'e5'\n"
+        "consolidation_interval_hours = 4\n[memory.substrate]\nconsolidation_interval_hours = 6\n"
+    )
+    assert migrate_config(path) == ["memory.substrate.bm25_k1", "memory.substrate.embedding_model"]
+    text = path.read_text()
+    assert "# my settings" in text and "# tuned" in text
+    config = parse_config(text)
+    assert config.substrate == {
+        "consolidation_interval_hours": 6.0,
+        "bm25_k1": 1.6,
+        "embedding_model": "e5",
+    }
+    assert migrate_config(path) == []
