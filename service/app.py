@@ -5,7 +5,9 @@ Every error, whatever raised it, answers with one body shape,
 input, 404 unknown, 409 drift or a held lock, 503 store unavailable, 401 a
 missing or wrong token. When the app has a token, every `/v1` route needs
 `Authorization: Bearer <token>`; `/healthz` and the page itself stay open
-(the page asks for the token and sends it).
+(the page asks for the token and sends it). The routes live in one router
+per area (`service.routes`); the runtime they share starts and stops in the
+lifespan.
 """
 
 from __future__ import annotations
@@ -18,96 +20,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ingest import IngestOptions, InlineSource
-from ingest import run as run_ingest
-from service.graph import build_graph, node_detail
-from service.runtime import REEMBED, Runtime
-from service.worker import CONSOLIDATE
-from substrate import (
-    MemoryServiceError,
-    Settings,
-    collect_stats,
-    iso_utc,
-    memory_tier,
-    remember,
-)
-from substrate.config import graph_unavailable_reason
+from service.routes import graph, jobs, memory
+from service.routes.common import error_response
+from service.runtime import Runtime
+from substrate import MemoryServiceError, Settings, memory_tier
 
 log = logging.getLogger("memory.service")
 WEB = Path(str(resources.files("service") / "web"))
-INGEST_WAIT_S = 600.0
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class RememberIn(_Strict):
-    text: str = Field(min_length=1, description="The fact to remember.")
-    hints: list[str] = Field(default_factory=list, description="Slugs of related pages.")
-
-
-class RememberOut(BaseModel):
-    id: str
-    at: str
-    text: str
-
-
-class PageIn(_Strict):
-    slug: str = Field(min_length=1)
-    content: str = Field(description="The whole page: optional YAML frontmatter, then markdown.")
-
-
-class IngestIn(_Strict):
-    pages: list[PageIn]
-    dry_run: bool = False
-    overwrite: bool = False
-    source: str | None = Field(None, description="Adds `source: import:SOURCE` where missing.")
-    wait: bool = Field(True, description="Return only once written pages are searchable.")
-
-
-class SearchIn(_Strict):
-    query: str = Field(min_length=1)
-    k: int = Field(10, ge=1, le=1000)
-    capabilities: bool = False
-
-
-class CardIn(_Strict):
-    message: str
-    conversation_id: str | None = None
-    voice_front_door: bool = False
-
-
-class MaintainIn(_Strict):
-    rebuild: bool = False
-
-
-class ErrorBody(BaseModel):
-    status: int
-    code: str
-    message: str
-
-
-class ErrorOut(BaseModel):
-    error: ErrorBody
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (401, 404, 409, 422, 503)
-}
-
-
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"status": status, "code": code, "message": message}}, status_code=status
-    )
 
 
 def create_app(
@@ -116,18 +41,16 @@ def create_app(
     token: str | None = None,
     runtime_factory: Callable[[Settings], Runtime] = Runtime,
 ) -> FastAPI:
-    state: dict[str, Runtime] = {}
-
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = runtime_factory(settings)
         runtime.start()
-        state["runtime"] = runtime
+        app.state.runtime = runtime
         try:
             yield
         finally:
+            app.state.runtime = None
             runtime.close()
-            state.clear()
 
     app = FastAPI(
         title="Memory service",
@@ -136,13 +59,8 @@ def create_app(
         "per-turn <memory> cards, jobs and the memory graph.",
         lifespan=lifespan,
     )
-
-    def rt() -> Runtime:
-        runtime = state.get("runtime")
-        if runtime is None:
-            raise MemoryServiceError("the service is starting or stopping")
-        return runtime
-
+    app.state.settings = settings
+    app.state.runtime = None
     _install_errors(app)
     if token:
         _install_auth(app, token)
@@ -151,100 +69,8 @@ def create_app(
     def healthz() -> dict[str, Any]:
         return {"status": "ok", "tier": memory_tier(settings.config)}
 
-    @app.post("/v1/memory/remember", tags=["memory"], responses=ERRORS)
-    def remember_post(body: RememberIn) -> RememberOut:
-        entry = remember(settings, body.text, body.hints)
-        rt().scheduler.nudge()
-        return RememberOut(id=entry.id, at=iso_utc(entry.at) or "", text=entry.text)
-
-    @app.post(
-        "/v1/memory/ingest",
-        tags=["memory"],
-        operation_id="memory_ingest_post",
-        responses=ERRORS,
-    )
-    def ingest_post(body: IngestIn) -> dict[str, Any]:
-        manifest = InlineSource(tuple((p.slug, p.content) for p in body.pages))
-        options = IngestOptions(dry_run=body.dry_run, overwrite=body.overwrite, source=body.source)
-        report = run_ingest(settings, manifest, options)
-        out: dict[str, Any] = {**report.as_json(), "index": None, "job_id": None}
-        if report.written:
-            queued = rt().queue.enqueue(REEMBED, {"reason": "ingest"})
-            out["job_id"] = queued.id
-            if body.wait:
-                job = rt().wait_for(queued, INGEST_WAIT_S)
-                run = rt().last_result(queued.id) if job else None
-                out["index"] = run["detail"] if run else None
-        return out
-
-    @app.post("/v1/memory/search", tags=["memory"], responses=ERRORS)
-    def search_post(body: SearchIn) -> dict[str, Any]:
-        runtime = rt()
-        runtime.note_read()
-        hits = runtime.search.search(body.query, body.k, include_capabilities=body.capabilities)
-        return {"query": body.query, "hits": [h.as_json() for h in hits]}
-
-    @app.post("/v1/memory/card", tags=["memory"], responses=ERRORS)
-    def card_post(body: CardIn) -> dict[str, Any]:
-        runtime = rt()
-        runtime.note_read()
-        blocks = runtime.injector.assemble(
-            body.message, body.conversation_id, voice_front_door=body.voice_front_door
-        )
-        return blocks.as_json()
-
-    @app.post("/v1/memory/maintain", tags=["memory"], responses=ERRORS)
-    def maintain_post(body: MaintainIn) -> dict[str, Any]:
-        return rt().maintain(rebuild=body.rebuild).as_json()
-
-    @app.get("/v1/memory/stats", tags=["memory"], responses=ERRORS)
-    def stats_get() -> dict[str, Any]:
-        runtime = rt()
-        return {
-            **collect_stats(settings, runtime.injector.page_index()).as_json(),
-            "jobs": runtime.queue.counts(),
-            "last_runs": runtime.queue.last_runs(),
-        }
-
-    @app.get("/v1/memory-graph", tags=["graph"], responses=ERRORS)
-    def graph_get() -> dict[str, Any]:
-        unavailable = _graph_unavailable(settings)
-        if unavailable:
-            return unavailable
-        runtime = rt()
-        graph = build_graph(
-            settings, runtime.injector.page_index(), runtime.injector.learned_graph()
-        )
-        return {"available": True, "tier": memory_tier(settings.config), **graph}
-
-    @app.get("/v1/memory-graph-node", tags=["graph"], responses=ERRORS)
-    def graph_node_get(
-        node_id: str = Query(alias="id", min_length=1, description="A page slug or buffer:<id>."),
-    ) -> dict[str, Any]:
-        unavailable = _graph_unavailable(settings)
-        if unavailable:
-            return unavailable
-        injector = rt().injector
-        return node_detail(
-            settings,
-            injector.page_index(),
-            injector.learned_graph(),
-            injector.recent_turns(),
-            node_id,
-        )
-
-    @app.post("/v1/consolidation/run-now", tags=["jobs"], responses=ERRORS)
-    def consolidation_run_now() -> dict[str, Any]:
-        queued = rt().queue.enqueue(CONSOLIDATE, {"reason": "run-now"})
-        return {"job_id": queued.id, "deduped": queued.deduped}
-
-    @app.get("/v1/jobs/{job_id}", tags=["jobs"], responses=ERRORS)
-    def job_get(job_id: int) -> dict[str, Any]:
-        job = rt().queue.job(job_id)
-        if job is None:
-            raise StarletteHTTPException(404, f"no job {job_id}")
-        return job
-
+    for router in (memory.router, graph.router, jobs.router):
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -252,20 +78,6 @@ def create_app(
         return FileResponse(WEB / "index.html")
 
     return app
-
-
-def _graph_unavailable(settings: Settings) -> dict[str, Any] | None:
-    """None when the graph can be drawn; else the tier, why not, and where to go."""
-    blocked = graph_unavailable_reason(settings.config)
-    if blocked is None:
-        return None
-    why, action = blocked
-    return {
-        "available": False,
-        "tier": memory_tier(settings.config),
-        "reason": why,
-        "action": action,
-    }
 
 
 def _install_errors(app: FastAPI) -> None:

@@ -1,0 +1,27 @@
+"""Every CLI command as a searchable capability entry (kind=capability, never fresh)."""
+
+from __future__ import annotations
+
+import click
+
+from substrate import Capability
+
+
+def command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str, click.Command]]:
+    out: list[tuple[str, click.Command]] = []
+    for name, command in sorted(group.commands.items()):
+        path = f"{prefix} {name}"
+        if isinstance(command, click.Group):
+            out.extend(command_paths(command, path))
+        else:
+            out.append((path, command))
+    return out
+
+
+def cli_capabilities() -> list[Capability]:
+    from service.cli import cli  # the assembled group; this module is imported by its commands
+
+    return [
+        Capability(f"capability/cli/{path.replace(' ', '-')}", path, command.help or "")
+        for path, command in command_paths(cli)
+    ]

@@ -1,0 +1,55 @@
+"""`memory card`: exactly what would be injected for a message."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from service.cli.base import json_option, print_json, print_json_line, url_option, workspace_option
+from service.cli.batch import batch_message
+from service.cli.capabilities import cli_capabilities
+from service.cli.target import target_for
+
+
+@click.command()
+@workspace_option
+@url_option
+@json_option
+@click.argument("message", required=False)
+@click.option("--conversation", "conversation_id", metavar="ID", help="Continue this conversation.")
+@click.option(
+    "--voice", is_flag=True, help="Voice front door: the previous turn's card, no retrieval."
+)
+@click.option(
+    "--batch",
+    is_flag=True,
+    help='Messages from stdin (text, or JSON {"message", "conversation_id"}); one JSON line each.',
+)
+def card(
+    workspace: Path,
+    url: str | None,
+    as_json: bool,
+    message: str | None,
+    conversation_id: str | None,
+    voice: bool,
+    batch: bool,
+) -> None:
+    """Print exactly what would be injected for MESSAGE: the <memory> card and <info>."""
+    if batch == (message is not None):
+        raise click.UsageError("give a MESSAGE or --batch, not both")
+    target = target_for(workspace, url, cli_capabilities)
+    if batch:
+        for line in sys.stdin:
+            text, conv = batch_message(line)
+            if text:
+                print_json_line(target.card(text, conv, voice))
+        return
+    assert message is not None
+    blocks = target.card(message, conversation_id, voice)
+    if as_json:
+        print_json(blocks)
+        return
+    shown = "\n\n".join(b for b in (blocks["memory"], blocks["info"]) if b)
+    click.echo(shown or "(nothing to inject)")

@@ -1,0 +1,85 @@
+"""Index commands: `maintain` and `search`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from service.cli.base import json_option, print_json, print_json_line, url_option, workspace_option
+from service.cli.batch import batch_query
+from service.cli.capabilities import cli_capabilities
+from service.cli.target import target_for
+
+
+@click.command()
+@workspace_option
+@url_option
+@json_option
+@click.option(
+    "--rebuild", is_flag=True, help="Drop the derived index and rebuild it from the pages."
+)
+def maintain(workspace: Path, url: str | None, as_json: bool, rebuild: bool) -> None:
+    """Bring the search index up to date: embed changed pages, drop deleted ones."""
+    report = target_for(workspace, url, cli_capabilities).maintain(rebuild)
+    if as_json:
+        print_json(report.as_json())
+        return
+    click.echo(
+        f"embedded {report.embedded} pages ({report.chunks} chunks), deleted {report.deleted}, "
+        f"unchanged {report.unchanged}{', rebuilt' if report.rebuilt else ''} "
+        f"in {report.seconds:.2f} s"
+    )
+
+
+@click.command()
+@workspace_option
+@url_option
+@json_option
+@click.argument("query", required=False)
+@click.option(
+    "--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Hits to return."
+)
+@click.option(
+    "--capabilities", is_flag=True, help="Include synthetic capability entries (CLI commands)."
+)
+@click.option(
+    "--batch",
+    is_flag=True,
+    help='Read queries from stdin (text or JSON {"query", "k"}); one JSON line each.',
+)
+def search(
+    workspace: Path,
+    url: str | None,
+    as_json: bool,
+    query: str | None,
+    k: int,
+    capabilities: bool,
+    batch: bool,
+) -> None:
+    """Hybrid (dense + BM25) search over the concept pages."""
+    if batch == (query is not None):
+        raise click.UsageError("give a QUERY or --batch, not both")
+    target = target_for(workspace, url, cli_capabilities)
+    if batch:
+        for line in sys.stdin:
+            text, line_k = batch_query(line, k)
+            if text:
+                print_json_line({"query": text, "hits": target.search(text, line_k, capabilities)})
+        return
+    assert query is not None
+    hits = target.search(query, k, capabilities)
+    if as_json:
+        print_json(hits)
+        return
+    _print_hits(hits)
+
+
+def _print_hits(hits: list[dict[str, Any]]) -> None:
+    for rank, hit in enumerate(hits, 1):
+        excerpt = str(hit["excerpt"]).replace("\n", " ")
+        click.echo(
+            f"{rank:2d}. {hit['slug']}  {hit['title']}  ({hit['score']:.4f})\n    {excerpt[:160]}"
+        )

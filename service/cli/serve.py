@@ -1,0 +1,70 @@
+"""`memory serve`: the HTTP API, the job worker and the web Memory tab under uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import click
+
+from service.cli.base import workspace_option
+from service.cli.capabilities import cli_capabilities
+from service.discovery import is_loopback, running_service
+from service.settings_loader import build_settings, service_token
+from substrate import InvalidInputError, LockHeldError, Settings
+
+
+@click.command()
+@workspace_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535))
+def serve(workspace: Path, host: str, port: int) -> None:
+    """Run the HTTP API, the job worker and the web Memory tab.
+
+    Loopback is open; any other address needs a bearer token in the env
+    MEMORY_SERVICE_TOKEN. While it runs, the CLI's index commands go through it."""
+    settings = build_settings(workspace)
+    token = service_token()
+    if not is_loopback(host) and not token:
+        raise InvalidInputError(
+            f"refusing to listen on {host} without a token: set MEMORY_SERVICE_TOKEN "
+            "(clients send it as `Authorization: Bearer <token>`), or serve on 127.0.0.1"
+        )
+    other = running_service(settings.workspace)
+    if other is not None:
+        raise LockHeldError(
+            f"a memory service already runs for this workspace at {other.url} (pid {other.pid})"
+        )
+    try:
+        asyncio.run(_serve(settings, token, host, port))
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after a clean shutdown
+        click.echo("memory service stopped")
+
+
+async def _serve(settings: Settings, token: str | None, host: str, port: int) -> None:
+    """Serve until stopped; `.substrate/service.json` names the URL while it listens."""
+    import uvicorn
+
+    from service.app import create_app
+    from service.discovery import announce, withdraw
+    from service.runtime import Runtime
+
+    def runtime(s: Settings) -> Runtime:
+        return Runtime(s, capabilities=cli_capabilities)
+
+    app = create_app(settings, token=token, runtime_factory=runtime)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    shown = f"[{host}]" if ":" in host else host
+    task = asyncio.ensure_future(server.serve())
+    while not server.started and not task.done():
+        await asyncio.sleep(0.05)
+    if server.started:
+        bound = server.servers[0].sockets[0].getsockname()[1]
+        url = f"http://{shown}:{bound}"
+        announce(settings.workspace, url)
+        click.echo(f"memory service for {settings.workspace.root} at {url}")
+        click.echo(f"open {url}/ in a browser for the Memory tab; Ctrl-C stops it")
+    try:
+        await task
+    finally:
+        withdraw(settings.workspace)

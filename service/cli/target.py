@@ -1,0 +1,178 @@
+"""Where a command's work happens: in this process over the workspace, or through
+the running service that owns the workspace's index.
+
+Commands ask `target_for(...)` once and call the same methods either way, so
+each command has one code path and prints the same thing whichever ran it.
+While `memory serve` runs, the embedded index belongs to that process, so
+index work must go through it; `--url` points at any other service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import click
+
+from ingest import IngestOptions, IngestReport, PageResult, Source, StagedPage
+from ingest import run as run_ingest
+from injector import Injector
+from service.cli.base import ProgressBar
+from service.client import ServiceClient
+from service.discovery import running_service
+from service.settings_loader import build_settings, service_token
+from substrate import (
+    Capability,
+    InvalidInputError,
+    MaintainReport,
+    MemoryServiceError,
+    SearchIndex,
+    Settings,
+    open_search_index,
+    open_workspace,
+    remember,
+)
+from substrate.pages import decode_page
+
+Capabilities = Callable[[], list[Capability]]
+
+
+class Target(Protocol):
+    def remember(self, text: str, hints: list[str]) -> str: ...
+
+    def maintain(self, rebuild: bool) -> MaintainReport: ...
+
+    def search(self, query: str, k: int, capabilities: bool) -> list[dict[str, Any]]: ...
+
+    def card(self, message: str, conversation_id: str | None, voice: bool) -> dict[str, Any]: ...
+
+    def ingest(
+        self, source: Source, options: IngestOptions
+    ) -> tuple[IngestReport, MaintainReport | None]: ...
+
+
+def target_for(workspace: Path, url: str | None, capabilities: Capabilities) -> Target:
+    """The service when one owns this workspace (or `url` names one), else local."""
+    if not url:
+        found = running_service(open_workspace(workspace))
+        url = found.url if found else None
+    ctx = click.get_current_context()
+    if url is None:
+        local = Local(build_settings(workspace), capabilities)
+        ctx.call_on_close(local.close)
+        return local
+    client = ServiceClient(url, service_token())
+    ctx.call_on_close(client.close)  # its pooled connections
+    return Remote(client, workspace)
+
+
+class Local:
+    """The library over the workspace; the search index opens on first use and is
+    brought up to date with the pages first (it embeds only what changed)."""
+
+    def __init__(self, settings: Settings, capabilities: Capabilities) -> None:
+        self.settings = settings
+        self._capabilities = capabilities
+        self._index: SearchIndex | None = None
+        self._injector: Injector | None = None
+
+    def _maintained(self) -> SearchIndex:
+        if self._index is None:
+            self._index = open_search_index(self.settings)
+            self._index.maintain(self._capabilities())
+        return self._index
+
+    def remember(self, text: str, hints: list[str]) -> str:
+        return remember(self.settings, text, hints).id
+
+    def maintain(self, rebuild: bool) -> MaintainReport:
+        index = self._index or open_search_index(self.settings)
+        self._index = index
+        with ProgressBar("embedding chunks") as bar:
+            return index.maintain(self._capabilities(), rebuild=rebuild, progress=bar.update)
+
+    def search(self, query: str, k: int, capabilities: bool) -> list[dict[str, Any]]:
+        hits = self._maintained().search(query, k, include_capabilities=capabilities)
+        return [h.as_json() for h in hits]
+
+    def card(self, message: str, conversation_id: str | None, voice: bool) -> dict[str, Any]:
+        if self._injector is None:
+            self._injector = Injector(self.settings, None if voice else self._maintained())
+        return self._injector.assemble(message, conversation_id, voice_front_door=voice).as_json()
+
+    def ingest(
+        self, source: Source, options: IngestOptions
+    ) -> tuple[IngestReport, MaintainReport | None]:
+        with ProgressBar("ingesting pages") as bar:
+            report = run_ingest(self.settings, source, options, progress=bar.update)
+        if not report.written:
+            return report, None
+        return report, self.maintain(rebuild=False)
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.store.close()
+
+
+class Remote:
+    """The running service, over HTTP; its errors come back as the same
+    `MemoryServiceError`s the library raises."""
+
+    def __init__(self, client: ServiceClient, workspace: Path) -> None:
+        self._client = client
+        self._workspace = workspace
+
+    def remember(self, text: str, hints: list[str]) -> str:
+        return str(self._client.post("/v1/memory/remember", {"text": text, "hints": hints})["id"])
+
+    def maintain(self, rebuild: bool) -> MaintainReport:
+        return MaintainReport(**self._client.post("/v1/memory/maintain", {"rebuild": rebuild}))
+
+    def search(self, query: str, k: int, capabilities: bool) -> list[dict[str, Any]]:
+        body = {"query": query, "k": k, "capabilities": capabilities}
+        hits: list[dict[str, Any]] = self._client.post("/v1/memory/search", body)["hits"]
+        return hits
+
+    def card(self, message: str, conversation_id: str | None, voice: bool) -> dict[str, Any]:
+        body = {"message": message, "conversation_id": conversation_id, "voice_front_door": voice}
+        result: dict[str, Any] = self._client.post("/v1/memory/card", body)
+        return result
+
+    def ingest(
+        self, source: Source, options: IngestOptions
+    ) -> tuple[IngestReport, MaintainReport | None]:
+        """Pages are read here (so a staging folder on this machine works against any
+        service) and sent inline, one batch per request."""
+        cap = build_settings(self._workspace).tuning.ingest_max_page_bytes
+        results: list[PageResult] = []
+        indexed: MaintainReport | None = None
+        ready: list[tuple[StagedPage, str]] = []
+        for staged in source.pages():
+            try:
+                if staged.read is None:
+                    raise InvalidInputError(staged.problem or "unreadable entry")
+                ready.append((staged, decode_page(staged.read(cap))))
+            except (MemoryServiceError, OSError) as exc:
+                message = exc.message if isinstance(exc, MemoryServiceError) else str(exc)
+                results.append(PageResult(staged.slug, staged.where, "failed", error=message))
+        with ProgressBar("ingesting pages") as bar:
+            for start in range(0, len(ready), options.batch_size):
+                batch = ready[start : start + options.batch_size]
+                doc = self._client.post("/v1/memory/ingest", _ingest_body(batch, options))
+                for (staged, _), row in zip(batch, doc["pages"], strict=True):
+                    results.append(PageResult(**{**row, "where": staged.where}))
+                if doc.get("index"):
+                    indexed = MaintainReport(**doc["index"])
+                bar.update(start + len(batch), len(ready))
+        label = f"{source.name} via {self._client.url}"
+        return IngestReport(label, options.dry_run, results), indexed
+
+
+def _ingest_body(batch: list[tuple[StagedPage, str]], options: IngestOptions) -> dict[str, Any]:
+    return {
+        "pages": [{"slug": staged.slug, "content": text} for staged, text in batch],
+        "dry_run": options.dry_run,
+        "overwrite": options.overwrite,
+        "source": options.source,
+    }

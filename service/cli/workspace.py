@@ -1,0 +1,116 @@
+"""Workspace commands: `init`, `validate`, `pages`, `stats`, `buffer`, `config migrate`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from service.cli.base import json_option, print_json, workspace_option
+from service.settings_loader import build_settings
+from substrate import (
+    Settings,
+    collect_stats,
+    entry_json,
+    init_workspace,
+    iso_utc,
+    load_page_index,
+    migrate_config,
+    open_workspace,
+    read_buffer,
+)
+
+
+@click.command()
+@workspace_option
+def init(workspace: Path) -> None:
+    """Create a workspace (config.toml, memory/, .substrate/); keeps existing files."""
+    created = init_workspace(workspace)
+    open_workspace(workspace)
+    for path in created:
+        click.echo(f"created {path}")
+    click.echo(f"workspace ready at {workspace}" + ("" if created else " (nothing to create)"))
+
+
+@click.command()
+@workspace_option
+@json_option
+def validate(workspace: Path, as_json: bool) -> None:
+    """Report pages that fail to parse and links to missing pages; exit 1 if any."""
+    index = load_page_index(build_settings(workspace).workspace)
+    failures = [{"slug": f.slug, "path": f.path, "error": f.error} for f in index.parse_failures]
+    dangling = [{"from": d.source, "to": d.target, "via": d.via} for d in index.dangling_links]
+    if as_json:
+        print_json({"pages": len(index), "parse_failures": failures, "dangling_links": dangling})
+    else:
+        for f in failures:
+            click.echo(f"parse failure  {f['path']}: {f['error']}")
+        for d in dangling:
+            click.echo(f"dangling link  {d['from']} -> {d['to']} (via {d['via']})")
+        click.echo(
+            f"{len(index)} pages, {len(failures)} parse failures, {len(dangling)} dangling links"
+        )
+    if failures or dangling:
+        sys.exit(1)
+
+
+@click.command()
+@workspace_option
+@json_option
+def pages(workspace: Path, as_json: bool) -> None:
+    """List the PageIndex: one entry per concept page."""
+    index = load_page_index(build_settings(workspace).workspace)
+    rows = [entry_json(e) for e in index.entries.values()]
+    if as_json:
+        print_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['slug']}\t{row['title']}\t{row['fresh_at']}\t{len(row['links'])} links")
+    click.echo(f"{len(rows)} pages")
+
+
+@click.command()
+@workspace_option
+@json_option
+def buffer(workspace: Path, as_json: bool) -> None:
+    """List the entries waiting in the intake buffer."""
+    entries = read_buffer(build_settings(workspace))
+    rows = [{"id": e.id, "at": iso_utc(e.at), "text": e.text, "hints": e.hints} for e in entries]
+    if as_json:
+        print_json(rows)
+        return
+    for row in rows:
+        first_line = str(row["text"]).split("\n", 1)[0]
+        click.echo(f"{row['id']}  {row['at']}  {first_line}")
+    click.echo(f"{len(rows)} entries")
+
+
+@click.command()
+@workspace_option
+@json_option
+def stats(workspace: Path, as_json: bool) -> None:
+    """Tier, graph support and corpus counts."""
+    figures = collect_stats(build_settings(workspace)).as_json()
+    if as_json:
+        print_json(figures)
+        return
+    for key, value in figures.items():
+        click.echo(f"{key}: {json.dumps(value)}")
+
+
+@click.group()
+def config() -> None:
+    """Workspace configuration."""
+
+
+@config.command()
+@workspace_option
+def migrate(workspace: Path) -> None:
+    """Copy explicitly set, non-default memory.v2 tunables into memory.substrate."""
+    settings: Settings = build_settings(workspace)
+    copied = migrate_config(settings.workspace.config_path)
+    for key in copied:
+        click.echo(f"set {key}")
+    click.echo(f"{len(copied)} keys migrated")

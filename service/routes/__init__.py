@@ -1,0 +1,1 @@
+"""The HTTP API's routers, one per area under `/v1/`; `service.app` mounts them."""

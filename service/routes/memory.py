@@ -1,0 +1,112 @@
+"""`/v1/memory/*`: remember, ingest, search, the card, maintenance and stats."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, Field
+
+from ingest import IngestOptions, InlineSource
+from ingest import run as run_ingest
+from service.routes.common import ERRORS, Strict, runtime, settings
+from service.runtime import REEMBED, Runtime
+from substrate import Settings, collect_stats, iso_utc, remember
+
+INGEST_WAIT_S = 600.0
+router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=ERRORS)
+RuntimeDep = Annotated[Runtime, Depends(runtime)]
+SettingsDep = Annotated[Settings, Depends(settings)]
+
+
+class RememberIn(Strict):
+    text: str = Field(min_length=1, description="The fact to remember.")
+    hints: list[str] = Field(default_factory=list, description="Slugs of related pages.")
+
+
+class RememberOut(BaseModel):
+    id: str
+    at: str
+    text: str
+
+
+class PageIn(Strict):
+    slug: str = Field(min_length=1)
+    content: str = Field(description="The whole page: optional YAML frontmatter, then markdown.")
+
+
+class IngestIn(Strict):
+    pages: list[PageIn]
+    dry_run: bool = False
+    overwrite: bool = False
+    source: str | None = Field(None, description="Adds `source: import:SOURCE` where missing.")
+    wait: bool = Field(True, description="Return only once written pages are searchable.")
+
+
+class SearchIn(Strict):
+    query: str = Field(min_length=1)
+    k: int = Field(10, ge=1, le=1000)
+    capabilities: bool = False
+
+
+class CardIn(Strict):
+    message: str
+    conversation_id: str | None = None
+    voice_front_door: bool = False
+
+
+class MaintainIn(Strict):
+    rebuild: bool = False
+
+
+@router.post("/remember")
+def remember_post(body: RememberIn, rt: RuntimeDep, s: SettingsDep) -> RememberOut:
+    entry = remember(s, body.text, body.hints)
+    rt.scheduler.nudge()
+    return RememberOut(id=entry.id, at=iso_utc(entry.at) or "", text=entry.text)
+
+
+@router.post("/ingest", operation_id="memory_ingest_post")
+def ingest_post(body: IngestIn, rt: RuntimeDep, s: SettingsDep) -> dict[str, Any]:
+    manifest = InlineSource(tuple((p.slug, p.content) for p in body.pages))
+    options = IngestOptions(dry_run=body.dry_run, overwrite=body.overwrite, source=body.source)
+    report = run_ingest(s, manifest, options)
+    out: dict[str, Any] = {**report.as_json(), "index": None, "job_id": None}
+    if report.written:
+        queued = rt.queue.enqueue(REEMBED, {"reason": "ingest"})
+        out["job_id"] = queued.id
+        if body.wait:
+            job = rt.wait_for(queued, INGEST_WAIT_S)
+            run = rt.last_result(queued.id) if job else None
+            out["index"] = run["detail"] if run else None
+    return out
+
+
+@router.post("/search")
+def search_post(body: SearchIn, rt: RuntimeDep) -> dict[str, Any]:
+    rt.note_read()
+    hits = rt.search.search(body.query, body.k, include_capabilities=body.capabilities)
+    return {"query": body.query, "hits": [h.as_json() for h in hits]}
+
+
+@router.post("/card")
+def card_post(body: CardIn, rt: RuntimeDep) -> dict[str, Any]:
+    rt.note_read()
+    blocks = rt.injector.assemble(
+        body.message, body.conversation_id, voice_front_door=body.voice_front_door
+    )
+    return blocks.as_json()
+
+
+@router.post("/maintain")
+def maintain_post(body: MaintainIn, rt: RuntimeDep) -> dict[str, Any]:
+    return rt.maintain(rebuild=body.rebuild).as_json()
+
+
+@router.get("/stats")
+def stats_get(rt: RuntimeDep, s: SettingsDep) -> dict[str, Any]:
+    return {
+        **collect_stats(s, rt.injector.page_index()).as_json(),
+        "jobs": rt.queue.counts(),
+        "last_runs": rt.queue.last_runs(),
+    }
