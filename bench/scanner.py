@@ -3,7 +3,9 @@
     python bench/scanner.py
 
 Prints, per rule, how many attacks were caught by their intended rule, and
-how many benign notes were wrongly rejected.
+how many benign notes were wrongly rejected; then the time to scan each
+adversarial input (`scanner_corpus/adversarial.yaml`) at 10, 100 and 1,000 KB,
+so linear growth shows as a 10x step per column.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import yaml
 
 from substrate import find_problems
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "substrate" / "safety" / "scanner_corpus"
+CORPUS = (
+    Path(__file__).resolve().parent.parent / "tests" / "substrate" / "safety" / "scanner_corpus"
+)
 
 
 def main() -> None:
@@ -43,6 +47,27 @@ def main() -> None:
     print(f"scan time            {elapsed / (len(attacks) + len(benign)) * 1e6:.0f} us per text")
     for note in false_positives:
         print(f"  false positive: {note[:80]!r}", file=sys.stderr)
+    adversarial_timings()
+
+
+def adversarial_timings(sizes_kb: tuple[int, ...] = (10, 100, 1000)) -> None:
+    cases = yaml.safe_load((CORPUS / "adversarial.yaml").read_text("utf-8"))
+    print()
+    print(f"{'adversarial input':26s}" + "".join(f"{kb:>9d} KB" for kb in sizes_kb) + "   1000/10")
+    worst = 0.0
+    for case in cases:
+        unit = case["unit"]
+        times = []
+        for kb in sizes_kb:
+            text = unit * (kb * 1024 // len(unit.encode("utf-8")) + 1)
+            started = time.perf_counter()
+            find_problems(text)
+            times.append(time.perf_counter() - started)
+        ratio = times[-1] / max(times[0], 1e-9)
+        worst = max(worst, times[-1])
+        cells = "".join(f"{t * 1000:>9.1f} ms" for t in times)
+        print(f"{case['name']:26s}{cells}   {ratio:7.0f}x")
+    print(f"slowest 1,000 KB input: {worst * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ingest.sources import Source, StagedPage, TooLargeError
+from ingest.sources import PageTooLargeError, Source, StagedPage
 from substrate import InvalidInputError, MemoryServiceError, Settings, load_page_index
 from substrate.config import is_memory_enabled
 from substrate.pages import (
@@ -220,7 +220,7 @@ def _prepare(
             warnings.append(f"link target {target!r} is neither on disk nor in the batch")
     out = text.encode("utf-8")
     if len(out) > cap:
-        raise TooLargeError(len(out), cap)
+        raise PageTooLargeError(len(out), cap)
     return _Prepared(out, warnings, link_targets)
 
 

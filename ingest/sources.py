@@ -17,15 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from substrate import InvalidInputError
+from substrate import InvalidInputError, TooLargeError
+from substrate.safety import read_regular_file
 
 Reader = Callable[[int], bytes]
 
 
 CAP_KEY = "memory.substrate.ingest_max_page_bytes"
+MANIFEST_MAX_BYTES = 256 * 1024 * 1024  # pages inline: 1,000 of them at the page cap
 
 
-class TooLargeError(InvalidInputError):
+class PageTooLargeError(TooLargeError):
     def __init__(self, size: int, cap: int) -> None:
         super().__init__(f"page is {size} bytes, over the cap of {cap} ({CAP_KEY})")
 
@@ -48,21 +50,28 @@ class Source(Protocol):
 
 
 def _file_reader(path: Path) -> Reader:
+    """Only a regular file is read, and at most `cap + 1` bytes of it: a FIFO or a
+    link to a device fails that page instead of hanging the batch."""
+
     def read(cap: int) -> bytes:
-        size = path.stat().st_size
-        if size > cap:
-            raise TooLargeError(size, cap)
-        return path.read_bytes()
+        try:
+            return read_regular_file(path, cap)
+        except TooLargeError:
+            raise PageTooLargeError(path.stat().st_size, cap) from None
 
     return read
 
 
 def _text_reader(text: str) -> Reader:
-    data = text.encode("utf-8")
-
     def read(cap: int) -> bytes:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidInputError(
+                f"content is not valid UTF-8 text (a lone surrogate at character {exc.start})"
+            ) from None
         if len(data) > cap:
-            raise TooLargeError(len(data), cap)
+            raise PageTooLargeError(len(data), cap)
         return data
 
     return read
@@ -104,11 +113,12 @@ class ManifestSource:
     @classmethod
     def from_file(cls, path: Path) -> ManifestSource:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular_file(path, MANIFEST_MAX_BYTES).decode("utf-8")
         except FileNotFoundError:
             raise InvalidInputError(f"{path}: no such manifest") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InvalidInputError(f"{path}: cannot read the manifest: {exc}") from None
+        except (OSError, UnicodeDecodeError, InvalidInputError) as exc:
+            reason = exc.message if isinstance(exc, InvalidInputError) else str(exc)
+            raise InvalidInputError(f"{path}: cannot read the manifest: {reason}") from None
         return cls(text, path.parent, str(path))
 
     @property

@@ -37,9 +37,16 @@ from lanes.recency import core_lane, hot_lane
 from lanes.relevance import Floors, fresh_lane, sim_lane
 from lanes.select import Selected, select, within_room
 from substrate.config import Settings, is_memory_v3_live
-from substrate.errors import MemoryServiceError, PageParseError
+from substrate.errors import InvalidInputError, MemoryServiceError
 from substrate.index import Hit, SearchIndex
-from substrate.pages import LivePageIndex, PageEntry, PageIndex, decode_page, split_frontmatter
+from substrate.pages import (
+    LivePageIndex,
+    PageEntry,
+    PageIndex,
+    decode_page,
+    read_page_file,
+    split_frontmatter,
+)
 
 SEARCH_K = 20
 SEEDS = 3
@@ -265,7 +272,7 @@ class Injector:
         path = self._settings.workspace.concepts_dir / entry.path
         try:
             return _body_head(path, entry.content_hash)
-        except (OSError, PageParseError):
+        except (OSError, InvalidInputError):
             return ""  # not cached: the next turn tries again
 
 
@@ -274,5 +281,5 @@ def _body_head(path: Path, content_hash: str) -> str:
     """Keyed by the indexed content hash: `hot`, `core` and `edges` pages come back
     turn after turn, and re-reading their files was a tenth of a card under load.
     An edited page has a new hash once the page index sees it."""
-    _, body = split_frontmatter(decode_page(path.read_bytes()))
+    _, body = split_frontmatter(decode_page(read_page_file(path)))
     return body.strip()[:EXCERPT_CHARS]

@@ -24,9 +24,9 @@ from substrate import (
     iso_utc,
     read_buffer,
 )
-from substrate.errors import PageParseError
+from substrate.errors import InvalidInputError
 from substrate.intake import BufferEntry
-from substrate.pages import decode_page, split_frontmatter
+from substrate.pages import decode_page, read_page_file, split_frontmatter
 
 BUFFER_PREFIX = "buffer:"
 TURNS_SHOWN = 10
@@ -133,8 +133,8 @@ def node_detail(
         raise NotFoundError(f"no page or buffer entry with id {node_id!r}")
     path = settings.workspace.concepts_dir / entry.path
     try:
-        _, body = split_frontmatter(decode_page(path.read_bytes()))
-    except (OSError, PageParseError):
+        _, body = split_frontmatter(decode_page(read_page_file(path)))
+    except (OSError, InvalidInputError):
         body = ""
     incoming = sorted(
         {e.slug for e in index.entries.values() for link in e.links if link.target == node_id}

@@ -40,6 +40,19 @@ class InvalidInputError(MemoryServiceError):
     code = "invalid_input"
 
 
+class TooLargeError(InvalidInputError):
+    """Input over one of its documented limits (`memory.limits.*`)."""
+
+    http_status = 413
+    code = "too_large"
+
+
+class NotRegularFileError(InvalidInputError):
+    """A path that should be a plain file is a FIFO, a device, a socket or a folder."""
+
+    code = "not_a_file"
+
+
 class ConfigError(InvalidInputError):
     code = "config"
 
@@ -65,6 +78,13 @@ class StaleWriteError(MemoryServiceError):
 
     http_status = 409
     code = "changed_on_disk"
+
+
+class MemoryDisabledError(MemoryServiceError):
+    """The workspace has memory switched off (`memory.enabled = false`)."""
+
+    http_status = 409
+    code = "memory_disabled"
 
 
 class LockHeldError(MemoryServiceError):

@@ -5,8 +5,8 @@
 - inside `substrate`, rooms import one way (`SUBSTRATE_ROOMS`), every module lives in a room
   except the shared error tree, and only `substrate/__init__.py` re-exports across rooms;
 - the tier switches `memory.v2.enabled` / `memory.v3.live` are read only in
-  `substrate/config/tiers.py` (and declared in `substrate/config/config_file.py`, which owns
-  the file format).
+  `substrate/config/tiers.py` (and declared and parsed in `substrate/config/schema.py` and
+  `config_file.py`, which own the file format).
 """
 
 from __future__ import annotations
@@ -32,7 +32,11 @@ SUBSTRATE_ROOMS: dict[str, set[str]] = {
     "index": {"safety", "config", "pages", "intake"},
 }
 SUBSTRATE_SHARED = {"errors"}  # root modules every room may import
-SWITCH_OWNERS = {"substrate/config/tiers.py", "substrate/config/config_file.py"}
+SWITCH_OWNERS = {
+    "substrate/config/tiers.py",
+    "substrate/config/schema.py",
+    "substrate/config/config_file.py",
+}
 ENGINES = ("v1", "v2", "v3")
 
 
@@ -73,7 +77,9 @@ def room_violations(rel: str, source: str) -> list[str]:
         return []
     if len(parts) == 2:
         name = parts[1].removesuffix(".py")
-        return [] if name in SUBSTRATE_SHARED else [f"{rel}: every substrate module lives in a room"]
+        return (
+            [] if name in SUBSTRATE_SHARED else [f"{rel}: every substrate module lives in a room"]
+        )
     room = parts[1]
     if room not in SUBSTRATE_ROOMS:
         return [f"{rel}: {room} is not a known substrate room"]
@@ -84,9 +90,8 @@ def room_violations(rel: str, source: str) -> list[str]:
             continue
         if len(mod) == 1:
             problems.append(f"{rel}: a room imports rooms directly, not the package root")
-        elif mod[1] not in SUBSTRATE_SHARED and mod[1] != room:
-            if mod[1] not in SUBSTRATE_ROOMS.get(room, set()):
-                problems.append(f"{rel}: room {room} must not import {module}")
+        elif mod[1] not in {*SUBSTRATE_SHARED, room, *SUBSTRATE_ROOMS[room]}:
+            problems.append(f"{rel}: room {room} must not import {module}")
     return problems
 
 
@@ -149,13 +154,17 @@ def test_room_checker_catches_violations() -> None:
         "substrate/config/x.py: room config must not import substrate.pages"
     ]
     assert room_violations("substrate/safety/x.py", "import substrate.config.tiers") != []
-    assert room_violations("substrate/pages/x.py", "from substrate.index.bm25 import tokenize") != []
+    assert (
+        room_violations("substrate/pages/x.py", "from substrate.index.bm25 import tokenize") != []
+    )
     assert room_violations("substrate/intake/x.py", "from substrate import remember") != []
     assert room_violations("substrate/loose.py", "") == [
         "substrate/loose.py: every substrate module lives in a room"
     ]
     assert room_violations("substrate/index/x.py", "from substrate.intake import remember") == []
-    assert room_violations("substrate/pages/x.py", "from substrate.errors import NotFoundError") == []
+    assert (
+        room_violations("substrate/pages/x.py", "from substrate.errors import NotFoundError") == []
+    )
     assert room_violations("substrate/pages/x.py", "from substrate.pages.slugs import x") == []
 
 

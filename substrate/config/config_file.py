@@ -1,4 +1,5 @@
-"""Owns `config.toml`: its schema, defaults, validation, template and migration.
+"""Owns `config.toml`: reading, validation and migration (the keys are in
+`schema`, the commented template in `template`).
 
 Only the composition root (`service/`) calls `load_config`; everything else
 receives the resulting `MemoryConfig`. Tier switches (`memory.v2.enabled`,
@@ -20,88 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from substrate.config.schema import (
+    FUSION_METHODS,
+    LIMIT_KEYS,
+    QDRANT_KEYS,
+    SUBSTRATE_TUNABLES,
+    V3_KEYS,
+    ScalarType,
+    Tunable,
+)
 from substrate.errors import ConfigError
 from substrate.safety.safe_files import read_text_snapshot, write_atomic
 
-ScalarType = type[bool] | type[int] | type[float] | type[str]
-
-
-@dataclass(frozen=True)
-class Tunable:
-    """A substrate tunable: its `memory.substrate` name, its `memory.v2` twin, type, default."""
-
-    name: str
-    v2_name: str
-    kind: ScalarType
-    default: Any
-
-
-# The v2 twin supplies the default; `embedding_model` is historically `embed_model`.
-# Fusion defaults were chosen on LoCoMo (bench/locomo.py, all 10 conversations):
-# min-max fusion at dense 0.3 / BM25 0.7 beat RRF at every weight, BM25 alone
-# and dense alone on recall@5/10 and MRR; the v2 engine's 0.7/0.3 RRF was
-# below BM25 alone there.
-SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
-    Tunable("consolidation_interval_hours", "consolidation_interval_hours", float, 8.0),
-    Tunable("consolidation_max_buffer_lines", "consolidation_max_buffer_lines", int, 100),
-    Tunable("dense_weight", "dense_weight", float, 0.3),
-    Tunable("sparse_weight", "sparse_weight", float, 0.7),
-    Tunable("bm25_k1", "bm25_k1", float, 1.2),
-    Tunable("bm25_b", "bm25_b", float, 0.75),
-    Tunable("embedding_model", "embed_model", str, "all-MiniLM-L6-v2-int8"),
-    Tunable("sweep_enabled", "sweep_enabled", bool, False),
-    Tunable("fusion", "fusion", str, "minmax"),
-    Tunable("ingest_max_page_bytes", "ingest_max_page_bytes", int, 256 * 1024),
-    # The multilingual dense signal (no v2 twin). "off" drops it.
-    Tunable("multilingual_model", "multilingual_model", str, "use-multilingual-v3"),
-    Tunable("multilingual_weight", "multilingual_weight", float, 0.3),
-    # Min-max guards (bench/xquad.py, bench/locomo.py): a dense signal's scores are
-    # scaled by its span over the candidates but never by less than its min span, so a
-    # flat list (a model that cannot read the query's language) stays near zero; BM25's
-    # weight shrinks when its best chunk holds under this share of the query's ideal score.
-    Tunable("dense_min_span", "dense_min_span", float, 0.3),
-    Tunable("multilingual_min_span", "multilingual_min_span", float, 0.0),
-    Tunable("sparse_min_coverage", "sparse_min_coverage", float, 0.15),
-    # A short page cut into several chunks gives each chunk's multilingual vector its
-    # own page's vector too (pages up to this many of the model's tokens; 0: never).
-    Tunable("multilingual_page_context", "multilingual_page_context", int, 384),
-)
-MULTILINGUAL_OFF = "off"
-
-FUSION_METHODS = ("rrf", "minmax")
-QDRANT_KEYS: dict[str, ScalarType] = {"url": str, "api_key": str, "collection": str}
-
-TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
-    "memory.enabled": (bool, True),
-    "memory.v2.enabled": (bool, True),
-    "memory.v3.live": (bool, False),
-}
-
-# v3 read-path tuning (`memory.v3.*`), read only through `resolve_v3_tuning`.
-V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
-    "card_budget_chars": (int, 2400),
-    "max_pages": (int, 16),
-    "quota_core": (int, 2),
-    "quota_entity": (int, 3),
-    "quota_sim": (int, 4),
-    "quota_hot": (int, 2),
-    "quota_edges": (int, 2),
-    "quota_fresh": (int, 0),
-    "backfill": (bool, True),
-    "sim_floor_dense": (float, 0.25),
-    "sim_floor_bm25": (float, 2.0),
-    "fresh_floor_dense": (float, 0.25),
-    "fresh_floor_bm25": (float, 1.5),
-    "sim_floor_ml": (float, 0.2),
-    "fresh_floor_ml": (float, 0.2),
-    "fresh_days": (float, 30.0),
-    "hot_decay": (float, 0.5),
-    "edge_decay": (float, 0.98),
-    "edge_threshold": (float, 1.5),
-    "info_buffer_entries": (int, 10),
-    "conversation_turns": (int, 8),
-    "conversation_ttl_hours": (float, 24.0),
-}
+SECTIONS = ("v2", "v3", "substrate", "limits")
 
 
 @dataclass(frozen=True)
@@ -112,6 +44,7 @@ class MemoryConfig:
     v2: Mapping[str, Any] = field(default_factory=dict)
     v3: Mapping[str, Any] = field(default_factory=dict)
     substrate: Mapping[str, Any] = field(default_factory=dict)
+    limits: Mapping[str, Any] = field(default_factory=dict)
     source: str = "config.toml"
 
 
@@ -123,6 +56,8 @@ def load_config(path: Path) -> MemoryConfig:
         return MemoryConfig(source=str(path))
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 ({exc.reason})") from None
+    except OSError as exc:  # a folder named config.toml, no permission
+        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror}") from None
     return parse_config(text, source=str(path))
 
 
@@ -133,15 +68,20 @@ def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     memory = _table(doc.get("memory", {}), "memory", source)
     for key in memory:
-        if key not in ("enabled", "v2", "v3", "substrate"):
+        if key != "enabled" and key not in SECTIONS:
             raise ConfigError(f"{source}: unknown key memory.{key}")
     config = MemoryConfig(
         enabled=_typed(memory.get("enabled"), bool, "memory.enabled", source),
-        v2=_section(memory, "v2", source),
-        v3=_section(memory, "v3", source),
-        substrate=_section(memory, "substrate", source),
+        **{name: _section(memory, name, source) for name in SECTIONS},
         source=source,
     )
+    _check_values(config)
+    return config
+
+
+def _check_values(config: MemoryConfig) -> None:
+    """Ranges the types alone do not say: weights, methods, signs, positive sizes."""
+    source = config.source
     check_weights(config)
     fusion = _resolved_source(config, "fusion")
     if fusion[1] not in FUSION_METHODS:
@@ -163,7 +103,9 @@ def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
     cap = _resolved_source(config, "ingest_max_page_bytes")
     if cap[1] < 1:
         raise ConfigError(f"{source}: {cap[0]} must be a positive number of bytes, got {cap[1]}")
-    return config
+    for key, value in config.limits.items():
+        if value < 1:
+            raise ConfigError(f"{source}: memory.limits.{key} must be positive, got {value}")
 
 
 def _table(value: Any, name: str, source: str) -> dict[str, Any]:
@@ -205,6 +147,8 @@ def _known_keys(section: str) -> dict[str, ScalarType]:
         return {t.name: t.kind for t in SUBSTRATE_TUNABLES}
     if section == "v2":
         return {t.v2_name: t.kind for t in SUBSTRATE_TUNABLES} | {"enabled": bool}
+    if section == "limits":
+        return {k: kind for k, (kind, _) in LIMIT_KEYS.items()}
     return {k: kind for k, (kind, _) in V3_KEYS.items()} | {"live": bool}
 
 
@@ -296,72 +240,3 @@ def migrate_config(path: Path) -> list[str]:
     parse_config(new_text, source=str(path))
     write_atomic(path, new_text, expected=snap)
     return [f"memory.substrate.{t.name}" for t in to_copy]
-
-
-CONFIG_TEMPLATE = """\
-# Memory workspace configuration. Every key is optional: an absent key takes
-# the default shown in its comment.
-
-[memory]
-# Master switch. false = tier "off": nothing is injected or captured.
-enabled = true
-
-[memory.v3]
-# v3 is the lane-based read path and the tier new workspaces start on.
-live = true
-# card_budget_chars = 2400     # size of the <memory> card
-# max_pages = 16               # pages on the card, all lanes together (the budget cuts first)
-# quota_core = 2               # per-lane caps: core, entity, sim, hot, edges, fresh
-# quota_entity = 3
-# quota_sim = 4
-# quota_hot = 2
-# quota_edges = 2
-# quota_fresh = 0              # off: on LoCoMo it only displaced relevant pages
-# backfill = true              # room the quotas leave goes to the lanes' next pages
-# sim_floor_dense = 0.25       # a sim page needs this cosine or this BM25 score
-# sim_floor_bm25 = 2.0
-# fresh_floor_dense = 0.25     # the fresh lane's (lower) relevance floors
-# fresh_floor_bm25 = 1.5
-# sim_floor_ml = 0.2           # ... or this multilingual cosine (dense_ml)
-# fresh_floor_ml = 0.2
-# fresh_days = 30.0            # how far back the fresh lane looks
-# hot_decay = 0.5              # weight of a page selected n turns ago: hot_decay ** n
-# edge_decay = 0.98            # co-selection edge decay per recorded turn
-# edge_threshold = 1.5         # minimum edge weight for the edges lane
-# info_buffer_entries = 10     # newest buffer entries in <info>
-# conversation_turns = 8       # turns remembered per conversation
-# conversation_ttl_hours = 24.0
-
-[memory.v2]
-# The legacy v2 engine. Its tunables below are the historical defaults for
-# [memory.substrate]; `memory config migrate` copies values you set here.
-enabled = true
-
-[memory.substrate]
-# Substrate tunables. Each key falls back to its memory.v2 twin.
-# dense_weight + sparse_weight must sum to 1.
-# dense_weight = 0.3
-# sparse_weight = 0.7
-# bm25_k1 = 1.2
-# bm25_b = 0.75
-# embedding_model = "all-MiniLM-L6-v2-int8"   # v2 twin: embed_model
-# consolidation_interval_hours = 8.0
-# consolidation_max_buffer_lines = 100
-# sweep_enabled = false
-# fusion = "minmax"       # how dense and BM25 rankings combine: "minmax" or "rrf"
-# multilingual_model = "use-multilingual-v3"   # second dense vector (dense_ml): the bundled
-#                         # USE, "off", a fastembed model name or "path:/folder"
-# multilingual_weight = 0.3   # its fusion weight, beside dense + sparse
-# dense_min_span = 0.3        # min-max guards: scale a dense signal by at least this
-# multilingual_min_span = 0.0 #   cosine span, so a model blind to the query's language
-# sparse_min_coverage = 0.15  #   stays quiet; BM25 fades below this share of its ideal score
-# multilingual_page_context = 384   # a page of several chunks but at most this many
-#                         # multilingual tokens adds its whole-page vector to each
-#                         # chunk's dense_ml vector; 0 turns it off (re-indexes)
-# ingest_max_page_bytes = 262144   # `memory ingest` refuses larger pages
-#
-# [memory.substrate.qdrant]
-# url = "http://localhost:6333"   # a Qdrant server instead of the embedded store
-# api_key = "..."
-# collection = "memory_pages"
-"""

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from substrate.config.config_file import MemoryConfig
 from substrate.config.tuning import (
+    Limits,
     SubstrateTuning,
     V3Tuning,
+    resolve_limits,
     resolve_substrate_tuning,
     resolve_v3_tuning,
 )
@@ -30,3 +32,7 @@ class Settings:
     @property
     def v3(self) -> V3Tuning:
         return resolve_v3_tuning(self.config)
+
+    @property
+    def limits(self) -> Limits:
+        return resolve_limits(self.config)

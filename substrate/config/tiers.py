@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from substrate.config.config_file import TIER_SWITCHES, MemoryConfig
+from substrate.config.config_file import MemoryConfig
+from substrate.config.schema import TIER_SWITCHES
 
 Tier = Literal["off", "v1", "v2", "v3"]
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from substrate.config.config_file import SUBSTRATE_TUNABLES, V3_KEYS, MemoryConfig
+from substrate.config.config_file import MemoryConfig
+from substrate.config.schema import LIMIT_KEYS, SUBSTRATE_TUNABLES, V3_KEYS
 
 
 @dataclass(frozen=True)
@@ -103,3 +104,23 @@ def resolve_substrate_tuning(config: MemoryConfig) -> SubstrateTuning:
         else:
             values[tunable.name] = tunable.default
     return SubstrateTuning(**values)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """`[memory.limits]`: the most one call may carry (see `schema.LIMIT_KEYS`)."""
+
+    fact_bytes: int
+    query_bytes: int
+    message_bytes: int
+    request_bytes: int
+    ingest_request_bytes: int
+    info_chars: int
+
+
+def resolve_limits(config: MemoryConfig) -> Limits:
+    values = {
+        key: config.limits[key] if config.limits.get(key) is not None else default
+        for key, (_, default) in LIMIT_KEYS.items()
+    }
+    return Limits(**values)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from substrate.config.config_file import CONFIG_TEMPLATE
+from substrate.config.template import CONFIG_TEMPLATE
 from substrate.errors import WorkspaceError
 from substrate.safety.safe_files import write_atomic
 

@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 
 from substrate.config.settings import Settings
-from substrate.errors import PageParseError
+from substrate.errors import InvalidInputError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
 from substrate.index.chunks import Chunk, chunk_page, page_text
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
-from substrate.pages.page_file import decode_page, split_frontmatter
+from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
 from substrate.pages.page_index import PageEntry, load_page_index
 from substrate.safety.safe_files import write_atomic
 
@@ -279,8 +279,8 @@ class Maintenance:
         body = doc.text
         if body is None and doc.path is not None:
             try:
-                _, body = split_frontmatter(decode_page(doc.path.read_bytes()))
-            except (OSError, PageParseError):
+                _, body = split_frontmatter(decode_page(read_page_file(doc.path)))
+            except (OSError, InvalidInputError):
                 body = ""  # changed or vanished since the scan; the next maintain catches up
         return chunk_page(
             doc.title, body or "", self._embedder.count_tokens, self._embedder.max_tokens

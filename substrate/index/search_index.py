@@ -185,7 +185,7 @@ def open_search_index(
 def open_multilingual(name: str, state_dir: Path) -> Embedder | None:
     """The multilingual embedder `multilingual_model` names: the bundled USE, none
     for "off", else a fastembed model or `path:` folder like `embedding_model`."""
-    from substrate.config.config_file import MULTILINGUAL_OFF
+    from substrate.config.schema import MULTILINGUAL_OFF
     from substrate.index.embedding import FastembedEmbedder
     from substrate.index.use_embedder import USE_MODEL, UseEmbedder
 

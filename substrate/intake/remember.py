@@ -1,50 +1,100 @@
-"""The `remember` write path: scanner → archive + buffer, atomically.
+"""The `remember` write path: scanner → buffer + daily archive, crash-consistent.
 
-Both files are rewritten atomically under the buffer lock. The archive is
-written first; if the buffer write then fails (drift, disk), the archive is
-restored, so a fact is either in both files or in neither.
+Both files are rewritten atomically under the buffer lock, the buffer first.
+A process killed between the two writes leaves the fact in the buffer only;
+the archive is then completed by `reconcile_archive`, which every later
+`remember` (and consolidation, before it trims the buffer) runs first: every
+buffer entry missing from its day's archive is appended there, so the archive
+is idempotent by entry and a fact is never archived twice. A retry of the same
+fact within the same minute (a client that lost the answer to a killed call)
+finds the entry already in the buffer and returns it instead of adding it
+again. A write that fails with an error rather than a crash restores the
+buffer, so the call leaves both files as they were.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, datetime
 
 from substrate.config.settings import Settings
 from substrate.config.tiers import is_memory_enabled
-from substrate.errors import InvalidInputError, MemoryServiceError
+from substrate.errors import InvalidInputError, MemoryDisabledError
 from substrate.intake.buffer import BufferEntry, format_entry, parse_buffer, with_hints
 from substrate.pages.slugs import validate_slug
+from substrate.safety.inputs import checked_text
 from substrate.safety.locks import hold_lock
-from substrate.safety.safe_files import read_text_snapshot, write_atomic
+from substrate.safety.safe_files import read_text_snapshot, sweep_stale_temps, write_atomic
 from substrate.safety.scanner import scan_text
+
+MAX_HINTS = 64
 
 
 def remember(
     settings: Settings, text: str, hints: list[str] | None = None, now: datetime | None = None
 ) -> BufferEntry:
-    """Append one fact to the buffer and today's archive; returns the stored entry."""
+    """Append one fact to the buffer and its day's archive; returns the stored entry.
+    `now` backdates the entry (migrations), and the fact goes to that day's archive."""
     if not is_memory_enabled(settings.config):
-        raise MemoryServiceError("memory is disabled (memory.enabled = false); nothing was saved")
-    hint_slugs = [validate_slug(h.strip()) for h in hints or []]
+        raise MemoryDisabledError("memory is disabled (memory.enabled = false); nothing was saved")
+    checked_text(text, "text", settings.limits.fact_bytes, "fact_bytes")
+    hints = hints or []
+    if len(hints) > MAX_HINTS:
+        raise InvalidInputError(f"at most {MAX_HINTS} hints per fact, got {len(hints)}")
+    hint_slugs = [validate_slug(h.strip()) for h in hints]
     cleaned = scan_text(text).strip()
     if not cleaned:
         raise InvalidInputError("text is empty; nothing was saved")
     stamped = (now or datetime.now(UTC)).astimezone(UTC).replace(second=0, microsecond=0)
-    entry_text = format_entry(stamped, with_hints(cleaned, hint_slugs))
+    body = with_hints(cleaned, hint_slugs)
     ws = settings.workspace
     with hold_lock(ws.buffer_lock_path, purpose="buffer"):
-        archive_path = ws.archive_dir / f"{stamped:%Y-%m-%d}.md"
-        archive, archive_snap = read_text_snapshot(archive_path)
+        sweep_stale_temps([ws.memory_dir, ws.archive_dir])
         buffer, buffer_snap = read_text_snapshot(ws.buffer_path)
-        new_archive = _appended(archive or f"# Archive {stamped:%Y-%m-%d}\n\n", entry_text)
-        new_buffer = _appended(buffer or "# Buffer\n\n", entry_text)
-        write_atomic(archive_path, new_archive, expected=archive_snap)
+        entries = parse_buffer(buffer)
+        reconcile_archive(settings, entries)
+        for entry in entries:
+            if entry.at == stamped and entry.text == body:
+                return entry  # the same fact, retried within its minute
+        new_buffer = _appended(buffer or "# Buffer\n\n", format_entry(stamped, body))
+        write_atomic(ws.buffer_path, new_buffer, expected=buffer_snap)
+        stored = parse_buffer(new_buffer)[-1]
         try:
-            write_atomic(ws.buffer_path, new_buffer, expected=buffer_snap)
+            reconcile_archive(settings, [stored])
         except BaseException:
-            write_atomic(archive_path, archive) if archive_snap.exists else archive_path.unlink()
+            write_atomic(ws.buffer_path, buffer) if buffer_snap.exists else ws.buffer_path.unlink()
             raise
-    return parse_buffer(new_buffer)[-1]
+    return stored
+
+
+def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
+    """Append to each day's archive the entries it lacks; returns how many.
+
+    Counted by (minute, text), so an archive holding a fact once and a buffer
+    holding it once agree, and two identical facts need two archive entries.
+    Call under the buffer lock."""
+    by_day: dict[str, list[BufferEntry]] = {}
+    for entry in entries:
+        by_day.setdefault(f"{entry.at:%Y-%m-%d}", []).append(entry)
+    added = 0
+    for day, wanted in sorted(by_day.items()):
+        path = settings.workspace.archive_dir / f"{day}.md"
+        archive, snap = read_text_snapshot(path)
+        have = Counter((e.at, e.text) for e in parse_buffer(archive))
+        missing: list[BufferEntry] = []
+        for entry in wanted:
+            key = (entry.at, entry.text)
+            if have[key] > 0:
+                have[key] -= 1
+            else:
+                missing.append(entry)
+        if missing:
+            text = archive or f"# Archive {day}\n\n"
+            for entry in missing:
+                text = _appended(text, format_entry(entry.at, entry.text))
+            write_atomic(path, text, expected=snap)
+            added += len(missing)
+    return added
 
 
 def _appended(existing: str, entry: str) -> str:

@@ -17,12 +17,14 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from substrate.errors import PageParseError
+from substrate.safety.safe_files import read_regular_file
 
 LinkVia = Literal["links", "edges", "wikilink"]
 
@@ -38,10 +40,10 @@ class _Loader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader):  
 _Loader.add_constructor(
     "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
 )
-_FENCE = re.compile(r"^(```|~~~).*?^\1[^\S\n]*$", re.MULTILINE | re.DOTALL)
+_FENCES = ("```", "~~~")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
-_HEADING = re.compile(r"^# +(.+?)\s*#*\s*$", re.MULTILINE)
+_HEADING = re.compile(r"^# +(.+)$", re.MULTILINE)
 _BOUNDARY = re.compile(r"^-{3,}[ \t]*\r?$", re.MULTILINE)
 
 
@@ -65,6 +67,18 @@ class Page:
     fresh_at: datetime
     body: str
     content_hash: str
+
+
+# Any page file larger than this is a parse failure, never read whole: a hand-
+# added 1 GB file (or a link to one) must not stall every scan. Ingest refuses
+# pages far smaller (`ingest_max_page_bytes`).
+MAX_PAGE_FILE_BYTES = 8 * 1024 * 1024
+
+
+def read_page_file(path: Path) -> bytes:
+    """A page file's bytes: a regular file within `MAX_PAGE_FILE_BYTES`, else an
+    `InvalidInputError` naming why (see `read_regular_file`)."""
+    return read_regular_file(path, MAX_PAGE_FILE_BYTES)
 
 
 def content_hash(data: bytes) -> str:
@@ -151,9 +165,10 @@ def _title(meta: dict[str, Any], body: str, slug: str) -> str:
     title = meta.get("title")
     if title is not None and str(title).strip():
         return str(title).strip()
-    match = _HEADING.search(_FENCE.sub("", body))
+    match = _HEADING.search(strip_fences(body))
     if match:
-        return match.group(1).strip()
+        title = match.group(1).strip().rstrip("#").strip()
+        return title or match.group(1).strip()
     return slug.rsplit("/", 1)[-1]
 
 
@@ -185,9 +200,39 @@ def _links(meta: dict[str, Any], body: str) -> tuple[Link, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def strip_fences(text: str) -> str:
+    """`text` without its fenced code blocks: a line opening with ``` or ~~~ up to
+    the next line that is the same fence alone (trailing blanks allowed). An
+    unclosed fence is left as text. One pass over the lines: a regex with a
+    lazy `.*?` and a backreference scanned to the end once per unclosed
+    fence, quadratic on a page of them."""
+    lines = text.split("\n")
+    closers: dict[str, list[int]] = {f: [] for f in _FENCES}
+    for i, line in enumerate(lines):
+        bare = line.rstrip(" \t\r\f\v")
+        if bare in closers:
+            closers[bare].append(i)
+    cursor = dict.fromkeys(_FENCES, 0)
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        fence = lines[i][:3]
+        if fence in closers:
+            found = closers[fence]
+            while cursor[fence] < len(found) and found[cursor[fence]] <= i:
+                cursor[fence] += 1
+            if cursor[fence] < len(found):
+                kept.append("")  # the block becomes one empty line
+                i = found[cursor[fence]] + 1
+                continue
+        kept.append(lines[i])
+        i += 1
+    return "\n".join(kept)
+
+
 def wikilinks(text: str) -> list[str]:
     """`[[slug]]`, `[[slug|label]]`, `[[slug#heading]]` targets, outside code."""
-    prose = _INLINE_CODE.sub("", _FENCE.sub("", text))
+    prose = _INLINE_CODE.sub("", strip_fences(text))
     return [m.group(1).strip() for m in _WIKILINK.finditer(prose) if m.group(1).strip()]
 
 

@@ -25,9 +25,10 @@ from typing import Any
 
 from substrate.config.cpus import usable_cpus
 from substrate.config.workspace import Workspace
-from substrate.errors import PageParseError
-from substrate.pages.page_file import Link, iso_utc, parse_page
+from substrate.errors import InvalidInputError
+from substrate.pages.page_file import Link, iso_utc, parse_page, read_page_file
 from substrate.pages.slugs import slug_problem
+from substrate.safety.inputs import printable
 from substrate.safety.safe_files import write_atomic
 
 CACHE_VERSION = 1
@@ -140,13 +141,13 @@ def _scan_file(concepts_dir: str, rel: str, mtime_ns: int, size: int) -> Scanned
     slug = rel.removesuffix(".md")
     problem = slug_problem(slug)
     if problem is not None:
-        return Scanned(mtime_ns, size, None, ParseFailure(slug, rel, f"bad slug: {problem}"))
+        failure = ParseFailure(printable(slug), printable(rel), f"bad slug: {problem}")
+        return Scanned(mtime_ns, size, None, failure)
     mtime = datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC)
     try:
-        with open(os.path.join(concepts_dir, rel), "rb") as fh:
-            data = fh.read()
+        data = read_page_file(Path(concepts_dir, rel))
         page = parse_page(slug, data, mtime)
-    except PageParseError as exc:
+    except InvalidInputError as exc:  # a parse error, a FIFO, a file over the cap
         return Scanned(mtime_ns, size, None, ParseFailure(slug, rel, exc.message))
     except FileNotFoundError:
         return Scanned(mtime_ns, size, None, ParseFailure(slug, rel, "deleted while scanning"))

@@ -2,7 +2,8 @@
 
 A slug names a file we may write, so anything that could escape the concepts
 folder or hide in a listing is refused: `..` and `.` segments, absolute paths,
-backslashes, empty segments, hidden (dot) segments and control characters.
+backslashes, empty segments, hidden (dot) segments, control characters and
+file names whose bytes are not UTF-8.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import unicodedata
 from pathlib import Path
 
 from substrate.errors import InvalidInputError
+from substrate.safety.inputs import printable
 
 MAX_SEGMENT_BYTES = 240
 
@@ -24,6 +26,8 @@ def slug_problem(slug: str) -> str | None:
     if slug.startswith("/"):
         return "slug is an absolute path"
     for ch in slug:
+        if unicodedata.category(ch) == "Cs":
+            return "slug is not valid UTF-8 (the file name holds bytes that do not decode)"
         if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
             return f"slug contains control character U+{ord(ch):04X}"
     for segment in slug.split("/"):
@@ -43,7 +47,7 @@ def slug_problem(slug: str) -> str | None:
 def validate_slug(slug: str) -> str:
     problem = slug_problem(slug)
     if problem is not None:
-        raise InvalidInputError(f"bad slug {slug!r}: {problem}")
+        raise InvalidInputError(f"bad slug {printable(slug)!r}: {problem}")
     return slug
 
 

@@ -7,12 +7,15 @@ substrate: it imports nothing but `substrate.errors`, so every other room may
 use it, and it must not import any other room.
 """
 
+from substrate.safety.inputs import checked_text, printable, tail_within
 from substrate.safety.locks import hold_lock
 from substrate.safety.safe_files import (
     FileSnapshot,
     PlannedWrite,
     read_bytes_snapshot,
+    read_regular_file,
     read_text_snapshot,
+    sweep_stale_temps,
     write_atomic,
     write_many_atomic,
 )
@@ -21,12 +24,17 @@ from substrate.safety.scanner import find_problems, scan_text, strip_hidden_reas
 __all__ = [
     "FileSnapshot",
     "PlannedWrite",
+    "checked_text",
     "find_problems",
     "hold_lock",
+    "printable",
     "read_bytes_snapshot",
+    "read_regular_file",
     "read_text_snapshot",
     "scan_text",
     "strip_hidden_reasoning",
+    "sweep_stale_temps",
+    "tail_within",
     "write_atomic",
     "write_many_atomic",
 ]

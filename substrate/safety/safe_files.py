@@ -7,18 +7,35 @@ the `FileSnapshot` of that read; if the file's content changed since, the
 write is refused with `StaleWriteError` and the newer file is left intact.
 
 Temp files start with a dot and end in `.tmp`, so page scans (which read only
-`*.md` and skip dotfiles) never pick them up.
+`*.md` and skip dotfiles) never pick them up; a process killed mid-write
+leaves one behind, and `sweep_stale_temps` removes those of our own naming
+once they are old enough that no live writer can own them.
+
+Closing the window between the drift check and the rename: a write planned
+from a snapshot moves the current file aside (one atomic rename takes
+whatever is there now), checks that what it moved is still what the plan
+saw, then installs the new file with a hard link, which fails rather than
+clobber a file an editor saved meanwhile, and checks the moved file once more
+for an in-place edit made during the swap. Any mismatch puts the edited file
+back and refuses with `StaleWriteError`.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import re
+import secrets
+import stat
 import tempfile
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from substrate.errors import StaleWriteError
+from substrate.errors import NotRegularFileError, StaleWriteError, TooLargeError
+from substrate.safety.inputs import printable
 
 
 @dataclass(frozen=True)
@@ -56,6 +73,13 @@ def read_text_snapshot(path: Path) -> tuple[str, FileSnapshot]:
     """Read a UTF-8 file ('' when absent), keeping line endings exactly as stored."""
     data, snap = read_bytes_snapshot(path)
     return ("" if data is None else data.decode("utf-8")), snap
+
+
+STALE_TEMP_S = 300.0
+# mkstemp's names: our prefix `.<target name>.`, 8 random characters, `.tmp`;
+# the aside copy of a swap is `.<name>.<16 hex>.old.tmp`.
+_TEMP_NAME = re.compile(r"^\..+\.(?:[a-z0-9_]{8}|[0-9a-f]{16}\.old)\.tmp$")
+_NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK}
 
 
 def _current_hash(path: Path) -> str | None:
@@ -97,14 +121,87 @@ def write_atomic(
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())
-        if expected is not None:
-            check_unchanged(expected)
-        os.replace(tmp, path)
+        _install(tmp, path, expected)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     if durable:
         fsync_dir(path.parent)
+
+
+def _install(tmp: Path, path: Path, expected: FileSnapshot | None) -> None:
+    """Put `tmp` at `path`; with `expected`, only if `path` still holds what it saw."""
+    if expected is None:
+        os.replace(tmp, path)
+        return
+    check_unchanged(expected)
+    if expected.sha256 is None:
+        if not _link(tmp, path, replace_unsupported=False):
+            raise StaleWriteError(f"{path}: created on disk by someone else since it was read")
+        tmp.unlink()
+        return
+    aside = path.with_name(f".{path.name}.{secrets.token_hex(8)}.old.tmp")
+    try:
+        os.rename(path, aside)
+    except FileNotFoundError:
+        raise StaleWriteError(f"{path}: deleted on disk since it was read") from None
+    if _current_hash(aside) != expected.sha256:
+        _put_back(aside, path)
+        raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
+    if not _link(tmp, path, replace_unsupported=True):
+        aside.unlink()  # an editor saved a new file meanwhile: theirs is the newest
+        raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
+    if _current_hash(aside) != expected.sha256:
+        os.replace(aside, path)  # edited in place during the swap: the edit wins
+        raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
+    aside.unlink()
+    tmp.unlink(missing_ok=True)
+
+
+def _link(tmp: Path, path: Path, *, replace_unsupported: bool) -> bool:
+    """Hard-link `tmp` to `path`, never clobbering; False when `path` exists. Where
+    the filesystem has no hard links, fall back to a rename (which clobbers only
+    when `replace_unsupported`, else refuses if `path` exists)."""
+    try:
+        os.link(tmp, path)
+        return True
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        if exc.errno not in _NO_LINKS:
+            raise
+    if not replace_unsupported and path.exists():
+        return False
+    os.replace(tmp, path)
+    return True
+
+
+def _put_back(aside: Path, path: Path) -> None:
+    """Return a moved-aside file to `path`, unless a newer one was saved there."""
+    _link(aside, path, replace_unsupported=False)
+    aside.unlink(missing_ok=True)
+
+
+def sweep_stale_temps(folders: Iterable[Path], older_than_s: float = STALE_TEMP_S) -> int:
+    """Remove our own temp files older than `older_than_s` (left by a killed writer)
+    from these folders (not their subfolders); returns how many."""
+    cutoff = time.time() - older_than_s
+    removed = 0
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if not _TEMP_NAME.match(entry.name):
+                continue
+            try:
+                if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:
+                continue
+    return removed
 
 
 @dataclass(frozen=True)
@@ -135,9 +232,7 @@ def write_many_atomic(writes: list[PlannedWrite]) -> list[Exception | None]:
         for i, tmp in list(temps.items()):
             write = writes[i]
             try:
-                if write.expected is not None:
-                    check_unchanged(write.expected)
-                os.replace(tmp, write.path)
+                _install(tmp, write.path, write.expected)
             except (OSError, StaleWriteError) as exc:
                 errors[i] = exc
                 continue
@@ -173,3 +268,51 @@ def fsync_dir(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def read_regular_file(path: Path, cap: int) -> bytes:
+    """A regular file's bytes, at most `cap` of them, or an error saying why not.
+
+    Checked on the open file itself, before reading: a FIFO named `x.md` would
+    block a plain read forever (and opening it does not block here), a link to
+    `/dev/zero` would read without end. At most `cap + 1` bytes are read, so a
+    file that grows while it is read is refused rather than loaded whole."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFileError(f"{printable(str(path))}: not a regular file ({_kind(st)})")
+        if st.st_size > cap:
+            raise TooLargeError(
+                f"{printable(str(path))}: {st.st_size} bytes, over the cap of {cap}"
+            )
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        left = cap + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    finally:
+        os.close(fd)
+    if len(data) > cap:
+        raise TooLargeError(f"{printable(str(path))}: over the cap of {cap} bytes")
+    return data
+
+
+def _kind(st: os.stat_result) -> str:
+    mode = st.st_mode
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, "a folder"),
+    ):
+        if test(mode):
+            return name
+    return "not a plain file"

@@ -13,6 +13,12 @@ rejects, naming the rule that fired:
 - `invisible_character`: invisible, bidirectional and other control
   characters that hide text from a reader.
 
+Every pattern runs on RE2 (`google-re2`), which matches in time linear in
+the text whatever the pattern: a backtracking engine took 48 s on 2,000
+blank lines under the role-marker pattern, and one such request froze the
+service. RE2's `\\s`, `\\w` and `\\b` are ASCII; the patterns spell out
+what they mean elsewhere.
+
 Rules are deliberately narrow: notes *about* keys, tokens and instructions
 ("rotate the API key", "set OPENAI_API_KEY=<your key>") must pass. The
 table-driven corpus under `tests/substrate/safety/scanner_corpus/` measures both
@@ -24,6 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+import re2  # type: ignore[import-untyped]
 
 from substrate.errors import ScannerRejection
 
@@ -34,101 +43,107 @@ class Finding:
     detail: str
 
 
-_HIDDEN_REASONING = re.compile(
-    r"<(think|thinking|reasoning|scratchpad)\b[^>]*>.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL
-)
+Pattern = Any  # a compiled RE2 pattern (the binding ships no types)
 
-_I = re.IGNORECASE
+# RE2 has no backreferences: one pattern per tag, so a block closes only on its own tag.
+_HIDDEN_REASONING = [
+    re2.compile(rf"(?is)<{tag}\b[^>]*>.*?(?:</{tag}\s*>|\z)")
+    for tag in ("thinking", "think", "reasoning", "scratchpad")
+]
+
+
+def _compile(pattern: str, flags: str = "") -> Pattern:
+    return re2.compile(f"(?{flags}){pattern}" if flags else pattern)
+
+
 _PREVIOUS = r"(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|former|original|existing|system)"
 _DIRECTIVES = r"(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|messages?|constraints)"
 _INJECTION = [
-    re.compile(
+    _compile(
         rf"\b(?:ignore|disregard|forget|skip|override|bypass|drop)\s+(?:all\s+)?{_PREVIOUS}\s+{_DIRECTIVES}",
-        _I,
+        "i",
     ),
-    re.compile(
+    _compile(
         r"\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:above|before|previously))",
-        _I,
+        "i",
     ),
-    re.compile(
+    _compile(
         r"\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered|free\s+of)",
-        _I,
+        "i",
     ),
-    re.compile(
+    _compile(
         r"\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:\s*(?:you|ignore|disregard|always|never|from\s+now|the\s+assistant|do\s+not)\b",
-        _I,
+        "i",
     ),
-    re.compile(
-        r"(?:تجاهل|تجاهلي|انس|انسَ)\s+(?:كل|جميع)?\s*(?:التعليمات|الأوامر|القواعد|الإرشادات)", _I
+    _compile(
+        r"(?:تجاهل|تجاهلي|انس|انسَ)\s+(?:كل|جميع)?\s*(?:التعليمات|الأوامر|القواعد|الإرشادات)", "i"
     ),
-    re.compile(
+    _compile(
         r"\b(?:reveal|print|output|repeat|leak|show\s+me)\s+(?:your|the)\s+(?:full\s+|hidden\s+|secret\s+)?system\s+prompt",
-        _I,
+        "i",
     ),
-    re.compile(
+    _compile(
         r"\bfrom\s+now\s+on,?\s+(?:you|the\s+assistant)\s+(?:must|will|should|shall)\s+(?:always\s+|never\s+)?(?:obey|ignore|disregard|comply|answer\s+without|reveal|pretend)",
-        _I,
+        "i",
     ),
-    re.compile(
+    _compile(
         r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\s+(?:about\s+)?(?:this|these)\s+(?:note|memory|instructions?|messages?)",
-        _I,
+        "i",
     ),
-    re.compile(
+    _compile(
         r"\b(?:act|pretend|behave)\s+as\s+(?:if\s+)?(?:you\s+(?:have|had)\s+no|an?\s+(?:unrestricted|unfiltered|jailbroken))",
-        _I,
+        "i",
     ),
-    re.compile(
+    _compile(
         r"\bwhen\s+(?:you|the\s+assistant)\s+(?:read|see|load|recall)s?\s+this(?:\s+memory|\s+note|\s+page)?,?\s+(?:you\s+must|always|immediately|silently)",
-        _I,
+        "i",
     ),
 ]
 _ROLE_MARKERS = [
-    re.compile(
+    _compile(
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>",
-        _I,
+        "i",
     ),
-    re.compile(r"\[/?INST\]|<</?SYS>>"),
-    re.compile(
+    _compile(r"\[/?INST\]|<</?SYS>>"),
+    _compile(
         r"^\s*#{0,3}\s*(?:system|developer)\s*(?:prompt|message|override|instruction)?\s*:\s*(?:you\s+(?:are|must|will)|ignore|from\s+now|new\s+rules|override)",
-        _I | re.MULTILINE,
+        "im",
     ),
-    re.compile(
-        r"^\s*(?:assistant|user)\s*:\s*.*\n\s*(?:assistant|user|system)\s*:", _I | re.MULTILINE
-    ),
-    re.compile(r"^\s*\[(?:system|SYSTEM)(?:\s+(?:message|note|override))?\]", re.MULTILINE),
+    _compile(r"^\s*(?:assistant|user)\s*:\s*.*\n\s*(?:assistant|user|system)\s*:", "im"),
+    _compile(r"^\s*\[(?:system|SYSTEM)(?:\s+(?:message|note|override))?\]", "m"),
 ]
-_MEMORY_TAG = re.compile(
-    r"<\s*/?\s*(?:memory|info|knowledge_base|system|system-reminder|instructions)\b[^<>]*>", _I
+_MEMORY_TAG = _compile(
+    r"<\s*/?\s*(?:memory|info|knowledge_base|system|system-reminder|instructions)\b[^<>]*>", "i"
 )
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = _compile(
     r"^(?:<.*>|\$\{?\w+\}?|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}|%\w+%|"
     r"(?:your|my|the)[-_\w]*|changeme|change_me|example[-_\w]*|placeholder|redacted|dummy|"
     r"test|none|null|true|false|secret|password|todo|tbd|[-\w]+[-_]here)$",
-    _I,
+    "i",
 )
-_ASSIGNMENT = re.compile(
+_ASSIGNMENT = _compile(
     r"\b([A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?))\s*[=:]\s*['\"]?([^\s'\"]+)"
 )
-_CREDENTIALS: list[tuple[str, re.Pattern[str]]] = [
-    ("private key block", re.compile(r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----")),
-    ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b")),
-    ("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
-    ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
-    ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+_CREDENTIALS: list[tuple[str, Pattern]] = [
+    ("private key block", _compile(r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    ("AWS access key id", _compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b")),
+    ("GitHub token", _compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
+    ("GitLab token", _compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
+    ("Slack token", _compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
     (
         "API key (sk-…)",
-        re.compile(r"\bsk-(?:proj-|ant-(?:api\d+-)?|live-|or-v1-)?[A-Za-z0-9_-]{20,}"),
+        _compile(r"\bsk-(?:proj-|ant-(?:api\d+-)?|live-|or-v1-)?[A-Za-z0-9_-]{20,}"),
     ),
-    ("Stripe key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}")),
-    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("Stripe key", _compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    ("Google API key", _compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("Hugging Face token", _compile(r"\bhf_[A-Za-z0-9]{30,}")),
+    ("npm token", _compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
     (
         "JSON web token",
-        re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+        _compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ),
-    ("password in URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:([^/\s@]{3,})@[^\s/]+", _I)),
+    ("password in URL", _compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:([^/\s@]{3,})@[^\s/]+", "i")),
 ]
 
 _INVISIBLE = {
@@ -145,10 +160,13 @@ _JOINERS = (0x200C, 0x200D)
 
 
 def strip_hidden_reasoning(text: str) -> str:
-    return _HIDDEN_REASONING.sub("", text)
+    for pattern in _HIDDEN_REASONING:
+        text = pattern.sub("", text)
+    return text
 
 
-_NEGATED = re.compile(r"(?:\bdo\s+not|n't|\bnever)\s+$", _I)
+# Applied to a 12-character slice only, so the backtracking engine is bounded here.
+_NEGATED = re.compile(r"(?:\bdo\s+not|n't|\bnever)\s+$", re.IGNORECASE)
 
 
 def _injection(text: str) -> Finding | None:
@@ -203,11 +221,22 @@ def _looks_secret(value: str) -> bool:
     return has_alpha and (has_digit or (len(value) >= 20 and mixed_case))
 
 
+_SUSPECT = re2.compile(
+    "["
+    + "".join(f"\\x{{{c:04X}}}" for c in sorted(_INVISIBLE))
+    + "\\x{0000}-\\x{0008}\\x{000B}\\x{000C}\\x{000E}-\\x{001F}"
+    + "\\x{E0000}-\\x{E007F}\\x{200C}\\x{200D}]"
+)
+
+
 def _invisible(text: str) -> Finding | None:
-    for i, ch in enumerate(text):
-        code = ord(ch)
+    """Each suspect character is found by one linear search; joiners and tag
+    characters are then judged by their neighbours."""
+    for match in _SUSPECT.finditer(text):
+        i = match.start()
+        code = ord(text[i])
         kind = _INVISIBLE.get(code)
-        if kind is None and code < 0x20 and ch not in "\n\t\r":
+        if kind is None and code < 0x20:
             kind = "control"
         if kind is None and 0xE0000 <= code <= 0xE007F and not _in_flag_sequence(text, i):
             kind = "invisible tag"

@@ -11,7 +11,7 @@ from substrate import (
     parse_config,
     resolve_substrate_tuning,
 )
-from substrate.config.config_file import CONFIG_TEMPLATE
+from substrate.config.template import CONFIG_TEMPLATE
 
 
 def test_absent_file_and_partial_files_take_defaults(tmp_path: Path) -> None:

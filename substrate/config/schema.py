@@ -1,0 +1,101 @@
+"""The keys `config.toml` may hold under `[memory]`: each table's names, types and
+defaults. `config_file` validates against these; `tuning` and `tiers` resolve them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+ScalarType = type[bool] | type[int] | type[float] | type[str]
+
+
+@dataclass(frozen=True)
+class Tunable:
+    """A substrate tunable: its `memory.substrate` name, its `memory.v2` twin, type, default."""
+
+    name: str
+    v2_name: str
+    kind: ScalarType
+    default: Any
+
+
+# The v2 twin supplies the default; `embedding_model` is historically `embed_model`.
+# Fusion defaults were chosen on LoCoMo (bench/locomo.py, all 10 conversations):
+# min-max fusion at dense 0.3 / BM25 0.7 beat RRF at every weight, BM25 alone
+# and dense alone on recall@5/10 and MRR; the v2 engine's 0.7/0.3 RRF was
+# below BM25 alone there.
+SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
+    Tunable("consolidation_interval_hours", "consolidation_interval_hours", float, 8.0),
+    Tunable("consolidation_max_buffer_lines", "consolidation_max_buffer_lines", int, 100),
+    Tunable("dense_weight", "dense_weight", float, 0.3),
+    Tunable("sparse_weight", "sparse_weight", float, 0.7),
+    Tunable("bm25_k1", "bm25_k1", float, 1.2),
+    Tunable("bm25_b", "bm25_b", float, 0.75),
+    Tunable("embedding_model", "embed_model", str, "all-MiniLM-L6-v2-int8"),
+    Tunable("sweep_enabled", "sweep_enabled", bool, False),
+    Tunable("fusion", "fusion", str, "minmax"),
+    Tunable("ingest_max_page_bytes", "ingest_max_page_bytes", int, 256 * 1024),
+    # The multilingual dense signal (no v2 twin). "off" drops it.
+    Tunable("multilingual_model", "multilingual_model", str, "use-multilingual-v3"),
+    Tunable("multilingual_weight", "multilingual_weight", float, 0.3),
+    # Min-max guards (bench/xquad.py, bench/locomo.py): a dense signal's scores are
+    # scaled by its span over the candidates but never by less than its min span, so a
+    # flat list (a model that cannot read the query's language) stays near zero; BM25's
+    # weight shrinks when its best chunk holds under this share of the query's ideal score.
+    Tunable("dense_min_span", "dense_min_span", float, 0.3),
+    Tunable("multilingual_min_span", "multilingual_min_span", float, 0.0),
+    Tunable("sparse_min_coverage", "sparse_min_coverage", float, 0.15),
+    # A short page cut into several chunks gives each chunk's multilingual vector its
+    # own page's vector too (pages up to this many of the model's tokens; 0: never).
+    Tunable("multilingual_page_context", "multilingual_page_context", int, 384),
+)
+MULTILINGUAL_OFF = "off"
+
+FUSION_METHODS = ("rrf", "minmax")
+QDRANT_KEYS: dict[str, ScalarType] = {"url": str, "api_key": str, "collection": str}
+
+TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
+    "memory.enabled": (bool, True),
+    "memory.v2.enabled": (bool, True),
+    "memory.v3.live": (bool, False),
+}
+
+# v3 read-path tuning (`memory.v3.*`), read only through `resolve_v3_tuning`.
+V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
+    "card_budget_chars": (int, 2400),
+    "max_pages": (int, 16),
+    "quota_core": (int, 2),
+    "quota_entity": (int, 3),
+    "quota_sim": (int, 4),
+    "quota_hot": (int, 2),
+    "quota_edges": (int, 2),
+    "quota_fresh": (int, 0),
+    "backfill": (bool, True),
+    "sim_floor_dense": (float, 0.25),
+    "sim_floor_bm25": (float, 2.0),
+    "fresh_floor_dense": (float, 0.25),
+    "fresh_floor_bm25": (float, 1.5),
+    "sim_floor_ml": (float, 0.2),
+    "fresh_floor_ml": (float, 0.2),
+    "fresh_days": (float, 30.0),
+    "hot_decay": (float, 0.5),
+    "edge_decay": (float, 0.98),
+    "edge_threshold": (float, 1.5),
+    "info_buffer_entries": (int, 10),
+    "conversation_turns": (int, 8),
+    "conversation_ttl_hours": (float, 24.0),
+}
+
+# Input bounds (`[memory.limits]`), read only through `resolve_limits`: what one
+# call may carry. Over a limit is refused before anything is stored (HTTP 413,
+# one CLI line); a card message may be long, but retrieval reads only its last
+# `query_bytes`.
+LIMIT_KEYS: dict[str, tuple[ScalarType, Any]] = {
+    "fact_bytes": (int, 32 * 1024),
+    "query_bytes": (int, 8 * 1024),
+    "message_bytes": (int, 256 * 1024),
+    "request_bytes": (int, 1024 * 1024),
+    "ingest_request_bytes": (int, 64 * 1024 * 1024),
+    "info_chars": (int, 6000),
+}

@@ -1,0 +1,79 @@
+"""The commented `config.toml` that `memory init` writes: every key with its default."""
+
+CONFIG_TEMPLATE = """\
+# Memory workspace configuration. Every key is optional: an absent key takes
+# the default shown in its comment.
+
+[memory]
+# Master switch. false = tier "off": nothing is injected or captured.
+enabled = true
+
+[memory.v3]
+# v3 is the lane-based read path and the tier new workspaces start on.
+live = true
+# card_budget_chars = 2400     # size of the <memory> card
+# max_pages = 16               # pages on the card, all lanes together (the budget cuts first)
+# quota_core = 2               # per-lane caps: core, entity, sim, hot, edges, fresh
+# quota_entity = 3
+# quota_sim = 4
+# quota_hot = 2
+# quota_edges = 2
+# quota_fresh = 0              # off: on LoCoMo it only displaced relevant pages
+# backfill = true              # room the quotas leave goes to the lanes' next pages
+# sim_floor_dense = 0.25       # a sim page needs this cosine or this BM25 score
+# sim_floor_bm25 = 2.0
+# fresh_floor_dense = 0.25     # the fresh lane's (lower) relevance floors
+# fresh_floor_bm25 = 1.5
+# sim_floor_ml = 0.2           # ... or this multilingual cosine (dense_ml)
+# fresh_floor_ml = 0.2
+# fresh_days = 30.0            # how far back the fresh lane looks
+# hot_decay = 0.5              # weight of a page selected n turns ago: hot_decay ** n
+# edge_decay = 0.98            # co-selection edge decay per recorded turn
+# edge_threshold = 1.5         # minimum edge weight for the edges lane
+# info_buffer_entries = 10     # newest buffer entries in <info>
+# conversation_turns = 8       # turns remembered per conversation
+# conversation_ttl_hours = 24.0
+
+[memory.v2]
+# The legacy v2 engine. Its tunables below are the historical defaults for
+# [memory.substrate]; `memory config migrate` copies values you set here.
+enabled = true
+
+[memory.substrate]
+# Substrate tunables. Each key falls back to its memory.v2 twin.
+# dense_weight + sparse_weight must sum to 1.
+# dense_weight = 0.3
+# sparse_weight = 0.7
+# bm25_k1 = 1.2
+# bm25_b = 0.75
+# embedding_model = "all-MiniLM-L6-v2-int8"   # v2 twin: embed_model
+# consolidation_interval_hours = 8.0
+# consolidation_max_buffer_lines = 100
+# sweep_enabled = false
+# fusion = "minmax"       # how dense and BM25 rankings combine: "minmax" or "rrf"
+# multilingual_model = "use-multilingual-v3"   # second dense vector (dense_ml): the bundled
+#                         # USE, "off", a fastembed model name or "path:/folder"
+# multilingual_weight = 0.3   # its fusion weight, beside dense + sparse
+# dense_min_span = 0.3        # min-max guards: scale a dense signal by at least this
+# multilingual_min_span = 0.0 #   cosine span, so a model blind to the query's language
+# sparse_min_coverage = 0.15  #   stays quiet; BM25 fades below this share of its ideal score
+# multilingual_page_context = 384   # a page of several chunks but at most this many
+#                         # multilingual tokens adds its whole-page vector to each
+#                         # chunk's dense_ml vector; 0 turns it off (re-indexes)
+# ingest_max_page_bytes = 262144   # `memory ingest` refuses larger pages
+#
+# [memory.substrate.qdrant]
+# url = "http://localhost:6333"   # a Qdrant server instead of the embedded store
+# api_key = "..."
+# collection = "memory_pages"
+
+[memory.limits]
+# What one call may carry; over a limit is refused before anything is stored.
+# fact_bytes = 32768            # a remembered fact
+# query_bytes = 8192            # a search query; also how much of a card message
+#                               # retrieval reads (its last 8 KiB)
+# message_bytes = 262144        # a card message
+# request_bytes = 1048576       # an HTTP request body (other than ingest)
+# ingest_request_bytes = 67108864   # an ingest request body (pages: ingest_max_page_bytes)
+# info_chars = 6000             # the <info> block
+"""
