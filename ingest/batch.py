@@ -23,7 +23,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ingest.sources import PageTooLargeError, Source, StagedPage
-from substrate import InvalidInputError, MemoryServiceError, Settings, load_page_index
+from substrate import (
+    InvalidInputError,
+    MemoryDisabledError,
+    MemoryServiceError,
+    Settings,
+    load_page_index,
+)
 from substrate.config import is_memory_enabled
 from substrate.pages import (
     decode_page,
@@ -130,7 +136,7 @@ def run(
     """Import every page of `source`; one bad page never stops the batch."""
     options = options or IngestOptions()
     if not is_memory_enabled(settings.config):
-        raise MemoryServiceError("memory is disabled (memory.enabled = false); nothing ingested")
+        raise MemoryDisabledError("memory is disabled (memory.enabled = false); nothing ingested")
     staged = source.pages()
     ws = settings.workspace
     cap = settings.tuning.ingest_max_page_bytes

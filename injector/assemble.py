@@ -47,8 +47,10 @@ from substrate.pages import (
     read_page_file,
     split_frontmatter,
 )
+from substrate.safety import checked_text, surrogate_offset, tail_within
 
 SEARCH_K = 20
+MAX_ID_BYTES = 256
 SEEDS = 3
 LEARNS_EDGES = frozenset({"entity", "sim", "fresh", "hot"})
 EXCERPT_CHARS = 400
@@ -154,6 +156,13 @@ class Injector:
     def assemble(
         self, message: str, conversation_id: str | None = None, voice_front_door: bool = False
     ) -> Blocks:
+        """The blocks for one turn. A message may be up to `message_bytes` long, but
+        retrieval reads only its last `query_bytes` (where a question follows
+        pasted context), so a long paste costs a turn no more than a short one."""
+        limits = self._settings.limits
+        checked_text(message, "message", limits.message_bytes, "message_bytes")
+        if conversation_id is not None:
+            check_conversation_id(conversation_id)
         v3 = self._v3
         info = render_info(self._settings, v3.info_buffer_entries)
         if not is_memory_v3_live(self._settings.config):
@@ -163,9 +172,10 @@ class Injector:
             return self._frozen(conversation_id, info, now)
         if self._search is None:
             raise MemoryServiceError("this injector has no search index: only the voice front door")
-        hits = self._search.search(message, SEARCH_K)
+        turn = tail_within(message, limits.query_bytes)
+        hits = self._search.search(turn, SEARCH_K) if turn.strip() else []
         self._pages.current()  # a due refresh happens here, outside the turn lock
-        return self._assemble(message, conversation_id, hits, info, now)
+        return self._assemble(turn, conversation_id, hits, info, now)
 
     def _assemble(
         self, message: str, conversation_id: str | None, hits: list[Hit], info: str, now: float
@@ -274,6 +284,18 @@ class Injector:
             return _body_head(path, entry.content_hash)
         except (OSError, InvalidInputError):
             return ""  # not cached: the next turn tries again
+
+
+def check_conversation_id(conversation_id: str) -> str:
+    """A conversation id names a state file (hashed): any text, but short and valid."""
+    if (
+        surrogate_offset(conversation_id) is not None
+        or len(conversation_id.encode()) > MAX_ID_BYTES
+    ):
+        raise InvalidInputError(
+            f"conversation_id must be valid UTF-8 text of at most {MAX_ID_BYTES} bytes"
+        )
+    return conversation_id
 
 
 @functools.lru_cache(maxsize=4096)

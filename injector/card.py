@@ -55,7 +55,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _fit(text: str, limit: int) -> str:
+def fit_escaped(text: str, limit: int) -> str:
     """`text` escaped, cut (with an ellipsis) so the escaped form is at most `limit` chars."""
     text = text.strip()
     escaped = escape(text, quote=False)
@@ -85,7 +85,7 @@ def render_card(pages: list[CardPage], budget: int) -> tuple[str, list[CardPage]
     parts = [OPEN]
     for i, (page, head) in enumerate(fitted):
         share = room // (len(fitted) - i)  # what later pages leave unused flows on
-        body = _fit(page.excerpt, share)
+        body = fit_escaped(page.excerpt, share)
         room -= len(body)
         parts.append(f"{head}{body}\n</page>\n")
     parts.append(CLOSE)

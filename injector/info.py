@@ -9,33 +9,61 @@ escaped like the card's, so a view can never close the block.
 
 from __future__ import annotations
 
-from html import escape
-
+from injector.card import fit_escaped
 from substrate.config import VIEW_FILES, Settings, uses_concept_page_memory
-from substrate.intake import format_timestamp, read_buffer
+from substrate.intake import BufferEntry, format_timestamp, read_buffer
 
 PENDING_NOTE = "Remembered recently, not yet filed into pages:"
+OPEN = "<info>\n"
+CLOSE = "\n</info>"
+ENTRY_CHARS = 500
+MIN_SECTION = 40
 
 
 def render_info(settings: Settings, max_entries: int) -> str:
+    """The block within `memory.limits.info_chars`: views in order, each cut to
+    what is left, then as many of the newest entries as fit (each cut to
+    `ENTRY_CHARS`), so a 10 MB fact or view can never flood every turn."""
     if not uses_concept_page_memory(settings.config):
         return ""
-    sections = []
+    room = settings.limits.info_chars - len(OPEN) - len(CLOSE)
+    sections: list[str] = []
     for name in VIEW_FILES:
         text = _view_text(settings, name)
-        if text:
-            tag = name.removesuffix(".md")
-            sections.append(f"<{tag}>\n{escape(text, quote=False)}\n</{tag}>")
+        tag = name.removesuffix(".md")
+        section = _section(tag, text, room) if text else ""
+        if section:
+            sections.append(section)
+            room -= len(section) + 1
     entries = read_buffer(settings)[-max_entries:] if max_entries > 0 else []
-    if entries:
-        lines = [
-            f"- [{format_timestamp(e.at)}] {escape(' '.join(e.text.split()), quote=False)}"
-            for e in entries
-        ]
-        sections.append("<pending>\n" + PENDING_NOTE + "\n" + "\n".join(lines) + "\n</pending>")
+    pending = _pending(entries, room)
+    if pending:
+        sections.append(pending)
     if not sections:
         return ""
-    return "<info>\n" + "\n".join(sections) + "\n</info>"
+    return OPEN + "\n".join(sections) + CLOSE
+
+
+def _section(tag: str, text: str, room: int) -> str:
+    wrapper = len(f"<{tag}>\n\n</{tag}>")
+    body = fit_escaped(text, room - wrapper) if room - wrapper >= MIN_SECTION else ""
+    return f"<{tag}>\n{body}\n</{tag}>" if body else ""
+
+
+def _pending(entries: list[BufferEntry], room: int) -> str:
+    """The newest entries that fit, in file order."""
+    room -= len("<pending>\n" + PENDING_NOTE + "\n\n</pending>")
+    lines: list[str] = []
+    for entry in reversed(entries):
+        text = " ".join(entry.text.split())
+        line = f"- [{format_timestamp(entry.at)}] {fit_escaped(text, ENTRY_CHARS)}"
+        if len(line) + 1 > room:
+            break
+        lines.append(line)
+        room -= len(line) + 1
+    if not lines:
+        return ""
+    return "<pending>\n" + PENDING_NOTE + "\n" + "\n".join(reversed(lines)) + "\n</pending>"
 
 
 def _view_text(settings: Settings, name: str) -> str:

@@ -26,6 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.body_limit import BodyLimit
 from service.routes import graph, jobs, memory
 from service.routes.common import error_response
 from service.runtime import Runtime
@@ -33,6 +34,7 @@ from substrate import MemoryServiceError, Settings, memory_tier
 
 log = logging.getLogger("memory.service")
 WEB = Path(str(resources.files("service") / "web"))
+INGEST_PATH = "/v1/memory/ingest"
 
 
 def create_app(
@@ -62,6 +64,13 @@ def create_app(
     app.state.settings = settings
     app.state.runtime = None
     _install_errors(app)
+    limits = settings.limits
+    app.add_middleware(
+        BodyLimit,
+        limit_for=lambda path: (
+            limits.ingest_request_bytes if path == INGEST_PATH else limits.request_bytes
+        ),
+    )
     if token:
         _install_auth(app, token)
 

@@ -16,6 +16,7 @@ attempt is recorded in a bounded run history, which `stats` reports.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -27,6 +28,7 @@ from typing import Any
 
 from substrate.errors import InvalidInputError, MemoryServiceError, StoreUnavailableError
 
+log = logging.getLogger("memory.jobs")
 KINDS = ("memory_v2_reembed", "memory_v3_maintain", "memory_v2_consolidate")
 HISTORY = 200
 
@@ -107,16 +109,26 @@ class JobQueue:
         # than polling the database often (jobs from other processes and
         # retries wait for its poll).
         self.enqueued = threading.Event()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self._opened = False
         with self._db() as db:
             db.executescript(SCHEMA)
+        self._opened = True
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
+        """A connection; the queue file is recreated (empty) when it vanished, so a
+        deleted `.substrate/` costs the queue's history, never a failed request."""
+        fresh = not self._path.exists()
+        if fresh:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            if self._opened:
+                log.warning("job queue %s vanished: starting an empty one", self._path)
         db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            if fresh:
+                db.executescript(SCHEMA)
             yield db
         finally:
             db.close()

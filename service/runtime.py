@@ -12,6 +12,13 @@ turn's loading (page index, entity matcher, model) and compacting the store,
 which holds the GIL throughout. The first happens before the service
 accepts requests (`start`); compaction waits until no search or card has
 arrived for `OPTIMIZE_IDLE_S`, or shutdown.
+
+Pages the service did not write (a hand edit, a copy into `memory/concepts/`,
+a sync tool) are noticed by the worker while it is idle: every `WATCH_S` it
+asks the live page index (new and renamed files show at once by their folder's
+mtime, in-place edits within its full-rescan interval) and queues a maintain
+when the collection no longer matches, so they become searchable within about
+`WATCH_S` + the worker's poll (10 s), with no `memory maintain`.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from substrate import (
     Capability,
     MaintainReport,
     MemoryServiceError,
+    PageIndex,
     Settings,
     open_search_index,
     read_buffer,
@@ -38,6 +46,7 @@ REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
 OPTIMIZE_IDLE_S = 10.0
 PAGE_REFRESH_S = 1.0
+WATCH_S = 2.0
 
 
 class Runtime:
@@ -58,6 +67,8 @@ class Runtime:
         self._unoptimized = False
         self._stopping = threading.Event()
         self._last_read = time.monotonic()
+        self._next_watch = 0.0
+        self._watched: PageIndex | None = None
         tuning = settings.tuning
         self.scheduler = Scheduler(
             self.queue,
@@ -110,10 +121,28 @@ class Runtime:
         return report
 
     def idle(self) -> bool:
-        """Deferred compaction, once reads have paused; returns whether it ran."""
+        """Between jobs: notice pages changed by others; compact once reads have
+        paused. Returns whether compaction ran."""
+        self.watch_pages()
         if self._unoptimized and time.monotonic() - self._last_read >= OPTIMIZE_IDLE_S:
             return self._optimize()
         return False
+
+    def watch_pages(self) -> bool:
+        """Queue a maintain when the pages on disk differ from the collection;
+        returns whether one was queued."""
+        now = time.monotonic()
+        if now < self._next_watch:
+            return False
+        self._next_watch = now + WATCH_S
+        index = self.injector.page_index()
+        if index is self._watched:
+            return False
+        self._watched = index
+        if self.search.is_current(index) is not False:
+            return False
+        self.queue.enqueue(MAINTAIN, {"reason": "pages changed on disk"})
+        return True
 
     def _unless_stopping(self, done: int, total: int) -> None:
         if self._stopping.is_set():

@@ -92,6 +92,13 @@ class LockHeldError(MemoryServiceError):
     code = "locked"
 
 
+class ServiceStartingError(MemoryServiceError):
+    """The service has not finished starting (or is stopping): retry shortly."""
+
+    http_status = 503
+    code = "starting"
+
+
 class StoreUnavailableError(MemoryServiceError):
     http_status = 503
     code = "store_unavailable"

@@ -16,7 +16,7 @@ from service.cli.base import Group
 from service.cli.capabilities import cli_capabilities, command_paths
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, name="memory")
 @click.version_option(package_name="memory-substrate")
 def cli() -> None:
     """Memory service for AI assistants: concept pages, buffer, retrieval."""

@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
 from substrate import MemoryServiceError
+from substrate.safety import printable
+
+USAGE_EXIT = 64  # sysexits' EX_USAGE: distinct from errors (1) and scanner rejections (2)
 
 
 class Group(click.Group):
-    """A `MemoryServiceError` anywhere below becomes one line on stderr and the
-    error's exit code (2 for a scanner rejection, else 1)."""
+    """Every failure is one line on stderr and an exit code from one table: 1 an
+    error (a `MemoryServiceError`, or the OS refusing a read or write), 2 a
+    scanner rejection, 64 a usage error."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -23,6 +28,34 @@ class Group(click.Group):
         except MemoryServiceError as exc:
             click.echo(f"error: {exc.message}", err=True)
             ctx.exit(exc.exit_code)
+        except OSError as exc:  # a read-only workspace, a full disk
+            where = f": {printable(str(exc.filename))}" if exc.filename else ""
+            click.echo(f"error: {exc.strerror or type(exc).__name__}{where}", err=True)
+            ctx.exit(1)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx else "memory"
+            click.echo(f"error: {exc.format_message()} (see `{where} --help`)", err=True)
+            code = USAGE_EXIT
+        except click.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            code = exc.exit_code
+        except click.Abort:
+            click.echo("error: aborted", err=True)
+            code = 1
+        if not standalone_mode:
+            return code
+        sys.exit(code or 0)
 
 
 workspace_option = click.option(
@@ -53,7 +86,7 @@ def print_json_line(value: Any) -> None:
 
 
 class ProgressBar:
-    """A progress bar on stderr that appears only once there is work to show."""
+    """A progress bar on stderr, only when stderr is a terminal and there is work."""
 
     def __init__(self, label: str) -> None:
         self._label = label
@@ -63,6 +96,8 @@ class ProgressBar:
         return self
 
     def update(self, done: int, total: int) -> None:
+        if not sys.stderr.isatty():
+            return  # a log or a pipe gets the summary line, not a bar redrawn per batch
         if self._bar is None:
             self._bar = click.progressbar(length=total, label=self._label, file=sys.stderr)
             self._bar.__enter__()

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from service.cli.base import json_option, print_json, print_json_line, url_option, workspace_option
-from service.cli.batch import batch_message
+from service.cli.base import json_option, print_json, url_option, workspace_option
+from service.cli.batch import answer_each, batch_message
 from service.cli.capabilities import cli_capabilities
 from service.cli.target import target_for
 
@@ -41,10 +42,13 @@ def card(
         raise click.UsageError("give a MESSAGE or --batch, not both")
     target = target_for(workspace, url, cli_capabilities)
     if batch:
-        for line in sys.stdin:
+
+        def answer(line: str) -> dict[str, Any]:
             text, conv = batch_message(line)
-            if text:
-                print_json_line(target.card(text, conv, voice))
+            return target.card(text, conv, voice)
+
+        if answer_each(sys.stdin, answer):
+            sys.exit(1)
         return
     assert message is not None
     blocks = target.card(message, conversation_id, voice)

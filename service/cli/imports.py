@@ -56,12 +56,13 @@ def ingest(
         dry_run=dry_run, overwrite=overwrite, source=provider, batch_size=batch_size
     )
     target = target_for(workspace, url, cli_capabilities)
-    report, indexed = target.ingest(_source(folder, manifest), options)
+    done = target.ingest(_source(folder, manifest), options)
     if as_json:
-        print_json({**report.as_json(), "index": indexed.as_json() if indexed else None})
+        index = done.indexed.as_json() if done.indexed else None
+        print_json({**done.report.as_json(), "index": index, "index_error": done.index_error})
     else:
-        _print_ingest(report, indexed)
-    if report.failed:
+        _print_ingest(done.report, done.indexed, done.index_error)
+    if done.report.failed or done.index_error:
         sys.exit(1)
 
 
@@ -73,7 +74,9 @@ def _source(folder: str | None, manifest: Path | None) -> Source:
     return DirectorySource(Path(str(folder)))
 
 
-def _print_ingest(report: IngestReport, indexed: MaintainReport | None) -> None:
+def _print_ingest(
+    report: IngestReport, indexed: MaintainReport | None, index_error: str | None
+) -> None:
     for page in report.pages:
         label = page.slug or page.where
         if page.status == "failed":
@@ -92,4 +95,10 @@ def _print_ingest(report: IngestReport, indexed: MaintainReport | None) -> None:
     if indexed is not None:
         click.echo(
             f"indexed {indexed.embedded} pages ({indexed.chunks} chunks) in {indexed.seconds:.2f} s"
+        )
+    if index_error is not None:
+        click.echo(
+            f"error: pages were written but not indexed: {index_error}; "
+            "rerun the ingest or `memory maintain` to index them",
+            err=True,
         )

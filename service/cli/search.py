@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from service.cli.base import json_option, print_json, print_json_line, url_option, workspace_option
-from service.cli.batch import batch_query
+from service.cli.base import json_option, print_json, url_option, workspace_option
+from service.cli.batch import answer_each, batch_query
 from service.cli.capabilities import cli_capabilities
 from service.cli.target import target_for
 
@@ -64,10 +64,13 @@ def search(
         raise click.UsageError("give a QUERY or --batch, not both")
     target = target_for(workspace, url, cli_capabilities)
     if batch:
-        for line in sys.stdin:
+
+        def answer(line: str) -> dict[str, Any]:
             text, line_k = batch_query(line, k)
-            if text:
-                print_json_line({"query": text, "hits": target.search(text, line_k, capabilities)})
+            return {"query": text, "hits": target.search(text, line_k, capabilities)}
+
+        if answer_each(sys.stdin, answer):
+            sys.exit(1)
         return
     assert query is not None
     hits = target.search(query, k, capabilities)

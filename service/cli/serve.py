@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 import click
@@ -35,10 +36,18 @@ def serve(workspace: Path, host: str, port: int) -> None:
         raise LockHeldError(
             f"a memory service already runs for this workspace at {other.url} (pid {other.pid})"
         )
+    # uvicorn shuts down cleanly on SIGTERM (`docker stop`), then re-raises the
+    # signal under the handler it found: the default one would kill the process
+    # before `.substrate/service.json` is withdrawn. Stop as for Ctrl-C instead.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         asyncio.run(_serve(settings, token, host, port))
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after a clean shutdown
         click.echo("memory service stopped")
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 async def _serve(settings: Settings, token: str | None, host: str, port: int) -> None:

@@ -10,6 +10,7 @@ index work must go through it; `--url` points at any other service.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -47,9 +48,17 @@ class Target(Protocol):
 
     def card(self, message: str, conversation_id: str | None, voice: bool) -> dict[str, Any]: ...
 
-    def ingest(
-        self, source: Source, options: IngestOptions
-    ) -> tuple[IngestReport, MaintainReport | None]: ...
+    def ingest(self, source: Source, options: IngestOptions) -> Ingested: ...
+
+
+@dataclass(frozen=True)
+class Ingested:
+    """An ingest's report, and what indexing made of it: the maintain report, or
+    why indexing failed (the pages stay written; a rerun indexes them)."""
+
+    report: IngestReport
+    indexed: MaintainReport | None = None
+    index_error: str | None = None
 
 
 def target_for(workspace: Path, url: str | None, capabilities: Capabilities) -> Target:
@@ -101,14 +110,21 @@ class Local:
             self._injector = Injector(self.settings, None if voice else self._maintained())
         return self._injector.assemble(message, conversation_id, voice_front_door=voice).as_json()
 
-    def ingest(
-        self, source: Source, options: IngestOptions
-    ) -> tuple[IngestReport, MaintainReport | None]:
+    def ingest(self, source: Source, options: IngestOptions) -> Ingested:
+        """Pages first, then indexing, always (not only when pages were written): a
+        run whose indexing failed wrote its pages, and its rerun finds them
+        `unchanged` but still unindexed. An indexing failure is reported beside
+        the report, never instead of it."""
         with ProgressBar("ingesting pages") as bar:
             report = run_ingest(self.settings, source, options, progress=bar.update)
-        if not report.written:
-            return report, None
-        return report, self.maintain(rebuild=False)
+        if options.dry_run:
+            return Ingested(report)
+        try:
+            return Ingested(report, self.maintain(rebuild=False))
+        except MemoryServiceError as exc:
+            return Ingested(report, index_error=exc.message)
+        except OSError as exc:
+            return Ingested(report, index_error=f"{exc.strerror or exc}")
 
     def close(self) -> None:
         if self._index is not None:
@@ -139,14 +155,13 @@ class Remote:
         result: dict[str, Any] = self._client.post("/v1/memory/card", body)
         return result
 
-    def ingest(
-        self, source: Source, options: IngestOptions
-    ) -> tuple[IngestReport, MaintainReport | None]:
+    def ingest(self, source: Source, options: IngestOptions) -> Ingested:
         """Pages are read here (so a staging folder on this machine works against any
         service) and sent inline, one batch per request."""
         cap = build_settings(self._workspace).tuning.ingest_max_page_bytes
         results: list[PageResult] = []
         indexed: MaintainReport | None = None
+        index_error: str | None = None
         ready: list[tuple[StagedPage, str]] = []
         for staged in source.pages():
             try:
@@ -164,9 +179,10 @@ class Remote:
                     results.append(PageResult(**{**row, "where": staged.where}))
                 if doc.get("index"):
                     indexed = MaintainReport(**doc["index"])
+                index_error = doc.get("index_error") or index_error
                 bar.update(start + len(batch), len(ready))
         label = f"{source.name} via {self._client.url}"
-        return IngestReport(label, options.dry_run, results), indexed
+        return Ingested(IngestReport(label, options.dry_run, results), indexed, index_error)
 
 
 def _ingest_body(batch: list[tuple[StagedPage, str]], options: IngestOptions) -> dict[str, Any]:

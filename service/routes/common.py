@@ -9,11 +9,14 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from service.runtime import Runtime
-from substrate import MemoryServiceError, Settings
+from substrate import ServiceStartingError, Settings
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: unknown fields and coerced types are both 422 (`"yes"` is
+    not a bool, `true` is not a count)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ErrorBody(BaseModel):
@@ -41,7 +44,7 @@ def runtime(request: Request) -> Runtime:
     """The service's runtime (a FastAPI dependency); set while the lifespan runs."""
     found: Runtime | None = getattr(request.app.state, "runtime", None)
     if found is None:
-        raise MemoryServiceError("the service is starting or stopping")
+        raise ServiceStartingError("the service is starting or stopping; retry in a moment")
     return found
 
 

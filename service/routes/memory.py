@@ -44,7 +44,7 @@ class IngestIn(Strict):
 
 
 class SearchIn(Strict):
-    query: str = Field(min_length=1)
+    query: str = Field(description="Refused when blank or over memory.limits.query_bytes.")
     k: int = Field(10, ge=1, le=1000)
     capabilities: bool = False
 
@@ -71,14 +71,19 @@ def ingest_post(body: IngestIn, rt: RuntimeDep, s: SettingsDep) -> dict[str, Any
     manifest = InlineSource(tuple((p.slug, p.content) for p in body.pages))
     options = IngestOptions(dry_run=body.dry_run, overwrite=body.overwrite, source=body.source)
     report = run_ingest(s, manifest, options)
-    out: dict[str, Any] = {**report.as_json(), "index": None, "job_id": None}
-    if report.written:
-        queued = rt.queue.enqueue(REEMBED, {"reason": "ingest"})
-        out["job_id"] = queued.id
-        if body.wait:
-            job = rt.wait_for(queued, INGEST_WAIT_S)
-            run = rt.last_result(queued.id) if job else None
-            out["index"] = run["detail"] if run else None
+    out: dict[str, Any] = {**report.as_json(), "index": None, "index_error": None, "job_id": None}
+    if body.dry_run:
+        return out
+    # Queued even when nothing was written: an earlier run may have written pages
+    # whose indexing failed, and a rerun finds them unchanged (a no-op otherwise).
+    queued = rt.queue.enqueue(REEMBED, {"reason": "ingest"})
+    out["job_id"] = queued.id
+    if body.wait:
+        job = rt.wait_for(queued, INGEST_WAIT_S)
+        run = rt.last_result(queued.id) if job else None
+        out["index"] = run["detail"] if run and run["outcome"] == "ok" else None
+        if job is not None and job["state"] == "failed":
+            out["index_error"] = job["last_error"]
     return out
 
 

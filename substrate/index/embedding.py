@@ -143,6 +143,15 @@ def _catalogue_dim(name: str) -> int:
 
 
 BATCH = 32
+# A token spans at least one character and English averages under five, so
+# eight per token of the window never cuts text the model would have read;
+# it keeps a megabyte of query text from being tokenized just to be truncated.
+CHARS_PER_TOKEN = 8
+
+
+def clip(texts: Sequence[str], max_chars: int) -> list[str]:
+    """Each text cut to `max_chars`: no model ever sees more than its window."""
+    return [t if len(t) <= max_chars else t[:max_chars] for t in texts]
 
 
 class FastembedEmbedder:
@@ -213,10 +222,11 @@ class FastembedEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        texts = clip(texts, self.max_tokens * CHARS_PER_TOKEN)
         out: list[Any] = []
         for start in range(0, len(texts), BATCH):
             with self._running:
-                out.extend(model.embed(list(texts[start : start + BATCH]), batch_size=BATCH))
+                out.extend(model.embed(texts[start : start + BATCH], batch_size=BATCH))
         return np.asarray(out, dtype=np.float32)
 
     def embed_query(self, text: str) -> Vectors:
@@ -227,10 +237,9 @@ class FastembedEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        texts = clip(texts, self.max_tokens * CHARS_PER_TOKEN)
         with self._running:
-            return np.asarray(
-                list(model.query_embed(list(texts), batch_size=BATCH)), dtype=np.float32
-            )
+            return np.asarray(list(model.query_embed(texts, batch_size=BATCH)), dtype=np.float32)
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         tokenizer = self._token_counter()

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -27,17 +29,20 @@ from typing import Any
 import numpy as np
 
 from substrate.config.settings import Settings
-from substrate.errors import InvalidInputError
+from substrate.errors import InvalidInputError, StoreUnavailableError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
 from substrate.index.chunks import Chunk, chunk_page, page_text
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
-from substrate.pages.page_index import PageEntry, load_page_index
-from substrate.safety.safe_files import write_atomic
+from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
+from substrate.safety.safe_files import sweep_stale_temps, write_atomic
 
 STATE_VERSION = 2
 EMBED_BATCH = 64
+# Qdrant Edge maps its segment files: writing one on a full disk is a SIGBUS that
+# kills the process with nothing printed. Refuse before touching it instead.
+MIN_FREE_BYTES = 64 * 1024 * 1024
 Progress = Callable[[int, int], None]
 
 
@@ -85,6 +90,20 @@ class _Doc:
     text: str | None
 
 
+def check_free_space(folder: Path, needed: int = MIN_FREE_BYTES) -> None:
+    """Refuse with one clear error when the disk holding the index is (nearly) full."""
+    probe = folder if folder.exists() else folder.parent
+    try:
+        free = shutil.disk_usage(probe).free
+    except OSError:
+        return  # cannot tell: let the write itself report
+    if free < needed:
+        raise StoreUnavailableError(
+            f"only {free // (1024 * 1024)} MiB free on the disk holding {folder}; "
+            f"indexing needs at least {needed // (1024 * 1024)} MiB"
+        )
+
+
 class Maintenance:
     """Maintains one collection for a `SearchIndex`: `embedders` by vector name
     (`dense` also sets the chunk size); `identity` is asked only when a maintain
@@ -106,6 +125,8 @@ class Maintenance:
         self._state_path = state_dir / "index-state.json"
         self.stats_path = state_dir / "bm25-stats.json"
         self.saved: Bm25Stats | None = None  # the statistics the last maintain wrote
+        self._indexed: dict[str, str] | None = None  # slug -> content hash, as last maintained
+        self._capabilities: set[str] = set()
 
     def _dims(self) -> dict[str, int]:
         return {name: e.dim for name, e in self._embedders.items()}
@@ -122,6 +143,8 @@ class Maintenance:
         the store to a later `optimize()`: Qdrant Edge holds the GIL while it
         compacts, which would freeze a serving process's other threads."""
         started = time.perf_counter()
+        self._sweep_temps()
+        check_free_space(self._settings.workspace.state_dir)
         state = self._read_state()
         identity = self._identity()
         indexed: dict[str, list[Any]] = state.get("pages", {})
@@ -149,6 +172,7 @@ class Maintenance:
             stats.save(self.stats_path)
             self.saved = stats
             self._write_state({"version": STATE_VERSION, "identity": identity, "pages": indexed})
+        self._indexed = {slug: str(value[0]) for slug, value in indexed.items()}
         return MaintainReport(
             embedded=len(changed),
             chunks=sum(chunks),
@@ -157,6 +181,25 @@ class Maintenance:
             seconds=time.perf_counter() - started,
             rebuilt=rebuilt,
         )
+
+    def is_current(self, index: PageIndex) -> bool | None:
+        """Whether the collection holds exactly `index`'s pages at their content
+        hashes; None when this process has not maintained it yet."""
+        if self._indexed is None:
+            return None
+        pages = {slug: h for slug, h in self._indexed.items() if slug not in self._capabilities}
+        if len(pages) != len(index.entries):
+            return False
+        return all(pages.get(slug) == e.content_hash for slug, e in index.entries.items())
+
+    def _sweep_temps(self) -> None:
+        """Temp files a killed writer left among the pages and the derived state."""
+        ws = self._settings.workspace
+        folders = [ws.state_dir]
+        if ws.state_dir.is_dir():
+            folders += [p for p in ws.state_dir.iterdir() if p.is_dir() and p.name != "qdrant"]
+        folders += [Path(folder) for folder, _, _ in os.walk(ws.concepts_dir)]
+        sweep_stale_temps(folders)
 
     def _load_stats(self, indexed: list[str]) -> Bm25Stats:
         """The saved BM25 statistics, rebuilt from the stored chunk texts when they
@@ -185,9 +228,11 @@ class Maintenance:
             for e in index.entries.values()
             if not _same(indexed.get(e.slug), e.content_hash)
         ]
+        self._capabilities = set()
         for cap in capabilities:
             digest = hashlib.sha256(f"{cap.title}\n{cap.text}".encode()).hexdigest()
             wanted.add(cap.slug)
+            self._capabilities.add(cap.slug)
             if not _same(indexed.get(cap.slug), digest):
                 changed.append(
                     _Doc(

@@ -15,12 +15,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from substrate.config.settings import Settings
+from substrate.errors import InvalidInputError
 from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_vector, question_keys, tokenize
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.excerpts import excerpt_for
 from substrate.index.fusion import Fusion, Hit, fuse
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
 from substrate.index.store import DENSE, DENSE_ML, SPARSE, StoreHit, VectorStore
+from substrate.pages.page_index import PageIndex
+from substrate.safety.inputs import checked_text
 
 QueryVectors = dict[str, Vectors]  # dense vector name -> the query's vector
 
@@ -76,7 +79,17 @@ class SearchIndex:
     def optimize(self) -> None:
         self._store.optimize()
 
+    def is_current(self, index: PageIndex) -> bool | None:
+        """Whether the collection holds exactly these pages, as this process last
+        maintained it (None before its first maintain)."""
+        return self._maintenance.is_current(index)
+
     def search(self, query: str, k: int = 10, *, include_capabilities: bool = False) -> list[Hit]:
+        """Hits for `query`: refused when blank (any page would "match") or over
+        `memory.limits.query_bytes`."""
+        if not query.strip():
+            raise InvalidInputError("query is empty: give some text to search for")
+        checked_text(query, "query", self._settings.limits.query_bytes, "query_bytes")
         return self.search_embedded(
             query, self.embed_query(query), k, include_capabilities=include_capabilities
         )

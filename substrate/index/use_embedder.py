@@ -38,11 +38,15 @@ from typing import Any
 import numpy as np
 
 from substrate.errors import StoreUnavailableError
-from substrate.index.embedding import BATCH, Vectors, sha256_of
+from substrate.index.embedding import BATCH, Vectors, clip, sha256_of
 from substrate.safety.safe_files import write_atomic
 
 USE_MODEL = "use-multilingual-v3"
 USE_DIM = 512
+# The CNN has no positional limit, so its "window" is what we allow: its memory
+# grows with the text (a 1 MB query took 4.8 GB). Chunks and whole-page context
+# are far shorter; this only bounds what a query can make it do.
+WINDOW_CHARS = 16 * 1024
 
 
 def _resources() -> tuple[Path, str]:
@@ -129,6 +133,7 @@ class UseEmbedder:
         if not texts:
             return np.zeros((0, USE_DIM), dtype=np.float32)
         backend = self._load()
+        texts = clip(texts, WINDOW_CHARS)
         out = []
         for start in range(0, len(texts), BATCH):
             with self._running:
@@ -138,7 +143,7 @@ class UseEmbedder:
     def embed_query(self, text: str) -> Vectors:
         backend = self._load()
         with self._running:
-            return np.asarray(backend.encode([text])[0], dtype=np.float32)
+            return np.asarray(backend.encode(clip([text], WINDOW_CHARS))[0], dtype=np.float32)
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         """Each query alone, so a batch gives exactly the vectors of single calls."""

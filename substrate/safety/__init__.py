@@ -7,7 +7,7 @@ substrate: it imports nothing but `substrate.errors`, so every other room may
 use it, and it must not import any other room.
 """
 
-from substrate.safety.inputs import checked_text, printable, tail_within
+from substrate.safety.inputs import checked_text, printable, surrogate_offset, tail_within
 from substrate.safety.locks import hold_lock
 from substrate.safety.safe_files import (
     FileSnapshot,
@@ -33,6 +33,7 @@ __all__ = [
     "read_text_snapshot",
     "scan_text",
     "strip_hidden_reasoning",
+    "surrogate_offset",
     "sweep_stale_temps",
     "tail_within",
     "write_atomic",

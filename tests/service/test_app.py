@@ -80,7 +80,8 @@ def test_ingested_pages_are_searchable_when_the_call_returns(api: TestClient) ->
     again = api.post(
         "/v1/memory/ingest", json={"pages": [{"slug": "trips/porto", "content": page}]}
     ).json()
-    assert again["totals"]["skipped"] == 1 and again["job_id"] is None
+    assert again["totals"]["skipped"] == 1
+    assert again["index"]["embedded"] == 0 and again["index_error"] is None
 
 
 def test_ingest_reports_a_bad_page_without_failing_the_batch(api: TestClient) -> None:

@@ -46,14 +46,32 @@ def test_maintain_then_search_json(workspace: Workspace, write_page: PageWriter)
 
 def test_search_needs_query_or_batch(workspace: Workspace) -> None:
     result = CliRunner().invoke(cli, ["search", "--workspace", str(workspace.root)])
-    assert result.exit_code == 2
-    assert "give a QUERY or --batch" in result.output
+    assert result.exit_code == 64
+    assert result.output == (
+        "error: give a QUERY or --batch, not both (see `memory search --help`)\n"
+    )
 
 
-def test_bad_batch_line_is_one_clear_error(workspace: Workspace, write_page: PageWriter) -> None:
+def test_batch_answers_every_line_in_order_with_errors_in_place(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
     write_page("a", "alpha")
     result = CliRunner().invoke(
-        cli, ["search", "--batch", "--workspace", str(workspace.root)], input='{"k": 3}\n'
+        cli,
+        ["search", "--batch", "--workspace", str(workspace.root)],
+        input='{"k": 3}\nalpha\n\n{"query": "alpha", "k": true}\nalpha\n',
     )
     assert result.exit_code == 1
-    assert result.stderr == 'error: --batch: a JSON line needs a string "query"\n'
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == 5
+    assert lines[0] == {
+        "line": 1,
+        "error": {
+            "code": "invalid_input",
+            "message": '--batch: a JSON line needs a string "query"',
+        },
+    }
+    assert [h["slug"] for h in lines[1]["hits"]] == ["a"]
+    assert lines[2]["error"]["message"] == "query is empty: give some text to search for"
+    assert lines[3]["error"]["message"].startswith("--batch: k must be an integer")
+    assert lines[4]["query"] == "alpha"
