@@ -43,6 +43,7 @@ from substrate.safety import (
     PlannedWrite,
     find_problems,
     hold_lock,
+    printable,
     read_bytes_snapshot,
     strip_hidden_reasoning,
     write_many_atomic,
@@ -183,7 +184,7 @@ def _validate(
     known: set[str],
     first_at: dict[str, str],
 ) -> tuple[PageResult, _Prepared | None]:
-    result = PageResult(item.slug, item.where, "failed")
+    result = PageResult(printable(item.slug), printable(item.where), "failed")
     problem = item.problem or slug_problem(item.slug)
     if problem is None and item.slug in first_at:
         problem = f"duplicate slug (first at {first_at[item.slug]})"

@@ -21,17 +21,19 @@ MIN_SECTION = 40
 
 
 def render_info(settings: Settings, max_entries: int) -> str:
-    """The block within `memory.limits.info_chars`: views in order, each cut to
-    what is left, then as many of the newest entries as fit (each cut to
-    `ENTRY_CHARS`), so a 10 MB fact or view can never flood every turn."""
+    """The block within `memory.limits.info_chars`, so a 10 MB fact or view can
+    never flood every turn: each view cut to a quarter of the budget, then as
+    many of the newest entries as fit in what is left (each cut to
+    `ENTRY_CHARS`), so a long view never crowds out what is pending."""
     if not uses_concept_page_memory(settings.config):
         return ""
     room = settings.limits.info_chars - len(OPEN) - len(CLOSE)
+    view_room = room // (len(VIEW_FILES) + 1)
     sections: list[str] = []
     for name in VIEW_FILES:
         text = _view_text(settings, name)
         tag = name.removesuffix(".md")
-        section = _section(tag, text, room) if text else ""
+        section = _section(tag, text, view_room) if text else ""
         if section:
             sections.append(section)
             room -= len(section) + 1

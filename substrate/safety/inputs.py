@@ -42,7 +42,16 @@ def printable(text: str) -> str:
     (surrogateescape) shown as `\\xNN` instead of failing to print."""
     if surrogate_offset(text) is None:
         return text
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return "".join(_shown(ch) for ch in text)
+
+
+def _shown(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that did not decode, kept by surrogateescape
+        return f"\\x{code - 0xDC00:02x}"
+    if 0xD800 <= code <= 0xDFFF:
+        return f"\\u{code:04x}"
+    return ch
 
 
 def tail_within(text: str, max_bytes: int) -> str:

@@ -272,3 +272,33 @@ def test_a_utf8_bom_is_dropped_not_rejected_as_invisible(
     (page,) = run(settings, DirectorySource(stage)).pages
     assert page.status == "written", page.error
     assert (settings.workspace.concepts_dir / "bom.md").read_bytes().startswith(b"---")
+
+
+def test_special_files_in_a_staging_folder_fail_alone_and_never_block(
+    settings: Settings, tmp_path: Path
+) -> None:
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    (staging / "good.md").write_text("# Good\nfine")
+    os.mkfifo(staging / "fifo.md")
+    (staging / "zero.md").symlink_to("/dev/zero")
+    with open(os.fsencode(staging) + b"/caf\xe9.md", "wb") as fh:
+        fh.write(b"# Cafe")
+    report = run(settings, DirectorySource(staging))
+    pages = by_slug(report)
+    assert pages["good"].status == "written"
+    assert "not a regular file (a FIFO)" in (pages["fifo"].error or "")
+    assert "a character device" in (pages["zero"].error or "")
+    assert pages["caf\\xe9"].status == "failed"
+    assert "not valid UTF-8" in (pages["caf\\xe9"].error or "")
+    json.dumps(report.as_json(), ensure_ascii=False).encode("utf-8")  # printable
+
+
+def test_content_that_is_not_valid_unicode_fails_that_page_only(settings: Settings) -> None:
+    from ingest import InlineSource
+
+    report = run(settings, InlineSource((("bad", "x\ud800y"), ("fine", "# Fine"))))
+    pages = by_slug(report)
+    assert pages["bad"].status == "failed"
+    assert pages["bad"].error == "content is not valid UTF-8 text (a lone surrogate at character 1)"
+    assert pages["fine"].status == "written"

@@ -38,3 +38,32 @@ def test_nothing_when_the_substrate_is_off(workspace: Workspace) -> None:
 
 def test_empty_workspace_has_no_block(settings: Settings) -> None:
     assert render_info(settings, max_entries=10) == ""
+
+
+def test_the_block_stays_within_its_character_budget(
+    settings: Settings, workspace: Workspace
+) -> None:
+    """A huge view or fact cannot flood every turn: views are cut to the budget and
+    the newest entries that still fit are kept."""
+    workspace.view_path("essentials.md").write_text("# Essentials\n\n" + "- big view line\n" * 5000)
+    for i in range(10):
+        remember(
+            settings, f"fact {i} " + "word " * 2000, now=datetime(2026, 1, 1, 10, i, tzinfo=UTC)
+        )
+    info = render_info(settings, max_entries=10)
+    assert len(info) <= settings.limits.info_chars
+    assert info.startswith("<info>\n<essentials>\n") and info.endswith("</pending>\n</info>")
+    assert "- [2026-01-01 10:09] fact 9" in info  # the newest entry survives
+    assert "…" in info
+
+
+def test_a_smaller_budget_is_honoured(workspace: Workspace) -> None:
+    workspace.config_path.write_text(
+        "[memory.v3]\nlive = true\n[memory.limits]\ninfo_chars = 300\n"
+    )
+    settings = build_settings(workspace.root)
+    workspace.view_path("recent.md").write_text("# Recent\n\n" + "- moved to Porto\n" * 100)
+    for i in range(5):
+        remember(settings, f"fact {i}", now=datetime(2026, 1, 1, 10, i, tzinfo=UTC))
+    info = render_info(settings, max_entries=5)
+    assert 0 < len(info) <= 300

@@ -166,3 +166,58 @@ def test_config_migrate(run, workspace: Workspace) -> None:  # type: ignore[no-u
     result = run("config", "migrate", "--workspace", str(workspace.root))
     assert result.stdout.splitlines() == ["set memory.substrate.bm25_k1", "1 keys migrated"]
     assert "[memory.substrate]" in workspace.config_path.read_text()
+
+
+def test_an_os_error_is_one_line_not_a_traceback(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    workspace.archive_dir.rmdir()
+    workspace.archive_dir.write_text("not a folder")
+    result = run("remember", "--workspace", str(workspace.root), "a fact")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: Not a directory") and result.stderr.count("\n") == 1
+
+
+def test_a_config_that_is_a_folder_is_one_line(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    workspace.config_path.unlink()
+    workspace.config_path.mkdir()
+    result = run("stats", "--workspace", str(workspace.root))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {workspace.config_path}: cannot read the config file: Is a directory\n"
+    )
+
+
+def test_an_argument_that_is_not_utf8_is_one_line(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    bad = b"caf\xe9".decode("utf-8", "surrogateescape")  # how Python passes such argv bytes
+    result = run("remember", "--workspace", str(workspace.root), bad)
+    assert result.exit_code == 1
+    assert (
+        result.stderr == "error: text is not valid UTF-8 text (a lone surrogate at character 3)\n"
+    )
+
+
+def test_a_blank_search_is_an_error_not_arbitrary_hits(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    result = CliRunner().invoke(cli, ["search", "--workspace", str(workspace.root), ""])
+    assert result.exit_code == 1
+    assert result.stderr == "error: query is empty: give some text to search for\n"
+
+
+def test_usage_errors_are_one_line_with_their_own_exit_code(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    result = CliRunner().invoke(
+        cli, ["search", "--workspace", str(workspace.root), "--k", "0", "x"]
+    )
+    assert result.exit_code == 64
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: Invalid value")
+    unknown = CliRunner().invoke(cli, ["frobnicate"])
+    assert unknown.exit_code == 64
+    assert unknown.stderr == "error: No such command 'frobnicate'. (see `memory --help`)\n"
+
+
+def test_validate_reports_a_file_name_that_is_not_utf8(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    with open(bytes(workspace.concepts_dir) + b"/\xff.md", "wb") as fh:
+        fh.write(b"# x")
+    result = CliRunner().invoke(cli, ["validate", "--json", "--workspace", str(workspace.root)])
+    assert result.exit_code == 1
+    [failure] = json.loads(result.stdout)["parse_failures"]
+    assert failure["path"] == "\\xff.md" and "not valid UTF-8" in failure["error"]
+    stats = run("stats", "--json", "--workspace", str(workspace.root))
+    assert json.loads(stats.stdout)["parse_failures"] == 1

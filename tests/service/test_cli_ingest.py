@@ -10,6 +10,7 @@ from click.testing import CliRunner, Result
 
 from service.cli import cli
 from substrate import Workspace
+from substrate.index import EdgeStore
 
 
 def ingest(workspace: Workspace, *args: str, stdin: str | None = None) -> Result:
@@ -97,3 +98,24 @@ def test_written_pages_are_searchable_when_the_command_returns(
     )
     assert hits[0]["slug"] == "people/sam"
     assert (hits[0]["source"], hits[0]["origin_date"]) == ("import:chatgpt", "2021-06-01")
+
+
+def test_when_indexing_fails_the_report_still_prints_and_a_rerun_indexes(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    folder = stage(tmp_path, {"notes/tea": "---\ntitle: Tea\n---\nGreen tea at four."})
+    holder = EdgeStore(workspace.state_dir / "qdrant")  # another process would hold it so
+    holder.ensure({"dense": 4})
+    try:
+        result = ingest(workspace, str(folder))
+    finally:
+        holder.close()
+    assert result.exit_code == 1
+    assert result.stdout.startswith("1 pages from ") and "1 written" in result.stdout
+    assert "error: pages were written but not indexed: the index at" in result.stderr
+    assert "held by another process" in result.stderr
+    assert "ingesting pages" not in result.stderr  # no progress bar off a terminal
+    again = ingest(workspace, str(folder), "--json")
+    assert again.exit_code == 0, again.output
+    report = json.loads(again.stdout)
+    assert report["totals"]["skipped"] == 1 and report["index"]["embedded"] >= 1

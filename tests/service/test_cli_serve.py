@@ -3,7 +3,8 @@
 While the service owns the embedded shard, `memory search`, `remember`,
 `card` and `maintain` in another process find it through
 `.substrate/service.json` and call it over HTTP (opening the shard
-themselves would fail on its lock). Stopping the service withdraws the file.
+themselves would fail on its lock). Stopping the service (SIGTERM, as
+`docker stop` sends) withdraws the file.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def service(workspace: Workspace) -> Iterator[str]:
         yield wait_until_served(workspace, proc)
     finally:
         if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)  # Ctrl-C
+            proc.send_signal(signal.SIGTERM)  # what `docker stop` sends; Ctrl-C takes the same path
         try:
             out, _ = proc.communicate(timeout=120)
         except subprocess.TimeoutExpired:

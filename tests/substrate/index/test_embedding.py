@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from substrate import Settings
-from substrate.errors import ConfigError
+from substrate.errors import ConfigError, StoreUnavailableError
 from substrate.index import EdgeStore, SearchIndex
 from substrate.index.chunks import chunk_page
 from substrate.index.embedding import FastembedEmbedder, resolve_model
@@ -80,3 +80,17 @@ def test_hashing_embedder_is_deterministic_and_normalised() -> None:
     a, b = embedder.embed_documents(["green tea", "green tea"])
     assert np.array_equal(a, b)
     assert float(np.linalg.norm(a)) == pytest.approx(1.0)
+
+
+def test_clip_cuts_only_what_is_over_the_window() -> None:
+    from substrate.index.embedding import clip
+
+    assert clip(["short", "x" * 10], 8) == ["short", "x" * 8]
+
+
+def test_an_index_refuses_to_write_on_a_nearly_full_disk(tmp_path: Path) -> None:
+    from substrate.index.maintain import check_free_space
+
+    check_free_space(tmp_path, needed=1)
+    with pytest.raises(StoreUnavailableError, match="MiB free on the disk"):
+        check_free_space(tmp_path, needed=1 << 62)

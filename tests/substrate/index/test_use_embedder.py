@@ -93,3 +93,12 @@ def test_a_damaged_cached_copy_is_replaced_not_fatal(use: UseEmbedder, tmp_path:
     UseEmbedder(tmp_path).embed_query(text)  # remade by the load after the damaged one
     with zipfile.ZipFile(copy) as archive:
         assert archive.testzip() is None
+
+
+def test_a_megabyte_query_is_read_only_up_to_the_window() -> None:
+    """A 1 MB query once took 34 s and 4.8 GB: the model sees its first WINDOW_CHARS."""
+    from substrate.index.use_embedder import WINDOW_CHARS
+
+    model = UseEmbedder()
+    words = ("tea garden porto piano " * 60_000)[: 1 << 20]
+    assert np.array_equal(model.embed_query(words), model.embed_query(words[:WINDOW_CHARS]))

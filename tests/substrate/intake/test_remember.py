@@ -1,12 +1,18 @@
 from __future__ import annotations
 
+import os
+import random
 import re
+import signal
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from substrate import ScannerRejection, Settings, read_buffer, remember
+from substrate import ScannerRejection, Settings, TooLargeError, read_buffer, remember
 from substrate.config import parse_config
 from substrate.errors import InvalidInputError, MemoryServiceError, StaleWriteError
 from substrate.intake import parse_buffer
@@ -75,3 +81,112 @@ def test_drift_guard_refuses_a_stale_plan(settings: Settings) -> None:
     with pytest.raises(StaleWriteError, match="changed on disk"):
         write_atomic(settings.workspace.buffer_path, "# Buffer\n", expected=snap)
     assert len(read_buffer(settings)) == 1
+
+
+def test_a_failed_archive_write_restores_the_buffer(settings: Settings) -> None:
+    archive_dir = settings.workspace.archive_dir
+    archive_dir.rmdir()
+    archive_dir.write_text("a file where the archive folder should be")
+    before = settings.workspace.buffer_path.read_bytes()
+    with pytest.raises(OSError):
+        remember(settings, "fact", now=NOW)
+    assert settings.workspace.buffer_path.read_bytes() == before
+
+
+def test_a_fact_over_the_size_limit_is_refused(settings: Settings) -> None:
+    small = Settings(settings.workspace, parse_config("[memory.limits]\nfact_bytes = 10\n"))
+    with pytest.raises(TooLargeError, match=r"memory\.limits\.fact_bytes"):
+        remember(small, "eleven byte", now=NOW)
+    assert remember(small, "ten bytes!", now=NOW).text == "ten bytes!"
+    with pytest.raises(TooLargeError):
+        remember(settings, "x" * (32 * 1024 + 1), now=NOW)
+
+
+def test_a_retry_within_the_minute_returns_the_stored_entry(settings: Settings) -> None:
+    first = remember(settings, "Sam moved to Porto", now=NOW)
+    again = remember(settings, "Sam moved to Porto", now=NOW.replace(second=30))
+    assert again == first
+    assert len(read_buffer(settings)) == 1
+    archive = settings.workspace.archive_dir / "2026-11-29.md"
+    assert len(parse_buffer(archive.read_text())) == 1
+
+
+def test_a_backdated_fact_goes_to_its_own_days_archive(settings: Settings) -> None:
+    entry = remember(
+        settings, "met at the conference", now=datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    )
+    archive = settings.workspace.archive_dir / "2023-05-08.md"
+    assert [e.id for e in parse_buffer(archive.read_text())] == [entry.id]
+
+
+KILLABLE = """
+import os, sys, time
+from datetime import datetime, UTC
+from pathlib import Path
+from service.settings_loader import build_settings
+from substrate import remember
+
+settings = build_settings(Path(sys.argv[1]))
+pause_in_archive = sys.argv[2] == "pause"
+real_link, real_replace = os.link, os.replace
+
+def slowed(real):
+    def call(src, dst, *args, **kwargs):
+        if pause_in_archive and "archive" in str(dst):
+            print("ARCHIVE", flush=True)
+            time.sleep(60)
+        return real(src, dst, *args, **kwargs)
+    return call
+
+os.link, os.replace = slowed(real_link), slowed(real_replace)
+for i in range(int(sys.argv[3])):
+    remember(settings, f"fact {i}", now=datetime(2026, 11, 29, 14, i % 60, tzinfo=UTC))
+    print("DONE", i, flush=True)
+"""
+
+
+def _killable(workspace: Path, mode: str, n: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", KILLABLE, str(workspace), mode, str(n)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_kill_9_between_the_two_writes_leaves_both_files_whole(settings: Settings) -> None:
+    """Killed after the buffer write, before the archive's: the next call (or its
+    retry) completes the archive, and nothing is stored twice."""
+    with _killable(settings.workspace.root, "pause", 1) as proc:
+        assert proc.stdout is not None and proc.stdout.readline() == "ARCHIVE\n"
+        proc.send_signal(signal.SIGKILL)
+    archive = settings.workspace.archive_dir / "2026-11-29.md"
+    assert [e.text for e in read_buffer(settings)] == ["fact 0"]
+    assert not archive.exists() or parse_buffer(archive.read_text()) == []
+    retried = remember(settings, "fact 0", now=datetime(2026, 11, 29, 14, 0, tzinfo=UTC))
+    remember(settings, "fact 1", now=NOW)
+    assert [e.text for e in read_buffer(settings)] == ["fact 0", "fact 1"]
+    assert [e.text for e in parse_buffer(archive.read_text())] == ["fact 0", "fact 1"]
+    assert retried.id == read_buffer(settings)[0].id
+
+
+def test_kill_9_at_random_points_never_stores_a_fact_twice(settings: Settings) -> None:
+    rng = random.Random(7)
+    for _ in range(20):
+        with _killable(settings.workspace.root, "run", 60) as proc:
+            time.sleep(rng.uniform(0.2, 0.8))
+            proc.send_signal(signal.SIGKILL)
+    remember(settings, "after the kills", now=NOW)  # reconciles the archive
+    buffered = [(e.at, e.text) for e in read_buffer(settings)]
+    archive = settings.workspace.archive_dir / "2026-11-29.md"
+    archived = [(e.at, e.text) for e in parse_buffer(archive.read_text())]
+    assert len(buffered) == len(set(buffered)) and len(archived) == len(set(archived))
+    assert set(buffered) == set(archived)
+    assert len(buffered) > 1  # the runs got somewhere before being killed
+
+
+def test_remember_sweeps_temp_files_a_killed_writer_left(settings: Settings) -> None:
+    orphan = settings.workspace.memory_dir / ".buffer.md.k1ll3d_x.tmp"
+    orphan.write_text("half a buffer")
+    os.utime(orphan, (time.time() - 3600, time.time() - 3600))
+    remember(settings, "a fact", now=NOW)
+    assert not orphan.exists()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from substrate import LivePageIndex, Workspace, load_page_index, write_atomic
 from substrate.pages import entry_json
+from substrate.pages.page_file import MAX_PAGE_FILE_BYTES
 from tests.conftest import PageWriter
 
 
@@ -215,3 +216,28 @@ def test_live_index_spaces_refreshes_but_refresh_waits_for_none(
     assert sorted(live.current().entries) == ["a", "b"]
     write_page("c", "x")
     assert "c" in live.refresh().entries  # an in-process writer does not wait for the interval
+
+
+def test_a_file_name_that_is_not_utf8_is_a_parse_failure(workspace: Workspace) -> None:
+    name = os.fsencode(workspace.concepts_dir) + b"/caf\xe9.md"
+    with open(name, "wb") as fh:
+        fh.write(b"# Cafe\nbody")
+    (workspace.concepts_dir / "ok.md").write_text("# OK\n")
+    index = load_page_index(workspace)
+    assert list(index.entries) == ["ok"]
+    [failure] = index.parse_failures
+    assert failure.path == "caf\\xe9.md"
+    assert "not valid UTF-8" in failure.error
+    json.dumps([failure.slug, failure.path, failure.error], ensure_ascii=False).encode("utf-8")
+
+
+def test_special_files_and_huge_files_are_never_read(workspace: Workspace) -> None:
+    os.mkfifo(workspace.concepts_dir / "fifo.md")  # not listed: not a regular file
+    (workspace.concepts_dir / "zero.md").symlink_to("/dev/zero")
+    huge = workspace.concepts_dir / "huge.md"
+    with open(huge, "wb") as fh:
+        fh.truncate(MAX_PAGE_FILE_BYTES + 1)
+    index = load_page_index(workspace)
+    assert index.entries == {}
+    [failure] = index.parse_failures
+    assert failure.slug == "huge" and "over the cap" in failure.error

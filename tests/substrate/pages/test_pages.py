@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import random
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -12,6 +14,7 @@ from substrate.pages import (
     split_frontmatter,
     with_default_field,
 )
+from substrate.pages.page_file import strip_fences
 
 MTIME = datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC)
 
@@ -149,3 +152,22 @@ def test_default_field_keeps_a_value_already_set() -> None:
 def test_default_field_refuses_bad_yaml() -> None:
     with pytest.raises(PageParseError):
         with_default_field("---\ntitle: [\n---\nB", "source", "import:x")
+
+
+OLD_FENCE = re.compile(r"^(```|~~~).*?^\1[^\S\n]*$", re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fence_stripping_matches_the_regex_it_replaced(seed: int) -> None:
+    rng = random.Random(seed)
+    parts = ["```", "~~~", "```py", "~~~ ", "``` ", "text [[a]]", "", "  ```", "```x", "```\r"]
+    for _ in range(2000):
+        text = "\n".join(rng.choice(parts) for _ in range(rng.randint(0, 10)))
+        assert strip_fences(text) == OLD_FENCE.sub("", text)
+
+
+def test_a_page_of_unclosed_fences_parses_in_one_pass() -> None:
+    """The regex scanned to the end once per unclosed fence: minutes for this page."""
+    body = "```x\n[[somewhere]]\n" * 20_000
+    page = parse_page("p", body.encode(), datetime(2026, 1, 1, tzinfo=UTC))
+    assert page.links[0].target == "somewhere"

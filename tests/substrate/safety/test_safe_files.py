@@ -1,14 +1,29 @@
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from substrate import StaleWriteError, read_text_snapshot, write_atomic
+from substrate import (
+    NotRegularFileError,
+    StaleWriteError,
+    TooLargeError,
+    read_text_snapshot,
+    write_atomic,
+)
 from substrate.errors import LockHeldError
-from substrate.safety import PlannedWrite, hold_lock, read_bytes_snapshot, write_many_atomic
+from substrate.safety import (
+    PlannedWrite,
+    hold_lock,
+    read_bytes_snapshot,
+    read_regular_file,
+    sweep_stale_temps,
+    write_many_atomic,
+)
 
 
 def test_write_creates_folders_and_leaves_no_temp_files(tmp_path: Path) -> None:
@@ -113,3 +128,144 @@ def test_threads_of_one_process_queue_for_a_lock_instead_of_timing_out(tmp_path:
     for t in threads:
         t.join()
     assert sorted(held) == list(range(16))
+
+
+# -- the window between the drift check and the rename ----------------------
+
+
+def test_an_in_place_edit_between_check_and_swap_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor writes the file after our drift check but before the swap: the
+    move aside takes the edited file, the second look sees it, and it goes back."""
+    target = tmp_path / "page.md"
+    target.write_text("v1")
+    _, snap = read_text_snapshot(target)
+    real_rename = os.rename
+
+    def edit_then_rename(src: Any, dst: Any) -> None:
+        if Path(src) == target:
+            target.write_text("hand edit")
+        real_rename(src, dst)
+
+    monkeypatch.setattr(os, "rename", edit_then_rename)
+    with pytest.raises(StaleWriteError):
+        write_atomic(target, "ours", expected=snap)
+    monkeypatch.undo()
+    assert target.read_text() == "hand edit"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.md"]
+
+
+def test_an_editor_saving_a_new_file_during_the_swap_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rename-style save lands after we moved the old file aside: the hard link
+    refuses to clobber it."""
+    target = tmp_path / "page.md"
+    target.write_text("v1")
+    _, snap = read_text_snapshot(target)
+    real_link = os.link
+
+    def save_then_link(src: Any, dst: Any) -> None:
+        if Path(dst) == target and not target.exists():
+            target.write_text("saved by the editor")
+        real_link(src, dst)
+
+    monkeypatch.setattr(os, "link", save_then_link)
+    with pytest.raises(StaleWriteError):
+        write_atomic(target, "ours", expected=snap)
+    monkeypatch.undo()
+    assert target.read_text() == "saved by the editor"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.md"]
+
+
+def test_an_edit_to_the_moved_file_during_the_swap_is_restored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor holding the old file open writes into it while our new file is
+    linked in: the last look at the moved file catches it and puts it back."""
+    target = tmp_path / "page.md"
+    target.write_text("v1")
+    _, snap = read_text_snapshot(target)
+    real_link = os.link
+
+    def link_then_edit_old(src: Any, dst: Any) -> None:
+        real_link(src, dst)
+        if Path(dst) == target:
+            aside = next(p for p in tmp_path.iterdir() if p.name.endswith(".old.tmp"))
+            aside.write_text("late edit")
+
+    monkeypatch.setattr(os, "link", link_then_edit_old)
+    with pytest.raises(StaleWriteError):
+        write_atomic(target, "ours", expected=snap)
+    monkeypatch.undo()
+    assert target.read_text() == "late edit"
+
+
+def test_creating_a_file_never_clobbers_one_made_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "new.md"
+    _, snap = read_text_snapshot(target)
+    real_link = os.link
+
+    def create_then_link(src: Any, dst: Any) -> None:
+        if Path(dst) == target:
+            target.write_text("someone else's")
+        real_link(src, dst)
+
+    monkeypatch.setattr(os, "link", create_then_link)
+    with pytest.raises(StaleWriteError, match="created on disk"):
+        write_atomic(target, "ours", expected=snap)
+    monkeypatch.undo()
+    assert target.read_text() == "someone else's"
+
+
+def test_an_unraced_write_replaces_the_file_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    target = tmp_path / "page.md"
+    target.write_text("v1")
+    _, snap = read_text_snapshot(target)
+    write_atomic(target, "v2", expected=snap)
+    assert target.read_text() == "v2"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.md"]
+
+
+# -- orphaned temp files ------------------------------------------------------
+
+
+def test_stale_temp_files_of_our_naming_are_swept(tmp_path: Path) -> None:
+    old = tmp_path / ".page.md.ab12cd_3.tmp"
+    aside = tmp_path / ".page.md.0123456789abcdef.old.tmp"
+    young = tmp_path / ".page.md.zz99zz_9.tmp"
+    theirs = tmp_path / ".editor-swap.tmp"
+    for path in (old, aside, young, theirs):
+        path.write_text("x")
+    for path in (old, aside, theirs):
+        os.utime(path, (time.time() - 3600, time.time() - 3600))
+    assert sweep_stale_temps([tmp_path]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([young.name, theirs.name])
+
+
+# -- bounded reads of regular files -------------------------------------------
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "x.md"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegularFileError, match="not a regular file \\(a FIFO\\)"):
+        read_regular_file(fifo, 1024)
+
+
+def test_a_link_to_a_device_is_refused(tmp_path: Path) -> None:
+    link = tmp_path / "zero.md"
+    link.symlink_to("/dev/zero")
+    with pytest.raises(NotRegularFileError, match="a character device"):
+        read_regular_file(link, 1024)
+
+
+def test_a_file_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_bytes(b"a" * 2000)
+    with pytest.raises(TooLargeError, match="2000 bytes, over the cap of 1000"):
+        read_regular_file(big, 1000)
+    assert read_regular_file(big, 2000) == b"a" * 2000
