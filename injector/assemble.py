@@ -32,13 +32,13 @@ from injector.info import render_info
 from lanes.candidates import Candidate
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.edges import CoSelectionGraph, LearnedEdges, edges_lane
-from lanes.entity import EntityMatcher, matcher_for
+from lanes.entity import entity_lane
 from lanes.recency import core_lane, hot_lane
 from lanes.relevance import Floors, fresh_lane, sim_lane
 from lanes.select import Selected, select, within_room
 from substrate.config import Settings, is_memory_v3_live
 from substrate.errors import InvalidInputError, MemoryServiceError
-from substrate.index import Hit, SearchIndex
+from substrate.index import EntityMatcher, Hit, SearchIndex, matcher_for
 from substrate.pages import (
     LivePageIndex,
     PageEntry,
@@ -236,7 +236,7 @@ class Injector:
         hits = [h for h in hits if h.slug in index.entries]
         proposals = {
             "core": core_lane(index),
-            "entity": matcher.match(message),
+            "entity": entity_lane(matcher, message),
             "sim": sim_lane(hits, Floors(v3.sim_floor_dense, v3.sim_floor_bm25, v3.sim_floor_ml)),
             "fresh": fresh_lane(
                 hits,

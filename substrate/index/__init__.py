@@ -16,6 +16,7 @@ from substrate.index.embedding import BUNDLED_MODEL, Embedder, FastembedEmbedder
 from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
 from substrate.index.fusion import Fusion, Hit, fuse
 from substrate.index.maintain import Capability, MaintainReport
+from substrate.index.names import EntityMatcher, NameMatch, matcher_for, name_words
 from substrate.index.search_index import (
     SearchIndex,
     candidate_chunks,
@@ -39,11 +40,13 @@ __all__ = [
     "Capability",
     "EdgeStore",
     "Embedder",
+    "EntityMatcher",
     "FastembedEmbedder",
     "Fusion",
     "Hit",
     "IndexPoint",
     "MaintainReport",
+    "NameMatch",
     "SearchIndex",
     "ServerStore",
     "Stats",
@@ -58,6 +61,8 @@ __all__ = [
     "fold_arabic",
     "fuse",
     "has_arabic",
+    "matcher_for",
+    "name_words",
     "open_multilingual",
     "open_search_index",
     "open_store",

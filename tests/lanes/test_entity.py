@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from lanes.entity import EntityMatcher, matcher_for
+from lanes.entity import entity_lane
 from substrate import Settings, load_page_index
+from substrate.index import EntityMatcher, matcher_for
 from tests.conftest import PageWriter
 
 
@@ -14,7 +15,7 @@ def build(settings: Settings, write_page: PageWriter, pages: dict[str, str]) -> 
 
 
 def slugs(matcher: EntityMatcher, text: str) -> list[str]:
-    return [c.slug for c in matcher.match(text)]
+    return [c.slug for c in entity_lane(matcher, text)]
 
 
 def test_title_and_aliases_match_case_insensitively_on_word_boundaries(
@@ -31,7 +32,7 @@ def test_title_and_aliases_match_case_insensitively_on_word_boundaries(
     assert slugs(matcher, "did SAMMY call?") == ["people/sam"]
     assert slugs(matcher, "lunch with sam rivera in porto") == ["people/sam", "places/porto"]
     assert slugs(matcher, "samples from portobello") == []
-    (candidate,) = matcher.match("I saw Sam Rivera")
+    (candidate,) = entity_lane(matcher, "I saw Sam Rivera")
     assert (candidate.lane, candidate.reason) == ("entity", "names 'sam rivera'")
 
 
