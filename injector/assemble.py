@@ -46,6 +46,7 @@ from substrate.pages import (
     decode_page,
     read_page_file,
     split_frontmatter,
+    strip_markers,
 )
 from substrate.safety import checked_text, surrogate_offset, tail_within
 
@@ -304,4 +305,4 @@ def _body_head(path: Path, content_hash: str) -> str:
     turn after turn, and re-reading their files was a tenth of a card under load.
     An edited page has a new hash once the page index sees it."""
     _, body = split_frontmatter(decode_page(read_page_file(path)))
-    return body.strip()[:EXCERPT_CHARS]
+    return strip_markers(body).strip()[:EXCERPT_CHARS]

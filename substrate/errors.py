@@ -99,6 +99,22 @@ class ServiceStartingError(MemoryServiceError):
     code = "starting"
 
 
+class TransientError(MemoryServiceError):
+    """A dependency failed in a way that passes on its own (a timeout, a dropped
+    connection, a 5xx, a 429): retry soon; nothing was consumed."""
+
+    http_status = 503
+    code = "transient"
+
+
+class BillingError(MemoryServiceError):
+    """A model provider refused for payment or quota (402, insufficient quota):
+    retry, but slowly; nothing was consumed."""
+
+    http_status = 402
+    code = "billing"
+
+
 class StoreUnavailableError(MemoryServiceError):
     http_status = 503
     code = "store_unavailable"

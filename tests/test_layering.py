@@ -30,6 +30,8 @@ SUBSTRATE_ROOMS: dict[str, set[str]] = {
     "pages": {"safety", "config"},
     "intake": {"safety", "config", "pages"},
     "index": {"safety", "config", "pages", "intake"},
+    "llm": {"safety", "config"},
+    "consolidation": {"safety", "config", "pages", "intake", "index", "llm"},
 }
 SUBSTRATE_SHARED = {"errors"}  # root modules every room may import
 SWITCH_OWNERS = {

@@ -24,6 +24,8 @@ from typing import Any
 from substrate.config.schema import (
     FUSION_METHODS,
     LIMIT_KEYS,
+    LLM_KEYS,
+    PLANNERS,
     QDRANT_KEYS,
     SUBSTRATE_TUNABLES,
     V3_KEYS,
@@ -100,6 +102,22 @@ def _check_values(config: MemoryConfig) -> None:
     for key, value in config.v3.items():
         if key in V3_KEYS and value is not None and value < 0:
             raise ConfigError(f"{source}: memory.v3.{key} must not be negative, got {value}")
+    planner = _resolved_source(config, "consolidation_planner")
+    if planner[1] not in PLANNERS:
+        raise ConfigError(
+            f"{source}: {planner[0]} must be one of {', '.join(PLANNERS)}, got {planner[1]!r}"
+        )
+    llm = config.substrate.get("llm") or {}
+    if planner[1] == "llm" and not (llm.get("base_url") and llm.get("model")):
+        raise ConfigError(
+            f'{source}: {planner[0]} = "llm" needs memory.substrate.llm.base_url and .model'
+        )
+    if llm.get("timeout_s") is not None and llm["timeout_s"] <= 0:
+        raise ConfigError(f"{source}: memory.substrate.llm.timeout_s must be positive")
+    for name in ("consolidation_batch_entries", "consolidation_page_facts"):
+        key, value = _resolved_source(config, name)
+        if value < 1:
+            raise ConfigError(f"{source}: {key} must be at least 1, got {value}")
     cap = _resolved_source(config, "ingest_max_page_bytes")
     if cap[1] < 1:
         raise ConfigError(f"{source}: {cap[0]} must be a positive number of bytes, got {cap[1]}")
@@ -120,8 +138,8 @@ def _section(memory: dict[str, Any], name: str, source: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in table.items():
         dotted = f"memory.{name}.{key}"
-        if name == "substrate" and key == "qdrant":
-            out[key] = _qdrant_table(value, source)
+        if name == "substrate" and key in SUBTABLES:
+            out[key] = _subtable(key, value, source)
             continue
         if key not in known:
             if name == "v2":
@@ -132,13 +150,22 @@ def _section(memory: dict[str, Any], name: str, source: str) -> dict[str, Any]:
     return out
 
 
-def _qdrant_table(value: Any, source: str) -> dict[str, str]:
-    table = _table(value, "memory.substrate.qdrant", source)
+SUBTABLES: dict[str, dict[str, ScalarType]] = {
+    "qdrant": QDRANT_KEYS,
+    "llm": {key: kind for key, (kind, _) in LLM_KEYS.items()},
+}
+
+
+def _subtable(name: str, value: Any, source: str) -> dict[str, Any]:
+    """`[memory.substrate.qdrant]`, `[memory.substrate.llm]`: typed, no unknown keys."""
+    table = _table(value, f"memory.substrate.{name}", source)
+    known = SUBTABLES[name]
     out = {}
     for key, item in table.items():
-        if key not in QDRANT_KEYS:
-            raise ConfigError(f"{source}: unknown key memory.substrate.qdrant.{key}")
-        out[key] = _typed(item, QDRANT_KEYS[key], f"memory.substrate.qdrant.{key}", source)
+        dotted = f"memory.substrate.{name}.{key}"
+        if key not in known:
+            raise ConfigError(f"{source}: unknown key {dotted}")
+        out[key] = _typed(item, known[key], dotted, source)
     return out
 
 

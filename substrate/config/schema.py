@@ -49,11 +49,31 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     # A short page cut into several chunks gives each chunk's multilingual vector its
     # own page's vector too (pages up to this many of the model's tokens; 0: never).
     Tunable("multilingual_page_context", "multilingual_page_context", int, 384),
+    # Consolidation (no v2 twins): entries per run; which planner ("auto": the LLM
+    # when [memory.substrate.llm] names one, else the deterministic filer); how many
+    # facts a page holds before a continuation page takes the next; the search
+    # step's floor (best cosine) and margin (fused score over the runner-up).
+    Tunable("consolidation_batch_entries", "consolidation_batch_entries", int, 50),
+    Tunable("consolidation_planner", "consolidation_planner", str, "auto"),
+    Tunable("consolidation_page_facts", "consolidation_page_facts", int, 24),
+    Tunable("consolidation_search_floor", "consolidation_search_floor", float, 0.55),
+    Tunable("consolidation_search_margin", "consolidation_search_margin", float, 0.1),
 )
 MULTILINGUAL_OFF = "off"
 
 FUSION_METHODS = ("rrf", "minmax")
 QDRANT_KEYS: dict[str, ScalarType] = {"url": str, "api_key": str, "collection": str}
+# `[memory.substrate.llm]`: any OpenAI-compatible chat-completions endpoint. The
+# key itself is never in the file: `api_key_env` names the environment variable
+# the service reads it from.
+LLM_KEYS: dict[str, tuple[ScalarType, Any]] = {
+    "base_url": (str, None),
+    "model": (str, None),
+    "api_key_env": (str, "MEMORY_LLM_API_KEY"),
+    "timeout_s": (float, 60.0),
+    "max_output_tokens": (int, 4096),
+}
+PLANNERS = ("auto", "deterministic", "llm")
 
 TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
     "memory.enabled": (bool, True),

@@ -22,8 +22,12 @@ from substrate.config.workspace import Workspace
 
 @dataclass(frozen=True)
 class Settings:
+    """`llm_api_key` is read by the composition root from the variable the config
+    names (`memory.substrate.llm.api_key_env`): the key never sits in a file."""
+
     workspace: Workspace
     config: MemoryConfig
+    llm_api_key: str | None = None
 
     @property
     def tuning(self) -> SubstrateTuning:

@@ -31,6 +31,11 @@ class SubstrateTuning:
     multilingual_min_span: float
     sparse_min_coverage: float
     multilingual_page_context: int
+    consolidation_batch_entries: int
+    consolidation_planner: str
+    consolidation_page_facts: int
+    consolidation_search_floor: float
+    consolidation_search_margin: float
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokeniz
 from substrate.index.chunks import Chunk, chunk_page, page_text
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
+from substrate.pages.facts import strip_markers
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
 from substrate.safety.safe_files import sweep_stale_temps, write_atomic
@@ -325,6 +326,7 @@ class Maintenance:
         if body is None and doc.path is not None:
             try:
                 _, body = split_frontmatter(decode_page(read_page_file(doc.path)))
+                body = strip_markers(body)
             except (OSError, InvalidInputError):
                 body = ""  # changed or vanished since the scan; the next maintain catches up
         return chunk_page(

@@ -8,6 +8,15 @@ knows nothing of the buffer or the search index and must not import `intake`,
 `index` or anything above them.
 """
 
+from substrate.pages.facts import (
+    FactBullet,
+    fact_bullets,
+    filed_ids,
+    fold,
+    new_page_text,
+    strip_markers,
+    with_facts,
+)
 from substrate.pages.live_index import LivePageIndex
 from substrate.pages.page_file import (
     Link,
@@ -33,6 +42,7 @@ from substrate.pages.slugs import path_for_slug, slug_problem, validate_slug
 
 __all__ = [
     "DanglingLink",
+    "FactBullet",
     "Link",
     "LivePageIndex",
     "Page",
@@ -41,15 +51,21 @@ __all__ = [
     "ParseFailure",
     "decode_page",
     "entry_json",
+    "fact_bullets",
+    "filed_ids",
+    "fold",
     "iso_utc",
     "load_page_index",
+    "new_page_text",
     "parse_origin_date",
     "parse_page",
     "path_for_slug",
     "read_page_file",
     "slug_problem",
     "split_frontmatter",
+    "strip_markers",
     "validate_slug",
     "wikilinks",
     "with_default_field",
+    "with_facts",
 ]

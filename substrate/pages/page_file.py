@@ -24,6 +24,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from substrate.errors import PageParseError
+from substrate.pages.facts import fact_bullets, filed_ids
 from substrate.safety.safe_files import read_regular_file
 
 LinkVia = Literal["links", "edges", "wikilink"]
@@ -67,6 +68,8 @@ class Page:
     fresh_at: datetime
     body: str
     content_hash: str
+    filed: tuple[str, ...] = ()  # entry ids of the facts consolidation filed here
+    facts: int = 0  # bullets in the managed fact section
 
 
 # Any page file larger than this is a parse failure, never read whole: a hand-
@@ -158,6 +161,8 @@ def parse_page(slug: str, data: bytes, mtime: datetime) -> Page:
         fresh_at=parse_origin_date(origin) or mtime,
         body=body,
         content_hash=content_hash(data),
+        filed=filed_ids(body),
+        facts=len(fact_bullets(body)),
     )
 
 

@@ -31,7 +31,7 @@ from substrate.pages.slugs import slug_problem
 from substrate.safety.inputs import printable
 from substrate.safety.safe_files import write_atomic
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 PARALLEL_THRESHOLD = 500
 
 
@@ -50,6 +50,8 @@ class PageEntry:
     fresh_at: datetime | None
     modified_at: datetime
     content_hash: str
+    filed: tuple[str, ...] = ()
+    facts: int = 0
 
     def link_targets(self) -> list[str]:
         return list(dict.fromkeys(link.target for link in self.links))
@@ -165,6 +167,8 @@ def _scan_file(concepts_dir: str, rel: str, mtime_ns: int, size: int) -> Scanned
         fresh_at=page.fresh_at,
         modified_at=mtime,
         content_hash=page.content_hash,
+        filed=page.filed,
+        facts=page.facts,
     )
     return Scanned(mtime_ns, size, entry, None)
 
@@ -293,6 +297,8 @@ def _scanned_to_json(s: Scanned) -> dict[str, Any]:
             "fresh_at": None if e.fresh_at is None else e.fresh_at.isoformat(),
             "modified_at": e.modified_at.isoformat(),
             "content_hash": e.content_hash,
+            "filed": list(e.filed),
+            "facts": e.facts,
         }
     return out
 
@@ -316,6 +322,8 @@ def _scanned_from_json(item: dict[str, Any]) -> Scanned:
             fresh_at=None if e["fresh_at"] is None else datetime.fromisoformat(e["fresh_at"]),
             modified_at=datetime.fromisoformat(e["modified_at"]),
             content_hash=e["content_hash"],
+            filed=tuple(e["filed"]),
+            facts=e["facts"],
         )
     return Scanned(item["m"], item["s"], entry, failure)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from substrate import LivePageIndex, Workspace, load_page_index, write_atomic
 from substrate.pages import entry_json
 from substrate.pages.page_file import MAX_PAGE_FILE_BYTES
+from substrate.pages.page_index import CACHE_VERSION
 from tests.conftest import PageWriter
 
 
@@ -101,7 +102,7 @@ def test_corrupt_cache_means_full_rescan(workspace: Workspace, write_page: PageW
     load_page_index(workspace)
     workspace.page_index_path.write_text("{not json")
     assert load_page_index(workspace).get("a").title == "A"
-    assert json.loads(workspace.page_index_path.read_text())["version"] == 1
+    assert json.loads(workspace.page_index_path.read_text())["version"] == CACHE_VERSION
 
 
 def test_entry_json_has_the_documented_keys(workspace: Workspace, write_page: PageWriter) -> None:
