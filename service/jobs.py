@@ -26,11 +26,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from substrate.errors import InvalidInputError, MemoryServiceError, StoreUnavailableError
+from substrate.errors import (
+    BillingError,
+    InvalidInputError,
+    MemoryServiceError,
+    StoreUnavailableError,
+    TransientError,
+)
 
 log = logging.getLogger("memory.jobs")
 KINDS = ("memory_v2_reembed", "memory_v3_maintain", "memory_v2_consolidate")
+# At most one of these queued or running, whatever queued it (a schedule tick,
+# a remember's nudge, run-now): a second request joins the one there is.
+SINGLETONS = frozenset({"memory_v2_consolidate"})
 HISTORY = 200
+FINISHED_KEPT = 1000  # finished job rows kept, besides the bounded run history
 
 
 class TransientJobError(Exception):
@@ -69,6 +79,7 @@ class Queued:
     deduped: bool
 
 
+SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -110,16 +121,17 @@ class JobQueue:
         # retries wait for its poll).
         self.enqueued = threading.Event()
         self._opened = False
-        with self._db() as db:
-            db.executescript(SCHEMA)
+        with self._db():
+            pass
         self._opened = True
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
-        """A connection; the queue file is recreated (empty) when it vanished, so a
-        deleted `.substrate/` costs the queue's history, never a failed request."""
-        fresh = not self._path.exists()
-        if fresh:
+        """A connection to a queue with its schema: a file that vanished (a deleted
+        `.substrate/`) is recreated empty, so it costs the queue's history, never a
+        failed request. `user_version` says whether the schema is there: one cheap
+        read per connection, and any connection that finds it missing makes it."""
+        if not self._path.exists():
             self._path.parent.mkdir(parents=True, exist_ok=True)
             if self._opened:
                 log.warning("job queue %s vanished: starting an empty one", self._path)
@@ -127,8 +139,8 @@ class JobQueue:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            if fresh:
-                db.executescript(SCHEMA)
+            if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
             yield db
         finally:
             db.close()
@@ -136,17 +148,25 @@ class JobQueue:
     def enqueue(
         self, kind: str, payload: dict[str, Any] | None = None, delay_s: float = 0.0
     ) -> Queued:
-        """Queue a job, or return the identical one already queued."""
+        """Queue a job, or return the identical one already queued (for a singleton
+        kind, the one of that kind already queued or running)."""
         if kind not in KINDS:
             raise InvalidInputError(f"unknown job kind {kind!r}; known: {', '.join(KINDS)}")
         body = json.dumps(payload or {}, sort_keys=True)
         now = self._clock()
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
-            row = db.execute(
-                "SELECT id FROM jobs WHERE kind = ? AND payload = ? AND state = 'queued'",
-                (kind, body),
-            ).fetchone()
+            if kind in SINGLETONS:
+                row = db.execute(
+                    "SELECT id FROM jobs WHERE kind = ? AND state IN ('queued', 'running') "
+                    "ORDER BY id LIMIT 1",
+                    (kind,),
+                ).fetchone()
+            else:
+                row = db.execute(
+                    "SELECT id FROM jobs WHERE kind = ? AND payload = ? AND state = 'queued'",
+                    (kind, body),
+                ).fetchone()
             if row is not None:
                 db.execute("COMMIT")
                 return Queued(int(row[0]), deduped=True)
@@ -183,7 +203,10 @@ class JobQueue:
             db.execute("COMMIT")
         return Job(int(job_id), str(kind), json.loads(payload), int(attempts) + 1)
 
-    def complete(self, job: Job, detail: dict[str, Any], started_at: float) -> None:
+    def complete(
+        self, job: Job, detail: dict[str, Any], started_at: float, outcome: str = "ok"
+    ) -> None:
+        """Record a finished job: `ok`, or `skipped` when it found nothing to do."""
         now = self._clock()
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
@@ -191,7 +214,7 @@ class JobQueue:
                 "UPDATE jobs SET state = 'done', finished_at = ?, lease_until = NULL WHERE id = ?",
                 (now, job.id),
             )
-            self._record(db, job.id, job.kind, started_at, now, "ok", detail)
+            self._record(db, job.id, job.kind, started_at, now, outcome, detail)
             db.execute("COMMIT")
 
     def fail(self, job: Job, error: BaseException, started_at: float) -> str:
@@ -241,6 +264,11 @@ class JobQueue:
             (job_id, kind, started_at, finished_at, outcome, json.dumps(detail, sort_keys=True)),
         )
         db.execute("DELETE FROM runs WHERE id <= (SELECT MAX(id) FROM runs) - ?", (HISTORY,))
+        db.execute(
+            "DELETE FROM jobs WHERE state IN ('done', 'failed') AND id NOT IN "
+            "(SELECT id FROM jobs WHERE state IN ('done', 'failed') ORDER BY id DESC LIMIT ?)",
+            (FINISHED_KEPT,),
+        )
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         with self._db() as db:
@@ -308,9 +336,12 @@ class JobQueue:
 
 
 def _curve(error: BaseException) -> Backoff | None:
-    if isinstance(error, BillingJobError):
+    if isinstance(error, BillingJobError | BillingError):
         return BILLING
-    if isinstance(error, StoreUnavailableError | TransientJobError | OSError | TimeoutError):
+    if isinstance(
+        error,
+        StoreUnavailableError | TransientError | TransientJobError | OSError | TimeoutError,
+    ):
         return TRANSIENT
     if isinstance(error, MemoryServiceError):
         return None

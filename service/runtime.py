@@ -30,7 +30,14 @@ from typing import Any
 
 from injector import Injector
 from service.jobs import JobQueue, Queued
-from service.worker import CONSOLIDATE, POLL_S, ConsolidationPolicy, Scheduler, Worker
+from service.worker import (
+    CONSOLIDATE,
+    NOTHING_TO_DO,
+    POLL_S,
+    ConsolidationPolicy,
+    Scheduler,
+    Worker,
+)
 from substrate import (
     Capability,
     MaintainReport,
@@ -40,7 +47,9 @@ from substrate import (
     open_search_index,
     read_buffer,
 )
+from substrate.consolidation import consolidate_all
 from substrate.index import Embedder
+from substrate.llm import open_chat_client
 
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
@@ -62,6 +71,7 @@ class Runtime:
         self._capabilities = capabilities
         self.queue = JobQueue(settings.workspace.state_dir / "jobs.sqlite")
         self.search = open_search_index(settings, embedder, multilingual)
+        self.llm = open_chat_client(settings)
         self.injector = Injector(settings, self.search, page_refresh_s=PAGE_REFRESH_S)
         self._index_lock = threading.Lock()
         self._unoptimized = False
@@ -102,6 +112,8 @@ class Runtime:
         self.worker.stop()
         self._optimize(wait=False)
         self.injector.close()
+        if self.llm is not None:
+            self.llm.close()
 
     def note_read(self) -> None:
         """A search or card arrived: compaction waits for a quiet spell."""
@@ -186,11 +198,17 @@ class Runtime:
         return self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
 
     def _consolidate(self, payload: dict[str, Any]) -> dict[str, Any]:
-        # The filer (LLM or deterministic) arrives with the consolidation issue;
-        # until then the job runs on schedule and reports what it would file.
-        return {
-            "filed": 0,
-            "buffer_entries": len(read_buffer(self.settings)),
-            "reason": payload.get("reason", "schedule"),
-            "note": "no filer is configured yet: entries stay in the buffer",
-        }
+        """Bounded runs until the buffer is filed, each followed by a re-index so the
+        next run's search step (and every search) sees the pages it wrote."""
+        limit = payload.get("limit")
+        outcome = consolidate_all(
+            self.settings,
+            limit=limit if isinstance(limit, int) else None,
+            search=self.search,
+            client=self.llm,
+            after_run=lambda _: self.maintain(),
+        )
+        detail = {"reason": payload.get("reason", "schedule"), **outcome.as_json()}
+        if not outcome.entries:
+            detail[NOTHING_TO_DO] = "the buffer holds nothing to file"
+        return detail

@@ -29,6 +29,9 @@ from service.jobs import JobQueue
 from substrate.intake import BufferEntry
 
 CONSOLIDATE = "memory_v2_consolidate"
+# A handler whose result holds this key (with the reason) found nothing to do:
+# the run is recorded as `skipped`, not `ok`.
+NOTHING_TO_DO = "nothing_to_do"
 MIN_ENTRIES = 10
 LAST_DUE = "consolidation_last_due"
 POLL_S = 5.0
@@ -139,7 +142,8 @@ class Worker:
             outcome = self._queue.fail(job, exc, started)
             log.warning("job %s %s: %s (%s)", job.id, job.kind, exc, outcome)
         else:
-            self._queue.complete(job, detail, started)
+            outcome = "skipped" if detail.get(NOTHING_TO_DO) else "ok"
+            self._queue.complete(job, detail, started, outcome)
         return True
 
     def start(self) -> None:

@@ -30,6 +30,7 @@ for command in (
     workspace.stats,
     workspace.config,
     memory.remember_command,
+    memory.consolidate,
     search.maintain,
     search.search,
     imports.ingest,

@@ -1,14 +1,17 @@
-"""`memory remember`: save a fact (in this process or through the running service)."""
+"""Write-path commands: `remember` (save a fact) and `consolidate` (file the
+buffer into pages), in this process or through the running service."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from service.cli.base import url_option, workspace_option
+from service.cli.base import json_option, print_json, url_option, workspace_option
 from service.cli.capabilities import cli_capabilities
 from service.cli.target import target_for
+from substrate.intake import parse_at
 
 
 @click.command("remember")
@@ -18,6 +21,68 @@ from service.cli.target import target_for
 @click.option(
     "--hint", "hints", multiple=True, metavar="SLUG", help="Page the fact belongs to (repeatable)."
 )
-def remember_command(workspace: Path, url: str | None, text: str, hints: tuple[str, ...]) -> None:
-    """Save a fact to the intake buffer and today's archive; prints its id."""
-    click.echo(target_for(workspace, url, cli_capabilities).remember(text, list(hints)))
+@click.option(
+    "--at", "at", metavar="ISO8601", help="Stamp the fact with this time (backdating, migrations)."
+)
+def remember_command(
+    workspace: Path, url: str | None, text: str, hints: tuple[str, ...], at: str | None
+) -> None:
+    """Save a fact to the intake buffer and its day's archive; prints its id."""
+    moment = parse_at(at) if at else None
+    click.echo(target_for(workspace, url, cli_capabilities).remember(text, list(hints), moment))
+
+
+@click.command()
+@workspace_option
+@url_option
+@json_option
+@click.option("--dry-run", is_flag=True, help="Plan one batch and print it; write nothing.")
+@click.option("--limit", type=click.IntRange(1), metavar="N", help="Take at most N entries.")
+@click.option("--explain", "entry_id", metavar="ENTRY_ID", help="Where that entry went and why.")
+def consolidate(
+    workspace: Path,
+    url: str | None,
+    as_json: bool,
+    dry_run: bool,
+    limit: int | None,
+    entry_id: str | None,
+) -> None:
+    """File the buffer's entries into concept pages (bounded runs; written pages are
+    searchable when it returns)."""
+    target = target_for(workspace, url, cli_capabilities)
+    if entry_id is not None:
+        found = target.explain(entry_id)
+        if as_json:
+            print_json(found)
+        else:
+            _print_explained(found)
+        return
+    outcome = target.consolidate(dry_run, limit)
+    if as_json:
+        print_json(outcome)
+        return
+    _print_outcome(outcome)
+
+
+def _print_outcome(outcome: dict[str, Any]) -> None:
+    for entry in outcome["entries"]:
+        where = f" -> {entry['page']}" if entry["page"] else ""
+        by = f" [{entry['decided_by']}]" if entry["decided_by"] else ""
+        click.echo(f"{entry['status']:8s} {entry['id']}{where}{by}: {entry['reason']}")
+    for note in outcome["fallbacks"]:
+        click.echo(f"note     {note}", err=True)
+    prefix = "dry run: " if outcome["dry_run"] else ""
+    click.echo(
+        f"{prefix}{outcome['entries_seen']} entries: {outcome['filed']} filed, "
+        f"{outcome['merged']} merged, {outcome['skipped']} skipped, {outcome['kept']} kept; "
+        f"{outcome['pages_created']} pages created, {outcome['pages_updated']} updated; "
+        f"{outcome['remaining']} left in the buffer"
+    )
+
+
+def _print_explained(found: dict[str, Any]) -> None:
+    pages = ", ".join(found["pages"]) or "no page"
+    click.echo(f"{found['id']}: {found['state']} ({pages})")
+    for row in found["decisions"]:
+        by = f" [{row['decided_by']}]" if row.get("decided_by") else ""
+        click.echo(f"  {row['status']} -> {row.get('page')}{by}: {row['reason']}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -34,13 +35,19 @@ from substrate import (
     open_workspace,
     remember,
 )
+from substrate.consolidation import consolidate, consolidate_all, explain
+from substrate.llm import open_chat_client
 from substrate.pages import decode_page
 
 Capabilities = Callable[[], list[Capability]]
 
 
 class Target(Protocol):
-    def remember(self, text: str, hints: list[str]) -> str: ...
+    def remember(self, text: str, hints: list[str], at: datetime | None = None) -> str: ...
+
+    def consolidate(self, dry_run: bool, limit: int | None) -> dict[str, Any]: ...
+
+    def explain(self, entry_id: str) -> dict[str, Any]: ...
 
     def maintain(self, rebuild: bool) -> MaintainReport: ...
 
@@ -92,8 +99,34 @@ class Local:
             self._index.maintain(self._capabilities())
         return self._index
 
-    def remember(self, text: str, hints: list[str]) -> str:
-        return remember(self.settings, text, hints).id
+    def remember(self, text: str, hints: list[str], at: datetime | None = None) -> str:
+        return remember(self.settings, text, hints, now=at).id
+
+    def consolidate(self, dry_run: bool, limit: int | None) -> dict[str, Any]:
+        """File the buffer (bounded runs, each followed by a re-index, so what was
+        filed is searchable when the command returns); a dry run plans one batch."""
+        index = self._maintained()
+        client = open_chat_client(self.settings)
+        try:
+            if dry_run:
+                run = consolidate(
+                    self.settings, dry_run=True, limit=limit, search=index, client=client
+                )
+            else:
+                run = consolidate_all(
+                    self.settings,
+                    limit=limit,
+                    search=index,
+                    client=client,
+                    after_run=lambda _: index.maintain(self._capabilities()),
+                )
+        finally:
+            if client is not None:
+                client.close()
+        return run.as_json()
+
+    def explain(self, entry_id: str) -> dict[str, Any]:
+        return explain(self.settings, entry_id)
 
     def maintain(self, rebuild: bool) -> MaintainReport:
         index = self._index or open_search_index(self.settings)
@@ -139,8 +172,23 @@ class Remote:
         self._client = client
         self._workspace = workspace
 
-    def remember(self, text: str, hints: list[str]) -> str:
-        return str(self._client.post("/v1/memory/remember", {"text": text, "hints": hints})["id"])
+    def remember(self, text: str, hints: list[str], at: datetime | None = None) -> str:
+        body: dict[str, Any] = {"text": text, "hints": hints}
+        if at is not None:
+            body["at"] = at.isoformat()
+        return str(self._client.post("/v1/memory/remember", body)["id"])
+
+    def consolidate(self, dry_run: bool, limit: int | None) -> dict[str, Any]:
+        body = {"dry_run": dry_run, "limit": limit, "wait": True}
+        answer: dict[str, Any] = self._client.post("/v1/consolidation/run-now", body)
+        if answer.get("error"):
+            raise MemoryServiceError(f"consolidation failed: {answer['error']}")
+        outcome: dict[str, Any] = answer.get("outcome") or {}
+        return outcome
+
+    def explain(self, entry_id: str) -> dict[str, Any]:
+        found: dict[str, Any] = self._client.get(f"/v1/consolidation/explain/{entry_id}")
+        return found
 
     def maintain(self, rebuild: bool) -> MaintainReport:
         return MaintainReport(**self._client.post("/v1/memory/maintain", {"rebuild": rebuild}))

@@ -12,6 +12,7 @@ from ingest import run as run_ingest
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import REEMBED, Runtime
 from substrate import Settings, collect_stats, iso_utc, remember
+from substrate.intake import parse_at
 
 INGEST_WAIT_S = 600.0
 router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=ERRORS)
@@ -22,6 +23,7 @@ SettingsDep = Annotated[Settings, Depends(settings)]
 class RememberIn(Strict):
     text: str = Field(min_length=1, description="The fact to remember.")
     hints: list[str] = Field(default_factory=list, description="Slugs of related pages.")
+    at: str | None = Field(None, description="ISO 8601 time to stamp the fact with (backdating).")
 
 
 class RememberOut(BaseModel):
@@ -61,7 +63,7 @@ class MaintainIn(Strict):
 
 @router.post("/remember")
 def remember_post(body: RememberIn, rt: RuntimeDep, s: SettingsDep) -> RememberOut:
-    entry = remember(s, body.text, body.hints)
+    entry = remember(s, body.text, body.hints, now=parse_at(body.at) if body.at else None)
     rt.scheduler.nudge()
     return RememberOut(id=entry.id, at=iso_utc(entry.at) or "", text=entry.text)
 

@@ -10,17 +10,21 @@ from substrate.intake.buffer import (
     BufferEntry,
     format_entry,
     format_timestamp,
+    parse_at,
     parse_buffer,
     with_hints,
 )
-from substrate.intake.remember import read_buffer, remember
+from substrate.intake.remember import read_buffer, reconcile_archive, remember, trim_buffer
 
 __all__ = [
     "BufferEntry",
     "format_entry",
     "format_timestamp",
+    "parse_at",
     "parse_buffer",
     "read_buffer",
+    "reconcile_archive",
     "remember",
+    "trim_buffer",
     "with_hints",
 ]

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from substrate.errors import InvalidInputError
 from substrate.pages.page_file import wikilinks
 
 TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M"
@@ -39,6 +40,17 @@ class BufferEntry:
     @property
     def hints(self) -> list[str]:
         return list(dict.fromkeys(wikilinks(self.text)))
+
+
+def parse_at(text: str) -> datetime:
+    """An ISO 8601 date or time for backdating an entry (an offset-less one is UTC)."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidInputError(
+            f"at: {text!r} is not an ISO 8601 date or time (e.g. 2023-05-08T13:56)"
+        ) from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def format_timestamp(moment: datetime) -> str:
@@ -58,6 +70,24 @@ def with_hints(text: str, hints: list[str]) -> str:
     present = set(wikilinks(text))
     extra = [h for h in dict.fromkeys(hints) if h not in present]
     return " ".join([text, *(f"[[{h}]]" for h in extra)]) if extra else text
+
+
+def buffer_preamble(content: str) -> str:
+    """What precedes the first entry (the `# Buffer` heading), kept by rewrites."""
+    lines = content.split("\n")
+    for i, line in enumerate(lines):
+        if _entry_start(line) is not None:
+            return "\n".join(lines[:i])
+    return content.rstrip("\n") + "\n" if content.strip() else ""
+
+
+def format_buffer(preamble: str, entries: list[BufferEntry]) -> str:
+    """A whole buffer file: its preamble, then each entry as `format_entry` writes it."""
+    head = preamble.rstrip("\n")
+    body = "".join(format_entry(e.at, e.text) for e in entries)
+    if not head:
+        return body
+    return head + "\n\n" + body if body else head + "\n"
 
 
 def _entry_start(line: str) -> tuple[datetime, str] | None:

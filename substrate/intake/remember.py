@@ -20,7 +20,14 @@ from datetime import UTC, datetime
 from substrate.config.settings import Settings
 from substrate.config.tiers import is_memory_enabled
 from substrate.errors import InvalidInputError, MemoryDisabledError
-from substrate.intake.buffer import BufferEntry, format_entry, parse_buffer, with_hints
+from substrate.intake.buffer import (
+    BufferEntry,
+    buffer_preamble,
+    format_buffer,
+    format_entry,
+    parse_buffer,
+    with_hints,
+)
 from substrate.pages.slugs import validate_slug
 from substrate.safety.inputs import checked_text
 from substrate.safety.locks import hold_lock
@@ -95,6 +102,28 @@ def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
             write_atomic(path, text, expected=snap)
             added += len(missing)
     return added
+
+
+def trim_buffer(settings: Settings, ids: set[str]) -> int:
+    """Remove these entries from the buffer (consolidation filed or skipped them);
+    returns how many went. Under the buffer lock and against the buffer as it is
+    now, so a fact remembered meanwhile stays; the archive is completed first, so
+    an entry never leaves the buffer before the archive holds it."""
+    if not ids:
+        return 0
+    ws = settings.workspace
+    with hold_lock(ws.buffer_lock_path, purpose="buffer"):
+        buffer, snapshot = read_text_snapshot(ws.buffer_path)
+        entries = parse_buffer(buffer)
+        leaving = [e for e in entries if e.id in ids]
+        if not leaving:
+            return 0
+        reconcile_archive(settings, leaving)
+        kept = [e for e in entries if e.id not in ids]
+        write_atomic(
+            ws.buffer_path, format_buffer(buffer_preamble(buffer), kept), expected=snapshot
+        )
+    return len(leaving)
 
 
 def _appended(existing: str, entry: str) -> str:

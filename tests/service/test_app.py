@@ -3,7 +3,6 @@ Qdrant Edge index; one shape for every error; the bearer token."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -139,14 +138,23 @@ def test_errors_share_one_shape(api: TestClient) -> None:
     assert_error(api.get("/v1/no-such-route"), 404, "not_found", "Not Found")
 
 
-def test_run_now_queues_one_consolidation_that_reports(api: TestClient) -> None:
-    first = api.post("/v1/consolidation/run-now").json()
-    deadline = time.monotonic() + 30
-    while api.get(f"/v1/jobs/{first['job_id']}").json()["state"] != "done":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+def test_run_now_files_the_buffer_and_an_empty_buffer_is_a_skip(api: TestClient) -> None:
+    empty = api.post("/v1/consolidation/run-now").json()
+    assert empty["state"] == "done" and empty["outcome"]["entries_seen"] == 0
     run = api.get("/v1/memory/stats").json()["last_runs"]["memory_v2_consolidate"]
-    assert run["outcome"] == "ok" and run["detail"]["reason"] == "run-now"
+    assert run["outcome"] == "skipped" and run["detail"]["reason"] == "run-now"
+    api.post(
+        "/v1/memory/remember", json={"text": "Sam now lives in Porto", "hints": ["people/sam"]}
+    )
+    dry = api.post("/v1/consolidation/run-now", json={"dry_run": True}).json()
+    assert dry["outcome"]["dry_run"] and dry["outcome"]["filed"] == 1
+    done = api.post("/v1/consolidation/run-now").json()
+    [entry] = done["outcome"]["entries"]
+    assert (entry["status"], entry["page"], entry["decided_by"]) == ("filed", "people/sam", "hint")
+    hits = api.post("/v1/memory/search", json={"query": "lives in Porto"}).json()["hits"]
+    assert "Sam now lives in Porto" in hits[0]["excerpt"]
+    why = api.get(f"/v1/consolidation/explain/{entry['id']}").json()
+    assert why["state"] == "filed" and why["pages"] == ["people/sam"]
 
 
 def test_openapi_lists_every_route_with_the_ingest_operation_id(api: TestClient) -> None:

@@ -1,0 +1,96 @@
+"""Names for pages the filer creates: a title from the fact, a safe unique slug.
+
+A title is the fact's leading named entity: the run of capitalised words
+that opens the fact, unless that opening word is a function word, a common
+sentence opener (a time word, a frequent verb) or a gerund ("Painting is a
+fun way for Melanie…"); then the first capitalised run inside the sentence.
+Failing both, its leading noun-ish phrase (up to four words that are not
+function words). Deterministic and cheap: no tagger, no model.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Container
+
+from substrate.index import STOPWORDS
+from substrate.pages import slug_problem
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+_HINT = re.compile(r"\[\[[^\]]*\]\]")
+_CONNECTORS = frozenset({"of", "de", "da", "van", "von", "del", "la", "le", "and", "&"})
+# Capitalised everywhere, yet never what a fact is about.
+CALENDAR = frozenset(
+    """january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+# Words that open a note without naming anything.
+OPENERS = frozenset(
+    """yesterday today tomorrow tonight recently lately also then after before last next
+    this that these those there here when while during since every each some many most
+    one two three first finally later earlier now soon always never often usually maybe
+    perhaps please remember remind note todo went got bought made had saw met took said
+    told called started finished need needs buy call check ask try get go make see meet
+    visit book pay send read watch learn plan plans planning booked paid sent""".split()
+)
+MAX_TITLE_WORDS = 4
+MAX_SLUG_CHARS = 60
+
+
+def leading_name(text: str) -> str | None:
+    """The fact's leading named entity or noun phrase, or None when it has none."""
+    clean = _HINT.sub(" ", text.split("\n", 1)[0])
+    words = [(m.group(), m.start()) for m in _WORD.finditer(clean)]
+    for i, (word, start) in enumerate(words):
+        if not word[0].isupper() or word.lower() in CALENDAR:
+            continue
+        if _opens_sentence(clean, start) and _plain_opener(word):
+            continue
+        return _capital_run(words, i)
+    content = [w for w, _ in words if w.lower() not in STOPWORDS]
+    return " ".join(content[:MAX_TITLE_WORDS]).capitalize() if content else None
+
+
+def _capital_run(words: list[tuple[str, int]], i: int) -> str:
+    run = [words[i][0]]
+    for word, _ in words[i + 1 :]:
+        if len(run) >= MAX_TITLE_WORDS:
+            break
+        if word[0].isupper() or (word.lower() in _CONNECTORS and len(run) < MAX_TITLE_WORDS - 1):
+            run.append(word)
+        else:
+            break
+    while run and run[-1].lower() in _CONNECTORS:
+        run.pop()
+    return " ".join(w[:-2] if w.endswith(("'s", "’s")) else w for w in run)
+
+
+def _plain_opener(word: str) -> bool:
+    lower = word.lower()
+    return lower in STOPWORDS or lower in OPENERS or (lower.endswith("ing") and len(lower) > 5)
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip()
+    return not before or before[-1] in '.!?:;\n"“('
+
+
+def slugify(title: str) -> str:
+    """Lower-case words joined by `-`, letters of any script kept, marks dropped."""
+    folded = unicodedata.normalize("NFKD", title.casefold())
+    kept = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    words = re.findall(r"\w+", kept)
+    slug = "-".join(words)[:MAX_SLUG_CHARS].strip("-")
+    return slug or "note"
+
+
+def unique_slug(base: str, taken: Container[str]) -> str:
+    """`base`, or `base-2`, `base-3`… : the first that no page (nor this batch) has."""
+    if slug_problem(base) is not None:
+        base = slugify(base)
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug

@@ -1,0 +1,103 @@
+"""What a consolidation run did, entry by entry: the job's result and
+`memory consolidate --json`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from substrate.llm import Usage
+
+Status = Literal["filed", "merged", "skipped"]
+
+
+@dataclass(frozen=True)
+class EntryOutcome:
+    """`decided_by`: the cascade step (hint, entity, search, new, inbox) or `llm`;
+    None for an entry a filter skipped or an earlier run had already filed.
+    `in_buffer`: the entry stays for the next run (its page changed on disk)."""
+
+    id: str
+    status: Status
+    page: str | None
+    decided_by: str | None
+    reason: str
+    in_buffer: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "status": self.status,
+            "page": self.page,
+            "decided_by": self.decided_by,
+            "reason": self.reason,
+            "in_buffer": self.in_buffer,
+        }
+
+
+@dataclass
+class ConsolidationOutcome:
+    dry_run: bool = False
+    planner: str = "deterministic"
+    entries: list[EntryOutcome] = field(default_factory=list)
+    pages_created: list[str] = field(default_factory=list)
+    pages_updated: list[str] = field(default_factory=list)
+    views_written: list[str] = field(default_factory=list)
+    dangling_links: int = 0
+    fallbacks: list[str] = field(default_factory=list)
+    tokens: Usage = field(default_factory=Usage)
+    model_seconds: float = 0.0
+    seconds: float = 0.0
+    runs: int = 0
+    remaining: int = 0
+
+    def count(self, status: Status) -> int:
+        return sum(1 for e in self.entries if e.status == status and not e.in_buffer)
+
+    @property
+    def consumed(self) -> int:
+        """Entries this outcome took out of the buffer."""
+        return sum(1 for e in self.entries if not e.in_buffer)
+
+    def merge(self, other: ConsolidationOutcome) -> None:
+        """Fold a later run of the same call into this outcome."""
+        self.planner = other.planner
+        self.entries += other.entries
+        self.pages_created += [s for s in other.pages_created if s not in self.pages_created]
+        self.pages_updated += [
+            s
+            for s in other.pages_updated
+            if s not in self.pages_updated and s not in self.pages_created
+        ]
+        self.views_written += [v for v in other.views_written if v not in self.views_written]
+        self.dangling_links = other.dangling_links
+        self.fallbacks += other.fallbacks
+        self.tokens = self.tokens + other.tokens
+        self.model_seconds += other.model_seconds
+        self.seconds += other.seconds
+        self.runs += other.runs
+        self.remaining = other.remaining
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "dry_run": self.dry_run,
+            "planner": self.planner,
+            "entries_seen": len(self.entries),
+            "filed": self.count("filed"),
+            "merged": self.count("merged"),
+            "skipped": self.count("skipped"),
+            "kept": sum(1 for e in self.entries if e.in_buffer),
+            "pages_created": len(self.pages_created),
+            "pages_updated": len(self.pages_updated),
+            "created": self.pages_created,
+            "updated": self.pages_updated,
+            "views_written": self.views_written,
+            "dangling_links": self.dangling_links,
+            "fallbacks": self.fallbacks,
+            "tokens": self.tokens.as_json(),
+            "model_seconds": round(self.model_seconds, 3),
+            "seconds": round(self.seconds, 3),
+            "runs": self.runs,
+            "remaining": self.remaining,
+            "entries": [e.as_json() for e in self.entries],
+        }

@@ -1,0 +1,49 @@
+"""A plan: where each entry of a batch goes, and page or view rewrites.
+
+Both planners answer with a `Plan`; the writer applies it. A placement names
+the page an entry is filed into (existing or new); the writer decides the
+rest deterministically (the bullet, duplicates, continuation pages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from substrate.intake import BufferEntry
+from substrate.llm import Usage
+
+Action = Literal["file", "skip"]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """`slug`: the page to file into; `title` is set when the planner means a new
+    page there. `merged`: the planner found the fact already on the page."""
+
+    entry: BufferEntry
+    action: Action
+    slug: str | None
+    decided_by: str | None
+    reason: str
+    title: str | None = None
+    merged: bool = False
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A whole new text for an existing page (LLM only), already validated."""
+
+    slug: str
+    text: str
+
+
+@dataclass
+class Plan:
+    placements: list[Placement]
+    rewrites: list[Rewrite] = field(default_factory=list)
+    views: dict[str, str] = field(default_factory=dict)  # file name -> new text
+    planner: str = "deterministic"
+    fallbacks: list[str] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    model_seconds: float = 0.0

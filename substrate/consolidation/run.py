@@ -1,0 +1,178 @@
+"""`consolidate`: one bounded run, the one entry point every surface calls.
+
+Order, and why nothing is lost or filed twice whatever is killed when:
+1. under the consolidation lock (ingest takes it too), read the buffer and
+   the PageIndex; an entry whose id a page already carries was filed by a run
+   that stopped before trimming, and only leaves the buffer now;
+2. take entries in order up to `consolidation_batch_entries` (by entry, never
+   by minute: a burst stamped in one minute is still cut into bounded runs),
+   drop what the filters refuse, plan the rest, validate, write the pages;
+3. then trim what was filed or skipped from the buffer, under the buffer
+   lock and against the buffer as it is then (a fact remembered meanwhile
+   stays); entries whose page was edited by hand meanwhile stay as well.
+A crash between 2 and 3 leaves filed entries in the buffer too; step 1 of the
+next run sees their ids on the pages and trims them without filing again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from substrate.config import Settings, uses_concept_page_memory
+from substrate.consolidation.deterministic import Batch, DeterministicFiler
+from substrate.consolidation.filters import skip_reason
+from substrate.consolidation.llm_planner import VIEWS, LlmPlanner
+from substrate.consolidation.log import record
+from substrate.consolidation.outcome import ConsolidationOutcome, EntryOutcome
+from substrate.consolidation.plan import Plan
+from substrate.consolidation.views import RECENT, update_recent
+from substrate.consolidation.writer import Writer, bullet_text
+from substrate.errors import ConfigError, MemoryDisabledError
+from substrate.index import SearchIndex, matcher_for
+from substrate.intake import BufferEntry, read_buffer, trim_buffer
+from substrate.llm import ChatClient
+from substrate.pages import PageIndex, load_page_index
+from substrate.safety import hold_lock
+
+LOCK_TIMEOUT_S = 60.0
+EARLIER = "filed by an earlier run that stopped before trimming the buffer"
+
+
+def consolidate(
+    settings: Settings,
+    *,
+    dry_run: bool = False,
+    limit: int | None = None,
+    search: SearchIndex | None = None,
+    client: ChatClient | None = None,
+    clock: Callable[[], float] = time.time,
+) -> ConsolidationOutcome:
+    """File the first batch of buffer entries into pages (see the module doc).
+    `search` lets the filer's search step run; `client` is the LLM, when one is
+    configured. A dry run plans and reports, and writes nothing."""
+    if not uses_concept_page_memory(settings.config):
+        raise MemoryDisabledError("memory is disabled (memory.enabled = false); nothing to file")
+    planner = _planner(settings, search, client)
+    started = time.perf_counter()
+    ws = settings.workspace
+    with hold_lock(ws.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="consolidation"):
+        entries = read_buffer(settings)
+        index = load_page_index(ws)
+        earlier, skipped, batch = _split(settings, entries, index, limit)
+        plan = planner.plan(_batch(settings, batch, index)) if batch else Plan([])
+        written = Writer(settings, index).apply(plan, dry_run=dry_run)
+        outcome = ConsolidationOutcome(
+            dry_run=dry_run,
+            planner=plan.planner,
+            entries=[*earlier, *skipped, *written.outcomes],
+            pages_created=written.created,
+            pages_updated=written.updated,
+            views_written=written.views,
+            fallbacks=plan.fallbacks,
+            tokens=plan.usage,
+            model_seconds=plan.model_seconds,
+            runs=1,
+        )
+        if not dry_run:
+            _commit(settings, outcome, batch, clock())
+        after = load_page_index(ws) if written.created or written.updated else index
+        outcome.dangling_links = len(after.dangling_links)
+    outcome.remaining = len(read_buffer(settings))
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def consolidate_all(
+    settings: Settings,
+    *,
+    limit: int | None = None,
+    search: SearchIndex | None = None,
+    client: ChatClient | None = None,
+    after_run: Callable[[ConsolidationOutcome], object] | None = None,
+) -> ConsolidationOutcome:
+    """Bounded runs until the buffer holds nothing more to file (or `limit`
+    entries were taken); `after_run` follows each run that wrote pages (the
+    re-index, so the next run's search step sees them)."""
+    total = ConsolidationOutcome()
+    while True:
+        left = None if limit is None else limit - total.consumed
+        if left is not None and left <= 0:
+            break
+        run = consolidate(settings, limit=left, search=search, client=client)
+        total.merge(run)
+        if (run.pages_created or run.pages_updated) and after_run is not None:
+            after_run(run)
+        if run.consumed == 0 or run.remaining == 0:
+            break
+    return total
+
+
+def _planner(
+    settings: Settings, search: SearchIndex | None, client: ChatClient | None
+) -> DeterministicFiler | LlmPlanner:
+    filer = DeterministicFiler(settings, search)
+    choice = settings.tuning.consolidation_planner
+    if choice == "deterministic" or (choice == "auto" and client is None):
+        return filer
+    if client is None:
+        raise ConfigError(
+            'consolidation_planner = "llm" but no model is configured ([memory.substrate.llm])'
+        )
+    return LlmPlanner(settings, client, filer)
+
+
+def _split(
+    settings: Settings, entries: list[BufferEntry], index: PageIndex, limit: int | None
+) -> tuple[list[EntryOutcome], list[EntryOutcome], list[BufferEntry]]:
+    """(already filed, skipped by a filter, the batch to plan), in buffer order."""
+    size = settings.tuning.consolidation_batch_entries
+    if limit is not None:
+        size = min(size, limit)
+    filed_on = {eid: slug for slug, e in index.entries.items() for eid in e.filed}
+    earlier: list[EntryOutcome] = []
+    skipped: list[EntryOutcome] = []
+    batch: list[BufferEntry] = []
+    for entry in entries:
+        if len(skipped) + len(batch) >= size:
+            break
+        if entry.id in filed_on:
+            earlier.append(EntryOutcome(entry.id, "filed", filed_on[entry.id], None, EARLIER))
+            continue
+        why = skip_reason(entry.text)
+        if why is not None:
+            skipped.append(EntryOutcome(entry.id, "skipped", None, None, why))
+        else:
+            batch.append(entry)
+    return earlier, skipped, batch
+
+
+def _batch(settings: Settings, entries: list[BufferEntry], index: PageIndex) -> Batch:
+    views = {}
+    for name in VIEWS:
+        try:
+            views[name] = settings.workspace.view_path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            views[name] = ""
+    repairs = [f"page {f.path} does not parse: {f.error}" for f in index.parse_failures]
+    repairs += [
+        f"page {d.source} links to missing page {d.target} (via {d.via})"
+        for d in index.dangling_links
+    ]
+    return Batch(entries, index, matcher_for(index), views, repairs[:50])
+
+
+def _commit(
+    settings: Settings, outcome: ConsolidationOutcome, batch: list[BufferEntry], at: float
+) -> None:
+    """Trim what left the buffer, then the views and the decision log."""
+    trim_buffer(settings, {e.id for e in outcome.entries if not e.in_buffer})
+    by_id = {e.id: e for e in batch}
+    filed = [
+        (by_id[e.id].at.date(), bullet_text(by_id[e.id].text, e.page), e.page)
+        for e in outcome.entries
+        if e.status == "filed" and not e.in_buffer and e.id in by_id and e.page
+    ]
+    if update_recent(settings, filed):
+        outcome.views_written.append(RECENT)
+    record(settings, at, outcome.planner, outcome.entries)
