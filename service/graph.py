@@ -127,7 +127,11 @@ def node_detail(
 ) -> dict[str, Any]:
     """A page (or buffer entry), its links both ways, and the last turns that chose it."""
     if node_id.startswith(BUFFER_PREFIX):
-        return _buffer_detail(settings, index, node_id)
+        filed_into = _filed_into(index, node_id.removeprefix(BUFFER_PREFIX))
+        if filed_into is None:
+            return _buffer_detail(settings, index, node_id)
+        # Consolidated since the graph was drawn: the pending node is that page now.
+        return {**node_detail(settings, index, learned, turns, filed_into), "filed_from": node_id}
     entry = index.get(node_id)
     if entry is None:
         raise NotFoundError(f"no page or buffer entry with id {node_id!r}")
@@ -166,6 +170,10 @@ def node_detail(
         ],
         "selected_in": chosen,
     }
+
+
+def _filed_into(index: PageIndex, entry_id: str) -> str | None:
+    return next((slug for slug, e in index.entries.items() if entry_id in e.filed), None)
 
 
 def _buffer_detail(settings: Settings, index: PageIndex, node_id: str) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from substrate.config import (
     uses_concept_page_memory,
 )
 from substrate.errors import (
+    BillingError,
     ConfigError,
     InvalidInputError,
     LockHeldError,
@@ -41,6 +42,7 @@ from substrate.errors import (
     StaleWriteError,
     StoreUnavailableError,
     TooLargeError,
+    TransientError,
     WorkspaceError,
 )
 from substrate.index import (
@@ -75,6 +77,7 @@ from substrate.safety import (
 )
 
 __all__ = [
+    "BillingError",
     "BufferEntry",
     "Capability",
     "ConfigError",
@@ -105,6 +108,7 @@ __all__ = [
     "StoreUnavailableError",
     "SubstrateTuning",
     "TooLargeError",
+    "TransientError",
     "Workspace",
     "WorkspaceError",
     "collect_stats",

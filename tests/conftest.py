@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +10,7 @@ import pytest
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, init_workspace, open_workspace
 from substrate.config.cpus import cgroup_quota, usable_cpus
+from tests.llm_server import ScriptedLLM
 
 # A test slower than this is named as it finishes: a CI run cut off by its
 # time limit never reaches pytest's --durations table.
@@ -43,6 +44,13 @@ def write_page(workspace: Workspace) -> PageWriter:
         return path
 
     return write
+
+
+@pytest.fixture
+def llm_server() -> Iterator[ScriptedLLM]:
+    """A loopback chat-completions server; queue its answers with `say`/`fail`/`stall`."""
+    with ScriptedLLM().serving() as server:
+        yield server
 
 
 # Shared 2-core machines stall unpredictably; a per-example deadline would make

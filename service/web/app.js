@@ -107,7 +107,7 @@ async function selectNode(id) {
   }
   if (state.cy) {
     state.cy.$(":selected").unselect();
-    const n = state.cy.getElementById(id);
+    const n = state.cy.getElementById(node.filed_from ? node.page.slug : id);
     if (n.length) { n.select(); }
   }
   detail.replaceChildren(...renderDetail(node));
@@ -124,6 +124,9 @@ function renderDetail(node) {
   } else {
     const page = node.page;
     out.push(el("h2", page.title));
+    if (node.filed_from) {
+      out.push(el("p", "The pending fact was filed into this page.", "pending-note"));
+    }
     out.push(el("p", page.slug + (page.fresh_at ? " · dated " + page.fresh_at.slice(0, 10) : ""),
                 "meta"));
     if (page.source && page.source.startsWith("import:")) {

@@ -238,7 +238,7 @@ class LlmPlanner:
             if problem is not None:
                 notes.append(f"rewrite of {slug} refused ({problem}): new facts appended instead")
                 continue
-            out.append(Rewrite(slug, rewrite.content))
+            out.append(Rewrite(slug, rewrite.content, current))
         return out, notes
 
     def _rewrite_problem(self, slug: str, current: str, text: str) -> str | None:

@@ -25,6 +25,12 @@ CALENDAR = frozenset(
     """january february march april may june july august september october november
     december monday tuesday wednesday thursday friday saturday sunday""".split()
 )
+# Words that carry no subject of their own in a casual note.
+WEAK = frozenset(
+    """ok okay well really just like think thought know knew feel felt guess thing things
+    stuff lot lots much good great bad nice yeah yes no so went go going gone get got
+    getting did done doing said say says way kind sort actually pretty""".split()
+)
 # Words that open a note without naming anything.
 OPENERS = frozenset(
     """yesterday today tomorrow tonight recently lately also then after before last next
@@ -48,8 +54,14 @@ def leading_name(text: str) -> str | None:
         if _opens_sentence(clean, start) and _plain_opener(word):
             continue
         return _capital_run(words, i)
-    content = [w for w, _ in words if w.lower() not in STOPWORDS]
-    return " ".join(content[:MAX_TITLE_WORDS]).capitalize() if content else None
+    content = [w for w, _ in words if not _filler(w.lower())]
+    if len(content) < 2:
+        return None  # nothing nameable: the day's inbox
+    return " ".join(content[:MAX_TITLE_WORDS]).capitalize()
+
+
+def _filler(word: str) -> bool:
+    return word in STOPWORDS or word in OPENERS or word in WEAK
 
 
 def _capital_run(words: list[tuple[str, int]], i: int) -> str:

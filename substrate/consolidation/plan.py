@@ -32,10 +32,13 @@ class Placement:
 
 @dataclass(frozen=True)
 class Rewrite:
-    """A whole new text for an existing page (LLM only), already validated."""
+    """A whole new text for an existing page (LLM only), already validated, and the
+    text it was made from: a page that changed since (a hand edit during the model
+    call) keeps its text, and the new facts are appended to it instead."""
 
     slug: str
     text: str
+    base: str
 
 
 @dataclass

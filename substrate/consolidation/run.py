@@ -62,10 +62,12 @@ def consolidate(
         earlier, skipped, batch = _split(settings, entries, index, limit)
         plan = planner.plan(_batch(settings, batch, index)) if batch else Plan([])
         written = Writer(settings, index).apply(plan, dry_run=dry_run)
+        order = {e.id: i for i, e in enumerate(entries)}
+        decided = sorted([*earlier, *skipped, *written.outcomes], key=lambda e: order[e.id])
         outcome = ConsolidationOutcome(
             dry_run=dry_run,
             planner=plan.planner,
-            entries=[*earlier, *skipped, *written.outcomes],
+            entries=decided,
             pages_created=written.created,
             pages_updated=written.updated,
             views_written=written.views,

@@ -78,7 +78,13 @@ class Writer:
         for p in plan.placements:
             outcomes[p.entry.id] = self._place(p)
         for rewrite in plan.rewrites:
-            self._target(rewrite.slug, None).rewrite = rewrite.text
+            target = self._target(rewrite.slug, None)
+            if target.text == rewrite.base:
+                target.rewrite = rewrite.text
+            else:
+                plan.fallbacks.append(
+                    f"rewrite of {rewrite.slug} dropped: the page changed during the model call"
+                )
         writes, targets = self._writes()
         view_writes = self._view_writes(plan.views)
         if dry_run:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from service.jobs import BILLING, TRANSIENT, BillingJobError, JobQueue
-from substrate.errors import InvalidInputError, StoreUnavailableError
+from substrate.errors import BillingError, InvalidInputError, StoreUnavailableError, TransientError
 
 
 class Clock:
@@ -118,3 +119,49 @@ def test_the_queue_survives_a_new_process(tmp_path: Path, clock: Clock) -> None:
     JobQueue(tmp_path / "q.sqlite", clock).enqueue("memory_v2_reembed")
     job = JobQueue(tmp_path / "q.sqlite", clock).claim()
     assert job is not None and job.kind == "memory_v2_reembed"
+
+
+def test_at_most_one_consolidation_is_queued_or_running(queue: JobQueue) -> None:
+    first = queue.enqueue("memory_v2_consolidate", {"reason": "schedule"})
+    nudge = queue.enqueue("memory_v2_consolidate", {"reason": "nudge"})
+    assert (nudge.id, nudge.deduped) == (first.id, True)
+    job = queue.claim()
+    assert job is not None and job.id == first.id
+    run_now = queue.enqueue("memory_v2_consolidate", {"reason": "run-now"})
+    assert (run_now.id, run_now.deduped) == (first.id, True)  # joins the running one
+    queue.complete(job, {}, 0.0)
+    assert not queue.enqueue("memory_v2_consolidate", {"reason": "run-now"}).deduped
+
+
+def test_a_job_that_found_nothing_to_do_is_recorded_skipped(queue: JobQueue) -> None:
+    queue.enqueue("memory_v2_consolidate")
+    job = queue.claim()
+    assert job is not None
+    queue.complete(job, {"nothing_to_do": "empty"}, 0.0, "skipped")
+    assert queue.history(1)[0]["outcome"] == "skipped"
+
+
+def test_finished_jobs_are_pruned(queue: JobQueue, monkeypatch: pytest.MonkeyPatch) -> None:
+    import service.jobs
+
+    monkeypatch.setattr(service.jobs, "FINISHED_KEPT", 5)
+    for i in range(12):
+        queue.enqueue("memory_v2_reembed", {"n": i})
+        job = queue.claim()
+        assert job is not None
+        queue.complete(job, {}, 0.0)
+    assert queue.counts() == {"done": 5}
+
+
+@pytest.mark.parametrize(
+    ("error", "curve"),
+    [(TransientError("model timed out"), TRANSIENT), (BillingError("402"), BILLING)],
+)
+def test_model_failures_back_off_on_their_own_curve(
+    queue: JobQueue, clock: Clock, error: Exception, curve: Any
+) -> None:
+    queue.enqueue("memory_v2_consolidate")
+    job = queue.claim()
+    assert job is not None
+    assert queue.fail(job, error, clock.now) == "retry"
+    assert queue.job(job.id)["run_after"] == clock.now + curve.delay(1)  # type: ignore[index]

@@ -1,0 +1,79 @@
+"""`memory consolidate` and `memory remember --at` through the CLI, on the real models."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from service.cli import cli
+from substrate import Workspace
+from tests.conftest import PageWriter
+
+
+def run(workspace: Workspace, *args: str) -> dict:  # type: ignore[type-arg]
+    result = CliRunner().invoke(cli, [*args, "--workspace", str(workspace.root)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout) if "--json" in args else {"out": result.stdout}
+
+
+def test_consolidate_json_has_the_documented_fields_and_pages_are_searchable(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("people/sam", "---\ntitle: Sam\n---\n# Sam\n")
+    ids = [
+        CliRunner()
+        .invoke(cli, ["remember", "--workspace", str(workspace.root), text, "--at", at])
+        .stdout.strip()
+        for text, at in (
+            ("Sam started rock climbing on Tuesdays", "2023-05-08T13:56"),
+            ("thanks", "2023-05-08T14:00"),
+        )
+    ]
+    archive = workspace.archive_dir / "2023-05-08.md"
+    assert "Sam started rock climbing" in archive.read_text()
+    dry = run(workspace, "consolidate", "--dry-run", "--json")
+    assert dry["dry_run"] and dry["filed"] == 1
+    outcome = run(workspace, "consolidate", "--json")
+    assert {
+        "entries_seen",
+        "filed",
+        "merged",
+        "skipped",
+        "pages_created",
+        "pages_updated",
+        "dangling_links",
+        "entries",
+    } <= set(outcome)
+    assert (outcome["entries_seen"], outcome["filed"], outcome["skipped"]) == (2, 1, 1)
+    first, second = outcome["entries"]
+    assert {"id", "status", "page", "decided_by", "reason"} <= set(first)
+    assert (first["id"], first["status"], first["page"], first["decided_by"]) == (
+        ids[0],
+        "filed",
+        "people/sam",
+        "entity",
+    )
+    assert (second["status"], second["page"], second["decided_by"]) == ("skipped", None, None)
+    hits = run(workspace, "search", "--json", "rock climbing")
+    assert hits[0]["slug"] == "people/sam" and "rock climbing" in hits[0]["excerpt"]  # type: ignore[index]
+    explained = run(workspace, "consolidate", "--explain", ids[0], "--json")
+    assert explained["pages"] == ["people/sam"] and explained["state"] == "filed"
+
+
+def test_a_bad_at_is_one_line(workspace: Workspace) -> None:
+    result = CliRunner().invoke(
+        cli, ["remember", "--workspace", str(workspace.root), "fact", "--at", "yesterday"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: at: 'yesterday' is not an ISO 8601 date or time (e.g. 2023-05-08T13:56)\n"
+    )
+
+
+@pytest.mark.parametrize("args", [["--explain", "000000000000"]])
+def test_explaining_an_unknown_entry_is_one_line(workspace: Workspace, args: list[str]) -> None:
+    result = CliRunner().invoke(cli, ["consolidate", "--workspace", str(workspace.root), *args])
+    assert result.exit_code == 1
+    assert "no buffer entry, filed fact or recorded decision" in result.stderr

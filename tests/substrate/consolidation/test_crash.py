@@ -1,0 +1,72 @@
+"""kill -9 at random points of consolidation runs: every fact stays on at most one
+page, nothing is lost, and a rerun converges to every fact filed exactly once."""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime
+
+from substrate import Settings, read_buffer, remember
+from substrate.consolidation import consolidate_all
+from substrate.pages import fact_bullets
+
+FACTS = 150
+NAMES = ("Caroline", "Melanie", "Sam", "Priya", "Jonas")
+
+RUNNER = """
+import os, sys, time
+from pathlib import Path
+from service.settings_loader import build_settings
+from substrate.consolidation import consolidate_all
+
+real_link, real_replace, real_rename = os.link, os.replace, os.rename
+def slowed(real):
+    def call(*args, **kwargs):
+        time.sleep(0.002)  # stretch the run so a kill lands inside it
+        return real(*args, **kwargs)
+    return call
+os.link, os.replace, os.rename = slowed(real_link), slowed(real_replace), slowed(real_rename)
+consolidate_all(build_settings(Path(sys.argv[1])))
+print("DONE", flush=True)
+"""
+
+
+def facts_on_pages(settings: Settings) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for path in settings.workspace.concepts_dir.rglob("*.md"):
+        counts.update(b.text for b in fact_bullets(path.read_text()))
+    return counts
+
+
+def test_kill_9_twenty_times_then_a_rerun_files_every_fact_once(settings: Settings) -> None:
+    settings.workspace.config_path.write_text(
+        "[memory.substrate]\nconsolidation_batch_entries = 20\nconsolidation_page_facts = 8\n"
+    )
+    from service.settings_loader import build_settings
+
+    settings = build_settings(settings.workspace.root)
+    texts = [f"{NAMES[i % 5]} noted thing number {i}" for i in range(FACTS)]
+    for i, text in enumerate(texts):
+        remember(settings, text, now=datetime(2023, 5, 1 + i % 28, 10, i % 60, tzinfo=UTC))
+    rng = random.Random(11)
+    progress = []
+    for _ in range(20):
+        with subprocess.Popen(
+            [sys.executable, "-c", RUNNER, str(settings.workspace.root)], stdout=subprocess.PIPE
+        ) as proc:
+            time.sleep(rng.uniform(0.4, 1.6))
+            proc.send_signal(signal.SIGKILL)
+        on_pages = facts_on_pages(settings)
+        buffered = {e.text for e in read_buffer(settings)}
+        assert max(on_pages.values(), default=1) == 1  # never filed twice
+        assert set(texts) == set(on_pages) | buffered  # never lost
+        progress.append(len(on_pages))
+    assert 0 < progress[0] < FACTS  # the kills land inside runs, not after them
+    consolidate_all(settings)
+    assert facts_on_pages(settings) == Counter(texts)
+    assert read_buffer(settings) == []
