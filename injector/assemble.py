@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from injector.card import CardPage, render_card
+from injector.card import MIN_EXCERPT, CardPage, render_card
 from injector.info import render_info
 from lanes.candidates import Candidate
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
@@ -38,7 +38,8 @@ from lanes.relevance import Floors, fresh_lane, sim_lane
 from lanes.select import Selected, select, within_room
 from substrate.config import Settings, is_memory_v3_live
 from substrate.errors import InvalidInputError, MemoryServiceError
-from substrate.index import EntityMatcher, Hit, SearchIndex, matcher_for
+from substrate.index import EntityMatcher, Hit, SearchIndex, excerpt_for, matcher_for
+from substrate.index.bm25 import question_keys, tokenize
 from substrate.pages import (
     LivePageIndex,
     PageEntry,
@@ -51,6 +52,7 @@ from substrate.pages import (
 from substrate.safety import checked_text, surrogate_offset, tail_within
 
 SEARCH_K = 20
+PAGE_HEAD = 110  # a page's tag and lanes on the card, roughly
 MAX_ID_BYTES = 256
 SEEDS = 3
 LEARNS_EDGES = frozenset({"entity", "sim", "fresh", "hot"})
@@ -191,7 +193,7 @@ class Injector:
             graph = self._edges.current()
             proposals = self._proposals(message, index, matcher, hits, conversation, graph, now)
         chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
-        pages = self._card_pages(chosen, index, hits)
+        pages = self._card_pages(chosen, index, hits, message)
         memory, shown = render_card(pages, v3.card_budget_chars)
         shown_slugs = {p.slug for p in shown}
         selected = [
@@ -257,13 +259,20 @@ class Injector:
         return proposals
 
     def _card_pages(
-        self, chosen: list[Selected], index: PageIndex, hits: list[Hit]
+        self, chosen: list[Selected], index: PageIndex, hits: list[Hit], message: str
     ) -> list[CardPage]:
+        """Each page with its excerpt re-centred on the lines the turn names, cut to
+        about the room the card can give it: the card shares its budget between all
+        its pages, and cutting a search excerpt from its start would drop the line
+        that matched whenever it was not the first."""
         by_slug = {h.slug: h for h in hits}
+        terms = {*tokenize(message), *question_keys(message)}
+        share = max(MIN_EXCERPT, self._v3.card_budget_chars // max(1, len(chosen)) - PAGE_HEAD)
         pages = []
         for s in chosen:
             entry = index.entries[s.slug]
             hit = by_slug.get(s.slug)
+            excerpt = excerpt_for(hit.excerpt, terms, share) if hit else self._page_excerpt(entry)
             pages.append(
                 CardPage(
                     slug=s.slug,
@@ -271,7 +280,7 @@ class Injector:
                     dated=entry.fresh_at.strftime("%Y-%m-%d") if entry.fresh_at else None,
                     lanes=tuple(s.lanes),
                     source=entry.source,
-                    excerpt=hit.excerpt if hit else self._page_excerpt(entry),
+                    excerpt=excerpt,
                 )
             )
         return pages

@@ -114,7 +114,7 @@ def _check_values(config: MemoryConfig) -> None:
         )
     if llm.get("timeout_s") is not None and llm["timeout_s"] <= 0:
         raise ConfigError(f"{source}: memory.substrate.llm.timeout_s must be positive")
-    for name in ("consolidation_batch_entries", "consolidation_page_facts"):
+    for name in ("consolidation_batch_entries", "consolidation_page_facts", "facts_per_chunk"):
         key, value = _resolved_source(config, name)
         if value < 1:
             raise ConfigError(f"{source}: {key} must be at least 1, got {value}")

@@ -58,6 +58,8 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("consolidation_page_facts", "consolidation_page_facts", int, 24),
     Tunable("consolidation_search_floor", "consolidation_search_floor", float, 0.55),
     Tunable("consolidation_search_margin", "consolidation_search_margin", float, 0.1),
+    # Filed fact bullets per chunk of the index (part of the index identity).
+    Tunable("facts_per_chunk", "facts_per_chunk", int, 3),
 )
 MULTILINGUAL_OFF = "off"
 

@@ -36,6 +36,7 @@ class SubstrateTuning:
     consolidation_page_facts: int
     consolidation_search_floor: float
     consolidation_search_margin: float
+    facts_per_chunk: int
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,30 @@ def chunk_page(title: str, body: str, count_tokens: TokenCounter, budget: int) -
     return [Chunk(i, prefix + text) for i, text in enumerate(bodies or [""])]
 
 
+def chunk_facts(
+    title: str,
+    facts: list[str],
+    per_chunk: int,
+    count_tokens: TokenCounter,
+    budget: int,
+    start: int = 0,
+) -> list[Chunk]:
+    """Fact bullets `per_chunk` at a time (fewer when that would pass the token
+    budget), each chunk with the title prefixed, numbered from `start`. A page of
+    filed facts is many small subjects: a chunk of a few of them matches the one
+    a question is about far better than a chunk of a dozen, and its excerpt is
+    that fact rather than whatever shares the chunk's words."""
+    prefix = f"{title}\n\n"
+    room = max(16, budget - count_tokens([prefix])[0])
+    groups: list[list[tuple[str, int, bool]]] = []
+    for piece in _fit_lines(facts, count_tokens, room):
+        if not groups or len(groups[-1]) >= per_chunk:
+            groups.append([])
+        groups[-1].append(piece)
+    bodies = [text for group in groups for text in _pack(group, room)]
+    return [Chunk(start + i, prefix + text) for i, text in enumerate(bodies)]
+
+
 def page_text(title: str, chunks: list[Chunk]) -> str:
     """The page again from its chunks: the title once, then every chunk's lines."""
     prefix = f"{title}\n\n"

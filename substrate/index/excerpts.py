@@ -13,7 +13,23 @@ def chunk_excerpt(text: str, title: str) -> str:
     return text.removeprefix(f"{title}\n\n").strip()
 
 
+SPAN_BREAK = "\n…\n"  # between the spans of one excerpt (`fusion`)
+MORE_SPAN_CHARS = 200  # a second span is shown shorter than the first
+
+
 def excerpt_for(body: str, query_terms: set[str], limit: int = EXCERPT_CHARS) -> str:
+    """`span_excerpt` of each span of a hit's excerpt: the first within `limit`, a
+    second (another chunk of the page that scored nearly as well) within
+    `MORE_SPAN_CHARS` more, or half of `limit` when that is less (a card's
+    share of its budget)."""
+    first, *more = body.split(SPAN_BREAK)
+    out = [span_excerpt(first, query_terms, limit)]
+    for span in more[:1]:
+        out.append(span_excerpt(span, query_terms, min(MORE_SPAN_CHARS, limit // 2)))
+    return SPAN_BREAK.join(out)
+
+
+def span_excerpt(body: str, query_terms: set[str], limit: int = EXCERPT_CHARS) -> str:
     """At most `limit` characters of the chunk, around the lines sharing most query
     terms (words or name keys)."""
     if len(body) <= limit:

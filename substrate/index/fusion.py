@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from substrate.index.excerpts import chunk_excerpt
+from substrate.index.excerpts import SPAN_BREAK, chunk_excerpt
 from substrate.index.store import DENSE, DENSE_ML, SPARSE, StoreHit
 
 RRF_K = 60
@@ -72,7 +72,9 @@ def _best_per_page(hits: list[StoreHit]) -> list[StoreHit]:
     return list(seen.values())
 
 
-SIGNALS = (DENSE, DENSE_ML, SPARSE)  # also the tie order for which chunk is the excerpt
+SIGNALS = (DENSE, DENSE_ML, SPARSE)
+MAX_SPANS = 2
+SPAN_RATIO = 0.8
 
 
 @dataclass(frozen=True)
@@ -110,31 +112,88 @@ def fuse(
     }
     ranks = {name: {slug: i + 1 for i, slug in enumerate(pages)} for name, pages in best.items()}
     scores: dict[str, float] = {}
-    for name, weight in fusion.weights.items():
-        if name == SPARSE and fusion.min_coverage > 0:
-            weight *= min(1.0, sparse_coverage / fusion.min_coverage)
+    weights = _weights(fusion, sparse_coverage)
+    for name, weight in weights.items():
         if fusion.method == "minmax":
             part = _minmax(list(best[name].values()), weight, fusion.min_span.get(name, 0.0))
         else:
             part = {slug: weight / (RRF_K + r) for slug, r in ranks[name].items()}
         for slug, value in part.items():
             scores[slug] = scores.get(slug, 0.0) + value
+    excerpts = _excerpt_chunks(signals, best, fusion, weights)
     shown = []
     for slug in sorted(scores, key=lambda slug: (-scores[slug], slug))[:limit]:
         page_ranks = {name: ranks[name].get(slug) for name in SIGNALS}
-        # The excerpt is the chunk from whichever signal ranked the page highest.
-        top = min(
-            (name for name in SIGNALS if page_ranks[name] is not None),
-            key=lambda name: (page_ranks[name], SIGNALS.index(name)),
-        )
         raw = {name: best[name][slug].score if page_ranks[name] else None for name in SIGNALS}
-        shown.append((slug, best[top][slug], page_ranks, raw))
-    chunks = [chunk for _, chunk, _, _ in shown]
-    full = payloads(chunks) if payloads else [c.payload for c in chunks]
+        shown.append((slug, excerpts[slug], page_ranks, raw))
+    chunks = [chunk for _, spans, _, _ in shown for chunk in spans]
+    full = iter(payloads(chunks) if payloads else [c.payload for c in chunks])
     return [
-        _hit(slug, payload, scores[slug], page_ranks, raw)
-        for (slug, _, page_ranks, raw), payload in zip(shown, full, strict=True)
+        _hit(slug, [next(full) for _ in spans], scores[slug], page_ranks, raw)
+        for slug, spans, page_ranks, raw in shown
     ]
+
+
+def _weights(fusion: Fusion, sparse_coverage: float) -> dict[str, float]:
+    """Each signal's weight for this query: BM25's shrinks with its coverage."""
+    out = dict(fusion.weights)
+    if SPARSE in out and fusion.min_coverage > 0:
+        out[SPARSE] *= min(1.0, sparse_coverage / fusion.min_coverage)
+    return out
+
+
+def _excerpt_chunks(
+    signals: dict[str, list[StoreHit]],
+    best: dict[str, dict[str, StoreHit]],
+    fusion: Fusion,
+    weights: dict[str, float],
+) -> dict[str, list[StoreHit]]:
+    """The chunk each page shows: the one the signals together score highest, each
+    chunk scored like its page would be. A page's best chunk by meaning and its best
+    chunk by words are often different chunks, and showing the first signal's
+    chunk hid the fact a question named ("joined an activist group") behind one
+    that only sounded like it."""
+    combined: dict[Any, float] = {}
+    chunk_of: dict[Any, StoreHit] = {}
+    # -> each page's chunks, best first: the first is its excerpt, a second that
+    # scores nearly as well is shown after it (`MAX_SPANS`, `SPAN_RATIO`)
+    for name, weight in weights.items():
+        hits = signals.get(name, [])
+        if not hits or weight <= 0:
+            continue
+        norm = _chunk_scale(hits, list(best[name].values()), fusion, name)
+        for rank, hit in enumerate(hits, 1):
+            key = _chunk_key(hit)
+            chunk_of.setdefault(key, hit)
+            combined[key] = combined.get(key, 0.0) + weight * norm(hit.score, rank)
+    ranked: dict[str, list[tuple[float, StoreHit]]] = {}
+    for key, score in sorted(combined.items(), key=lambda kv: -kv[1]):
+        hit = chunk_of[key]
+        ranked.setdefault(str(hit.payload["slug"]), []).append((score, hit))
+    out = {
+        slug: [chunks[0][1]]
+        + [h for s, h in chunks[1:MAX_SPANS] if chunks[0][0] > 0 and s >= SPAN_RATIO * chunks[0][0]]
+        for slug, chunks in ranked.items()
+    }
+    for name in SIGNALS:  # a page only a zero-weight signal found keeps that chunk
+        for slug, hit in best[name].items():
+            out.setdefault(slug, [hit])
+    return out
+
+
+def _chunk_scale(
+    hits: list[StoreHit], pages: list[StoreHit], fusion: Fusion, name: str
+) -> Callable[[float, int], float]:
+    if fusion.method != "minmax":
+        return lambda score, rank: 1.0 / (RRF_K + rank)
+    top = max(h.score for h in pages)
+    bottom = min(h.score for h in pages)
+    span = max(top - bottom, fusion.min_span.get(name, 0.0))
+    return lambda score, rank: (score - bottom) / span if span > 0 else 1.0
+
+
+def _chunk_key(hit: StoreHit) -> Any:
+    return hit.point if hit.point is not None else (hit.payload["slug"], hit.payload.get("chunk"))
 
 
 def _minmax(hits: list[StoreHit], weight: float, min_span: float = 0.0) -> dict[str, float]:
@@ -153,12 +212,14 @@ def _minmax(hits: list[StoreHit], weight: float, min_span: float = 0.0) -> dict[
 
 def _hit(
     slug: str,
-    payload: dict[str, Any],
+    spans: list[dict[str, Any]],
     score: float,
     ranks: dict[str, int | None],
     raw: dict[str, float | None],
 ) -> Hit:
+    payload = spans[0]
     title = str(payload.get("title", slug))
+    texts = [chunk_excerpt(str(p.get("text", "")), title) for p in spans]
     return Hit(
         slug=slug,
         title=title,
@@ -168,7 +229,7 @@ def _hit(
         sparse_rank=ranks[SPARSE],
         dense_score=raw[DENSE],
         sparse_score=raw[SPARSE],
-        excerpt=chunk_excerpt(str(payload.get("text", "")), title),
+        excerpt=SPAN_BREAK.join(t for t in texts if t),
         fresh_at=_iso(payload.get("fresh_at")),
         source=payload.get("source"),
         origin_date=payload.get("origin_date"),

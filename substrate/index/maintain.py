@@ -31,10 +31,10 @@ import numpy as np
 from substrate.config.settings import Settings
 from substrate.errors import InvalidInputError, StoreUnavailableError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
-from substrate.index.chunks import Chunk, chunk_page, page_text
+from substrate.index.chunks import Chunk, chunk_facts, chunk_page, page_text
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
-from substrate.pages.facts import strip_markers
+from substrate.pages.facts import split_facts
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
 from substrate.safety.safe_files import sweep_stale_temps, write_atomic
@@ -326,12 +326,17 @@ class Maintenance:
         if body is None and doc.path is not None:
             try:
                 _, body = split_frontmatter(decode_page(read_page_file(doc.path)))
-                body = strip_markers(body)
             except (OSError, InvalidInputError):
                 body = ""  # changed or vanished since the scan; the next maintain catches up
-        return chunk_page(
-            doc.title, body or "", self._embedder.count_tokens, self._embedder.max_tokens
-        )
+        prose, facts = split_facts(body or "")
+        count, budget = self._embedder.count_tokens, self._embedder.max_tokens
+        chunks = chunk_page(doc.title, prose, count, budget)
+        if not facts:
+            return chunks
+        if len(chunks) == 1 and not chunks[0].text.removeprefix(f"{doc.title}\n\n").strip():
+            chunks = []  # a page of facts alone: no empty prose chunk
+        per_chunk = self._settings.tuning.facts_per_chunk
+        return chunks + chunk_facts(doc.title, facts, per_chunk, count, budget, len(chunks))
 
     def _read_state(self) -> dict[str, Any]:
         try:

@@ -53,10 +53,10 @@ class SearchIndex:
     def identity(self) -> str:
         """What every stored vector depends on: a change means a full rebuild."""
         models = ";".join(f"{name}={e.identity}" for name, e in self._embedders.items())
-        context = (
-            self._settings.tuning.multilingual_page_context if DENSE_ML in self._embedders else 0
-        )
-        return f"{models};tokens={TOKENIZER};page_context={context}"
+        tuning = self._settings.tuning
+        context = tuning.multilingual_page_context if DENSE_ML in self._embedders else 0
+        facts = tuning.facts_per_chunk
+        return f"{models};tokens={TOKENIZER};page_context={context};facts_per_chunk={facts}"
 
     def maintain(
         self,

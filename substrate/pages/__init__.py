@@ -14,6 +14,7 @@ from substrate.pages.facts import (
     filed_ids,
     fold,
     new_page_text,
+    split_facts,
     strip_markers,
     with_facts,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "path_for_slug",
     "read_page_file",
     "slug_problem",
+    "split_facts",
     "split_frontmatter",
     "strip_markers",
     "validate_slug",

@@ -27,6 +27,9 @@ START = "<!-- memory:facts -->"
 END = "<!-- /memory:facts -->"
 HEADING = "## Facts"
 INDENT = "  "
+MONTHS = (
+    "January February March April May June July August September October November December"
+).split()
 _ID = r"[0-9a-f]{12}(?:-\d+)?"
 _MARK = re.compile(rf" ?<!-- e:({_ID}) -->")
 _BULLET = re.compile(rf"^- \[(\d{{4}}-\d{{2}}-\d{{2}})\] (.*?)(?: <!-- e:({_ID}) -->)?$")
@@ -97,6 +100,26 @@ def with_facts(text: str, bullets: list[FactBullet]) -> str:
         return f"{lead}\n\n{section}" if lead else section
     before = text[:end].rstrip("\n")
     return f"{before}\n{added}\n{text[end:]}"
+
+
+def split_facts(text: str) -> tuple[str, list[str]]:
+    """(the page without its managed section, each fact bullet as a reader sees
+    it: `- [day] text`, no id): the index chunks the two apart."""
+    start, end = text.find(START), text.find(END)
+    if start < 0:
+        return strip_markers(text), []
+    stop = end + len(END) if end > start else len(text)
+    prose = strip_markers(text[:start] + text[stop:])
+    return prose, [reader_line(b) for b in fact_bullets(text)]
+
+
+def reader_line(bullet: FactBullet) -> str:
+    """A bullet as the index and the card show it: the date in words ("27 June
+    2023"), so a question about June meets it by word as well as by meaning (the
+    file keeps the ISO date), and no entry id."""
+    day = f"{bullet.day.day} {MONTHS[bullet.day.month - 1]} {bullet.day.year}"
+    first, *rest = bullet.text.split("\n")
+    return "\n".join([f"- [{day}] {first}", *(INDENT + line for line in rest)])
 
 
 def strip_markers(text: str) -> str:
