@@ -61,11 +61,25 @@ enabled = true
 #                         # multilingual tokens adds its whole-page vector to each
 #                         # chunk's dense_ml vector; 0 turns it off (re-indexes)
 # ingest_max_page_bytes = 262144   # `memory ingest` refuses larger pages
+# consolidation_batch_entries = 50  # entries per consolidation run
+# consolidation_planner = "auto"    # "deterministic", "llm", or "auto" (llm when
+#                                   # [memory.substrate.llm] names a model)
+# consolidation_page_facts = 24     # facts a page takes before a continuation page
+# consolidation_search_floor = 0.55 # the filer's search step: best cosine, and
+# consolidation_search_margin = 0.1 #   the lead over the runner-up
+# facts_per_chunk = 3               # filed facts per index chunk (re-indexes)
 #
 # [memory.substrate.qdrant]
 # url = "http://localhost:6333"   # a Qdrant server instead of the embedded store
 # api_key = "..."
 # collection = "memory_pages"
+#
+# [memory.substrate.llm]            # any OpenAI-compatible chat-completions endpoint
+# base_url = "http://localhost:11434/v1"
+# model = "llama3.1"
+# api_key_env = "MEMORY_LLM_API_KEY"   # the environment variable holding the key
+# timeout_s = 60.0
+# max_output_tokens = 4096
 
 [memory.limits]
 # What one call may carry; over a limit is refused before anything is stored.
