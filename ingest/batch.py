@@ -37,11 +37,13 @@ from substrate.pages import (
     parse_page,
     path_for_slug,
     slug_problem,
+    split_frontmatter,
     with_default_field,
 )
 from substrate.safety import (
     PlannedWrite,
-    find_problems,
+    Scanner,
+    Verdict,
     hold_lock,
     printable,
     read_bytes_snapshot,
@@ -80,6 +82,7 @@ class PageResult:
     reason: str | None = None
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
+    scan: Verdict | None = None  # the scanner's verdict under the import policy
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +92,7 @@ class PageResult:
             "reason": self.reason,
             "warnings": self.warnings,
             "error": self.error,
+            "scan": None if self.scan is None else self.scan.as_json(),
         }
 
 
@@ -150,7 +154,7 @@ def run(
         for start in range(0, len(staged), options.batch_size):
             planned: list[tuple[PageResult, PlannedWrite]] = []
             for item in staged[start : start + options.batch_size]:
-                result, prepared = _validate(item, cap, options, known, first_at)
+                result, prepared = _validate(settings.scanner, item, cap, options, known, first_at)
                 if prepared is not None:
                     targets[item.slug] = prepared.targets
                     write = _plan(ws.concepts_dir, item.slug, prepared.data, options, result)
@@ -178,6 +182,7 @@ def _writer_lock(settings: Settings, options: IngestOptions) -> Iterator[set[str
 
 
 def _validate(
+    scanner: Scanner,
     item: StagedPage,
     cap: int,
     options: IngestOptions,
@@ -193,7 +198,7 @@ def _validate(
         return result, None
     first_at[item.slug] = item.where
     try:
-        prepared = _prepare(item.slug, item.read, cap, options, known)
+        prepared = _prepare(scanner, item.slug, item.read, cap, options, known, result)
     except (MemoryServiceError, OSError) as exc:
         result.error = exc.message if isinstance(exc, MemoryServiceError) else _os_error(exc)
         return result, None
@@ -202,15 +207,27 @@ def _validate(
 
 
 def _prepare(
-    slug: str, read: Callable[[int], bytes], cap: int, options: IngestOptions, known: set[str]
+    scanner: Scanner,
+    slug: str,
+    read: Callable[[int], bytes],
+    cap: int,
+    options: IngestOptions,
+    known: set[str],
+    result: PageResult,
 ) -> _Prepared:
     data = read(cap)
     page = parse_page(slug, data, datetime.now(UTC))  # bad UTF-8 or YAML raises here
     text = decode_page(data)  # as the PageIndex reads it: a BOM is dropped, not scanned
     warnings: list[str] = []
-    problems = find_problems(text)
-    if problems:
-        raise InvalidInputError(f"scanner: {problems[0].rule}: {problems[0].detail}")
+    result.scan = verdict = scanner.check(text, "import")
+    if not verdict.ok and not verdict.quarantine:
+        raise verdict.rejection()
+    if verdict.quarantine:
+        text = _quarantined(text, page.quarantine, verdict)
+        warnings.append(
+            f"quarantined (scanner rule {verdict.rule!r}): stored, but shown only as quoted "
+            "untrusted data and never promoted"
+        )
     cleaned = strip_hidden_reasoning(text)
     if cleaned != text:
         warnings.append("hidden reasoning blocks (<think> and the like) were removed")
@@ -229,6 +246,19 @@ def _prepare(
     if len(out) > cap:
         raise PageTooLargeError(len(out), cap)
     return _Prepared(out, warnings, link_targets)
+
+
+def _quarantined(text: str, marked: str | None, verdict: Verdict) -> str:
+    """The page with `quarantine: <rule>: <detail>` in its frontmatter. A page that
+    already sets `quarantine` to something false is claiming a trust it cannot have."""
+    if marked is not None:
+        return text
+    if "quarantine" in split_frontmatter(text)[0]:
+        raise InvalidInputError(
+            "frontmatter field 'quarantine' is set to a false value, but the scanner "
+            f"quarantines this page (rule {verdict.rule!r}); remove the field"
+        )
+    return with_default_field(text, "quarantine", f"{verdict.rule}: {verdict.detail}")
 
 
 def _plan(

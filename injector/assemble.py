@@ -281,6 +281,7 @@ class Injector:
                     lanes=tuple(s.lanes),
                     source=entry.source,
                     excerpt=excerpt,
+                    quarantine=entry.quarantine,
                 )
             )
         return pages

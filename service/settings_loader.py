@@ -12,8 +12,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from substrate import Settings, load_config, open_workspace
+from substrate import InvalidInputError, MemoryConfig, Settings, load_config, open_workspace
+from substrate.config import resolve_substrate_tuning
 from substrate.config.schema import LLM_KEYS
+from substrate.index.use_embedder import shared_use
+from substrate.safety import RULES, LearnedDetector, Scanner
 
 
 def build_settings(workspace: Path) -> Settings:
@@ -21,7 +24,24 @@ def build_settings(workspace: Path) -> Settings:
     config = load_config(ws.config_path)
     llm = config.substrate.get("llm") or {}
     key_env = str(llm.get("api_key_env") or LLM_KEYS["api_key_env"][1])
-    return Settings(workspace=ws, config=config, llm_api_key=os.environ.get(key_env) or None)
+    return Settings(
+        workspace=ws,
+        config=config,
+        llm_api_key=os.environ.get(key_env) or None,
+        scanner=build_scanner(config, ws.state_dir),
+    )
+
+
+def build_scanner(config: MemoryConfig | None, state_dir: Path | None) -> Scanner:
+    """The rules, with the learned detector unless `scanner_detector = false`. The
+    detector embeds with the process's one USE (shared with the index), loaded on
+    the first text the rules let through."""
+    if config is not None and not resolve_substrate_tuning(config).scanner_detector:
+        return RULES
+    try:
+        return Scanner(LearnedDetector.load(shared_use(state_dir).embed_query))
+    except (OSError, ValueError) as exc:  # a damaged install
+        raise InvalidInputError(f"the scanner's learned detector cannot be loaded: {exc}") from None
 
 
 def service_token() -> str | None:

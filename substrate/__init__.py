@@ -70,9 +70,9 @@ from substrate.pages import (
 )
 from substrate.safety import (
     FileSnapshot,
-    find_problems,
+    Scanner,
+    Verdict,
     read_text_snapshot,
-    scan_text,
     write_atomic,
 )
 
@@ -99,6 +99,7 @@ __all__ = [
     "PageIndex",
     "PageParseError",
     "ParseFailure",
+    "Scanner",
     "ScannerRejection",
     "SearchIndex",
     "ServiceStartingError",
@@ -109,11 +110,11 @@ __all__ = [
     "SubstrateTuning",
     "TooLargeError",
     "TransientError",
+    "Verdict",
     "Workspace",
     "WorkspaceError",
     "collect_stats",
     "entry_json",
-    "find_problems",
     "format_entry",
     "init_workspace",
     "is_memory_v3_live",
@@ -132,7 +133,6 @@ __all__ = [
     "read_text_snapshot",
     "remember",
     "resolve_substrate_tuning",
-    "scan_text",
     "uses_concept_page_memory",
     "write_atomic",
 ]

@@ -67,10 +67,11 @@ class ScannerRejection(InvalidInputError):
     exit_code = 2
     code = "scanner_rejected"
 
-    def __init__(self, rule: str, detail: str) -> None:
-        super().__init__(f"rejected by scanner rule '{rule}': {detail}")
+    def __init__(self, rule: str, detail: str, policy: str = "user") -> None:
+        super().__init__(f"rejected by scanner rule '{rule}' under the {policy} policy: {detail}")
         self.rule = rule
         self.detail = detail
+        self.policy = policy
 
 
 class StaleWriteError(MemoryServiceError):

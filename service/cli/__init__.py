@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from service.cli import card, imports, memory, search, serve, workspace
+from service.cli import card, imports, memory, scan, search, serve, workspace
 from service.cli.base import Group
 from service.cli.capabilities import cli_capabilities, command_paths
 
@@ -34,6 +34,7 @@ for command in (
     search.maintain,
     search.search,
     imports.ingest,
+    scan.scan,
     card.card,
     serve.serve,
 ):

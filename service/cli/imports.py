@@ -92,6 +92,14 @@ def _print_ingest(
         f"{'dry run: ' if report.dry_run else ''}{totals['pages']} pages from {report.source}: "
         f"{done}, {totals['skipped']} skipped, {totals['failed']} failed"
     )
+    verdicts = [page.scan for page in report.pages if page.scan is not None]
+    if report.dry_run and verdicts:
+        quarantined = sum(1 for v in verdicts if v.quarantine)
+        rejected = sum(1 for v in verdicts if not v.ok and not v.quarantine)
+        click.echo(
+            f"scanner (strict policy): {len(verdicts) - quarantined - rejected} ok, "
+            f"{quarantined} would be quarantined, {rejected} rejected"
+        )
     if indexed is not None:
         click.echo(
             f"indexed {indexed.embedded} pages ({indexed.chunks} chunks) in {indexed.seconds:.2f} s"

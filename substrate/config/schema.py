@@ -60,6 +60,9 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("consolidation_search_margin", "consolidation_search_margin", float, 0.1),
     # Filed fact bullets per chunk of the index (part of the index identity).
     Tunable("facts_per_chunk", "facts_per_chunk", int, 3),
+    # The scanner's learned second opinion (USE + logistic regression) beside its
+    # rules; false leaves the rules alone (no model loaded on a write).
+    Tunable("scanner_detector", "scanner_detector", bool, True),
 )
 MULTILINGUAL_OFF = "off"
 

@@ -6,7 +6,7 @@ library code reads the environment or the config file itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from substrate.config.config_file import MemoryConfig
 from substrate.config.tuning import (
@@ -18,16 +18,20 @@ from substrate.config.tuning import (
     resolve_v3_tuning,
 )
 from substrate.config.workspace import Workspace
+from substrate.safety.scanner import RULES, Scanner
 
 
 @dataclass(frozen=True)
 class Settings:
     """`llm_api_key` is read by the composition root from the variable the config
-    names (`memory.substrate.llm.api_key_env`): the key never sits in a file."""
+    names (`memory.substrate.llm.api_key_env`): the key never sits in a file.
+    `scanner` judges every write; the composition root gives it the learned
+    detector (the rules alone otherwise)."""
 
     workspace: Workspace
     config: MemoryConfig
     llm_api_key: str | None = None
+    scanner: Scanner = field(default=RULES, compare=False)
 
     @property
     def tuning(self) -> SubstrateTuning:

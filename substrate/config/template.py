@@ -68,6 +68,8 @@ enabled = true
 # consolidation_search_floor = 0.55 # the filer's search step: best cosine, and
 # consolidation_search_margin = 0.1 #   the lead over the runner-up
 # facts_per_chunk = 3               # filed facts per index chunk (re-indexes)
+# scanner_detector = true           # the scanner's learned second opinion beside
+#                                   # its rules (loads the multilingual model on writes)
 #
 # [memory.substrate.qdrant]
 # url = "http://localhost:6333"   # a Qdrant server instead of the embedded store

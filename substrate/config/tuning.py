@@ -37,6 +37,7 @@ class SubstrateTuning:
     consolidation_search_floor: float
     consolidation_search_margin: float
     facts_per_chunk: int
+    scanner_detector: bool
 
 
 @dataclass(frozen=True)

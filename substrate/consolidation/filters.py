@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from substrate.safety import find_problems
+from substrate.safety import Scanner
 
 # Lines only our own prompt blocks carry (the card, <info>, the profile block),
 # raw or HTML-escaped: a fact holding one was copied from a prompt.
@@ -31,7 +31,7 @@ _WORD = re.compile(r"\w+")
 _HINT = re.compile(r"\[\[[^\]]*\]\]")
 
 
-def skip_reason(text: str) -> str | None:
+def skip_reason(text: str, scanner: Scanner) -> str | None:
     """Why an entry must not be filed, or None when it may be."""
     for echo in ECHOES:
         if echo in text:
@@ -41,7 +41,7 @@ def skip_reason(text: str) -> str | None:
         return "empty: nothing to file"
     if all(w in PHATIC for w in words) and len(words) <= 4:
         return "phatic: an acknowledgement, not a fact"
-    problems = find_problems(text)
-    if problems:
-        return f"refused by scanner rule '{problems[0].rule}': {problems[0].detail}"
+    verdict = scanner.check(text, "user")  # the user's words, judged again by today's rules
+    if not verdict.ok:
+        return f"refused by scanner rule {verdict.rule!r}: {verdict.detail}"
     return None

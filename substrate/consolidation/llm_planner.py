@@ -31,8 +31,8 @@ from substrate.consolidation.plan import Placement, Plan, Rewrite
 from substrate.errors import InvalidInputError
 from substrate.index import tokenize
 from substrate.llm import ChatClient, LlmAnswerError
-from substrate.pages import fact_bullets, parse_page, path_for_slug
-from substrate.safety import find_problems, read_text_snapshot
+from substrate.pages import fact_bullets, parse_page, path_for_slug, split_facts
+from substrate.safety import Scanner, read_text_snapshot
 
 MAX_CANDIDATES = 10
 PAGE_CHARS = 3000
@@ -211,7 +211,7 @@ class LlmPlanner:
             title = " ".join((decision.new_title or "").split())[:80]
             if not title:
                 return None
-            _scan(title, "a new page title")
+            _scan(self._settings.scanner, title, "a new page title")
             slug = unique_slug(slugify(title), taken)
             taken.add(slug, title)
             return Placement(entry, "file", slug, "llm", reason, title)
@@ -233,7 +233,7 @@ class LlmPlanner:
                 continue
             slug = candidates[rewrite.page]
             current = pages[slug]
-            _scan(rewrite.content, f"the rewrite of {slug}")
+            _scan(self._settings.scanner, rewrite.content, f"the rewrite of {slug}", current)
             problem = self._rewrite_problem(slug, current, rewrite.content)
             if problem is not None:
                 notes.append(f"rewrite of {slug} refused ({problem}): new facts appended instead")
@@ -261,16 +261,22 @@ class LlmPlanner:
         for name, text in zip(VIEWS, (views.essentials, views.threads), strict=True):
             if text is None or not text.strip():
                 continue
-            _scan(text, name)
+            _scan(self._settings.scanner, text, name)
             if len(text) <= VIEW_CHARS:
                 out[name] = text.rstrip("\n") + "\n"
         return out
 
 
-def _scan(text: str, what: str) -> None:
-    problems = find_problems(text)
-    if problems:
-        raise Unsafe(f"{what}: scanner rule '{problems[0].rule}'")
+def _scan(scanner: Scanner, text: str, what: str, current: str = "") -> None:
+    """The strict (`llm`) policy on what the model wrote: its lines, less those
+    already on the page it rewrites and the filed fact bullets (the user's own
+    words, judged when they were remembered and kept verbatim)."""
+    prose, _ = split_facts(text)
+    known = set(current.splitlines())
+    novel = "\n".join(line for line in prose.splitlines() if line not in known)
+    verdict = scanner.check(novel, "llm")
+    if not verdict.ok:
+        raise Unsafe(f"{what}: scanner rule {verdict.rule!r} under the {verdict.policy} policy")
 
 
 def _overlap(fact: str, page: str) -> float:

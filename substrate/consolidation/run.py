@@ -141,7 +141,7 @@ def _split(
         if entry.id in filed_on:
             earlier.append(EntryOutcome(entry.id, "filed", filed_on[entry.id], None, EARLIER))
             continue
-        why = skip_reason(entry.text)
+        why = skip_reason(entry.text, settings.scanner)
         if why is not None:
             skipped.append(EntryOutcome(entry.id, "skipped", None, None, why))
         else:

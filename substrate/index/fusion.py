@@ -42,6 +42,7 @@ class Hit:
     origin_date: str | None
     dense_ml_rank: int | None = None
     dense_ml_score: float | None = None  # multilingual cosine of the page's best chunk
+    quarantine: str | None = None  # why the scanner quarantined this imported page
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +62,7 @@ class Hit:
             "fresh_at": self.fresh_at,
             "source": self.source,
             "origin_date": self.origin_date,
+            "quarantine": self.quarantine,
         }
 
 
@@ -235,6 +237,7 @@ def _hit(
         origin_date=payload.get("origin_date"),
         dense_ml_rank=ranks[DENSE_ML],
         dense_ml_score=raw[DENSE_ML],
+        quarantine=payload.get("quarantine"),
     )
 
 

@@ -89,6 +89,7 @@ class _Doc:
     origin_date: str | None
     path: Path | None
     text: str | None
+    quarantine: str | None = None
 
 
 def check_free_space(folder: Path, needed: int = MIN_FREE_BYTES) -> None:
@@ -377,6 +378,7 @@ def _page_doc(entry: PageEntry, concepts: Path) -> _Doc:
         origin_date=entry.origin_date,
         path=concepts / entry.path,
         text=None,
+        quarantine=entry.quarantine,
     )
 
 
@@ -390,4 +392,5 @@ def _payload(doc: _Doc, chunk: Chunk) -> dict[str, Any]:
         "text": chunk.text,
         "source": doc.source,
         "origin_date": doc.origin_date,
+        "quarantine": doc.quarantine,
     }

@@ -200,10 +200,10 @@ def open_multilingual(name: str, state_dir: Path) -> Embedder | None:
     for "off", else a fastembed model or `path:` folder like `embedding_model`."""
     from substrate.config.schema import MULTILINGUAL_OFF
     from substrate.index.embedding import FastembedEmbedder
-    from substrate.index.use_embedder import USE_MODEL, UseEmbedder
+    from substrate.index.use_embedder import USE_MODEL, shared_use
 
     if name == MULTILINGUAL_OFF:
         return None
     if name == USE_MODEL:
-        return UseEmbedder(state_dir)
+        return shared_use(state_dir)
     return FastembedEmbedder(name, state_dir)

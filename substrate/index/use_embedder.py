@@ -154,3 +154,18 @@ class UseEmbedder:
     def count_tokens(self, texts: list[str]) -> list[int]:
         pieces = self._load().sp
         return [len(pieces.encode(t)) for t in texts]
+
+
+_SHARED: list[UseEmbedder] = []
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_use(cache_dir: Path | None = None) -> UseEmbedder:
+    """The process's one USE: the index's multilingual signal and the scanner's
+    learned detector read the same weights (tens of MB) once. The first caller's
+    cache folder is the one its weights are read through; the weights are the
+    same whichever folder that is."""
+    with _SHARED_LOCK:
+        if not _SHARED:
+            _SHARED.append(UseEmbedder(cache_dir))
+        return _SHARED[0]

@@ -32,7 +32,6 @@ from substrate.pages.slugs import validate_slug
 from substrate.safety.inputs import checked_text
 from substrate.safety.locks import hold_lock
 from substrate.safety.safe_files import read_text_snapshot, sweep_stale_temps, write_atomic
-from substrate.safety.scanner import scan_text
 
 MAX_HINTS = 64
 
@@ -49,7 +48,7 @@ def remember(
     if len(hints) > MAX_HINTS:
         raise InvalidInputError(f"at most {MAX_HINTS} hints per fact, got {len(hints)}")
     hint_slugs = [validate_slug(h.strip()) for h in hints]
-    cleaned = scan_text(text).strip()
+    cleaned = settings.scanner.scan(text, "user").strip()
     if not cleaned:
         raise InvalidInputError("text is empty; nothing was saved")
     stamped = (now or datetime.now(UTC)).astimezone(UTC).replace(second=0, microsecond=0)

@@ -70,6 +70,7 @@ class Page:
     content_hash: str
     filed: tuple[str, ...] = ()  # entry ids of the facts consolidation filed here
     facts: int = 0  # bullets in the managed fact section
+    quarantine: str | None = None  # why the scanner quarantined an imported page
 
 
 # Any page file larger than this is a parse failure, never read whole: a hand-
@@ -163,7 +164,16 @@ def parse_page(slug: str, data: bytes, mtime: datetime) -> Page:
         content_hash=content_hash(data),
         filed=filed_ids(body),
         facts=len(fact_bullets(body)),
+        quarantine=_quarantine(meta.get("quarantine")),
     )
+
+
+def _quarantine(value: Any) -> str | None:
+    """Any value but an explicit false quarantines: a hand edit can mark a page
+    untrusted, and only removing the field (a deliberate act) lifts it."""
+    if value is None or value is False:
+        return None
+    return str(value).strip() or "quarantined"
 
 
 def _title(meta: dict[str, Any], body: str, slug: str) -> str:

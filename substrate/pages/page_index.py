@@ -31,7 +31,7 @@ from substrate.pages.slugs import slug_problem
 from substrate.safety.inputs import printable
 from substrate.safety.safe_files import write_atomic
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 PARALLEL_THRESHOLD = 500
 
 
@@ -52,6 +52,7 @@ class PageEntry:
     content_hash: str
     filed: tuple[str, ...] = ()
     facts: int = 0
+    quarantine: str | None = None
 
     def link_targets(self) -> list[str]:
         return list(dict.fromkeys(link.target for link in self.links))
@@ -169,6 +170,7 @@ def _scan_file(concepts_dir: str, rel: str, mtime_ns: int, size: int) -> Scanned
         content_hash=page.content_hash,
         filed=page.filed,
         facts=page.facts,
+        quarantine=page.quarantine,
     )
     return Scanned(mtime_ns, size, entry, None)
 
@@ -299,6 +301,7 @@ def _scanned_to_json(s: Scanned) -> dict[str, Any]:
             "content_hash": e.content_hash,
             "filed": list(e.filed),
             "facts": e.facts,
+            "quarantine": e.quarantine,
         }
     return out
 
@@ -324,6 +327,7 @@ def _scanned_from_json(item: dict[str, Any]) -> Scanned:
             content_hash=e["content_hash"],
             filed=tuple(e["filed"]),
             facts=e["facts"],
+            quarantine=e["quarantine"],
         )
     return Scanned(item["m"], item["s"], entry, failure)
 
@@ -339,4 +343,5 @@ def entry_json(entry: PageEntry) -> dict[str, Any]:
         "fresh_at": iso_utc(entry.fresh_at),
         "modified_at": iso_utc(entry.modified_at),
         "content_hash": entry.content_hash,
+        "quarantine": entry.quarantine,
     }

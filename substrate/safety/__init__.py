@@ -19,19 +19,29 @@ from substrate.safety.safe_files import (
     write_atomic,
     write_many_atomic,
 )
-from substrate.safety.scanner import find_problems, scan_text, strip_hidden_reasoning
+from substrate.safety.scanner import (
+    RULES,
+    SOURCES,
+    LearnedDetector,
+    Scanner,
+    Verdict,
+    strip_hidden_reasoning,
+)
 
 __all__ = [
+    "RULES",
+    "SOURCES",
     "FileSnapshot",
+    "LearnedDetector",
     "PlannedWrite",
+    "Scanner",
+    "Verdict",
     "checked_text",
-    "find_problems",
     "hold_lock",
     "printable",
     "read_bytes_snapshot",
     "read_regular_file",
     "read_text_snapshot",
-    "scan_text",
     "strip_hidden_reasoning",
     "surrogate_offset",
     "sweep_stale_temps",

@@ -105,6 +105,9 @@ def test_pages_json(run, workspace: Workspace, write_page: PageWriter) -> None: 
 
 
 def test_remember_then_buffer(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    # The text mimics a buffer line, which the learned detector reads as a forgery;
+    # this test is about the buffer escaping it, so the rules alone judge it.
+    workspace.config_path.write_text("[memory.substrate]\nscanner_detector = false\n")
     ws = str(workspace.root)
     saved = run(
         "remember",
@@ -127,7 +130,8 @@ def test_scanner_rejection_exits_2_and_writes_nothing(run, workspace: Workspace)
     result = run("remember", "--workspace", str(workspace.root), "my key is ghp_" + "a1" * 18)
     assert result.exit_code == 2
     assert (
-        result.stderr == "error: rejected by scanner rule 'credential': looks like a GitHub token\n"
+        result.stderr
+        == "error: rejected by scanner rule 'credential' under the user policy: looks like a GitHub token\n"
     )
     assert workspace.buffer_path.read_bytes() == before
     assert list(workspace.archive_dir.iterdir()) == []

@@ -117,6 +117,7 @@ def test_entry_json_has_the_documented_keys(workspace: Workspace, write_page: Pa
         "fresh_at",
         "modified_at",
         "content_hash",
+        "quarantine",
     }
     assert row["fresh_at"] == "2020-02-02T09:00:00Z"
     assert row["modified_at"] == "1970-01-01T00:00:00Z"

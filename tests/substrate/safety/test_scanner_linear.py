@@ -20,13 +20,13 @@ LIMIT_S = 120.0
 
 SCRIPT = """
 import sys, yaml
-from substrate import find_problems
+from substrate.safety import RULES
 cases = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
 size = int(sys.argv[2])
 for case in cases:
     unit = case["unit"]
     text = unit * (size // len(unit.encode("utf-8")) + 1)
-    find_problems(text)
+    RULES.findings(text)
     print(case["name"], flush=True)
 """
 

@@ -1,0 +1,157 @@
+"""The safety scanner every write runs: rules, a learned second opinion, and a
+policy chosen by who wrote the text.
+
+Layers, in order:
+1. hidden-reasoning blocks (`<think>…</think>`) are stripped;
+2. `invisible`: characters that hide text (every source);
+3. `normalize`: the views the rules read (NFKC, case, homoglyphs, spaced
+   letters, leetspeak, tag payloads, base64/hex/URL-encoded blobs);
+4. rules: `credentials`, `structure` (role markers, our tags) and
+   `injection` (override, persona, extraction, poisoning, exfiltration,
+   tampering, banners), every source; `instructions` under the strict policy;
+5. the learned detector (`classifier`), when the scanner has one.
+
+Policy by provenance: text the user wrote (`user`: a `remember`, a profile
+edit) gets the `user` policy, where a preference phrased as an instruction
+("always answer me in French") passes; everything else (`import`, `llm`,
+`tool`, `extracted`, `captured`) gets `strict`, where instruction-like text
+is refused too. An imported page that trips an instruction-family rule is
+stored quarantined instead of refused (`Verdict.quarantine`); credentials and
+invisible characters are refused from every source. A rejection names the
+rule and the policy. Every pattern runs on RE2: linear time whatever the text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from substrate.errors import InvalidInputError, ScannerRejection
+from substrate.safety.scanner.classifier import LearnedDetector
+from substrate.safety.scanner.credentials import credential
+from substrate.safety.scanner.findings import Finding, quoted, rx
+from substrate.safety.scanner.injection import injection
+from substrate.safety.scanner.instructions import instruction
+from substrate.safety.scanner.invisible import invisible, strip_harmless
+from substrate.safety.scanner.normalize import fold_lines, mixed_script_word, views
+from substrate.safety.scanner.structure import memory_tag, role_marker
+
+POLICIES = {
+    "user": "user",
+    "import": "strict",
+    "llm": "strict",
+    "tool": "strict",
+    "extracted": "strict",
+    "captured": "strict",
+}
+SOURCES = tuple(POLICIES)
+# Rules whose finding, in an imported page, means "keep it, but as quoted data".
+QUARANTINABLE = frozenset(
+    {"prompt_injection", "role_marker", "memory_tag", "instruction", "learned_detector"}
+)
+
+# RE2 has no backreferences: one pattern per tag, so a block closes only on its own tag.
+_HIDDEN_REASONING = [
+    rx(rf"(?is)<{tag}\b[^>]*>.*?(?:</{tag}\s*>|\z)")
+    for tag in ("thinking", "think", "reasoning", "scratchpad")
+]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    rule: str | None
+    detail: str | None
+    source: str
+    policy: str
+
+    @property
+    def quarantine(self) -> bool:
+        """An imported page to keep as quoted, untrusted data rather than refuse."""
+        return not self.ok and self.source == "import" and self.rule in QUARANTINABLE
+
+    def as_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "rule": self.rule, "policy": self.policy, "detail": self.detail}
+
+    def rejection(self) -> ScannerRejection:
+        return ScannerRejection(self.rule or "unknown", self.detail or "", self.policy)
+
+
+class Scanner:
+    """The rules, plus a learned detector when one is given."""
+
+    def __init__(self, detector: LearnedDetector | None = None) -> None:
+        self.detector = detector
+
+    def findings(self, text: str, source: str = "user") -> list[Finding]:
+        """Every rule that fires on `text` (hidden reasoning stripped first)."""
+        policy = policy_for(source)
+        cleaned = strip_hidden_reasoning(text)
+        found = [f for f in (invisible(cleaned), credential(cleaned)) if f is not None]
+        readings = views(cleaned)
+        spoofed = mixed_script_word(readings.folded)
+        if spoofed is not None:
+            found.append(
+                Finding("homoglyph", f"a word spelled with look-alike letters: {quoted(spoofed)}")
+            )
+        lines = fold_lines(cleaned)
+        found += [f for f in (memory_tag(lines), role_marker(lines)) if f is not None]
+        hit = injection(readings, cleaned)
+        if hit is not None:
+            found.append(hit)
+        if policy == "strict":
+            strict = instruction(readings)
+            if strict is not None:
+                found.append(strict)
+        if (
+            not found
+            and self.detector is not None
+            and cleaned.strip()
+            and self.detector.flags(cleaned)
+        ):
+            found.append(Finding("learned_detector", "the learned detector reads it as an attack"))
+        return found
+
+    def check(self, text: str, source: str = "user") -> Verdict:
+        policy = policy_for(source)
+        found = self.findings(text, source)
+        if not found:
+            return Verdict(True, None, None, source, policy)
+        return Verdict(False, found[0].rule, found[0].detail, source, policy)
+
+    def scan(self, text: str, source: str = "user") -> str:
+        """The text to store (hidden reasoning and harmless zero-width characters
+        stripped); raises `ScannerRejection`."""
+        verdict = self.check(text, source)
+        if not verdict.ok:
+            raise verdict.rejection()
+        return strip_harmless(strip_hidden_reasoning(text))
+
+
+def policy_for(source: str) -> str:
+    if source not in POLICIES:
+        raise InvalidInputError(f"unknown source {source!r}; known: {', '.join(SOURCES)}")
+    return POLICIES[source]
+
+
+def strip_hidden_reasoning(text: str) -> str:
+    for pattern in _HIDDEN_REASONING:
+        text = pattern.sub("", text)
+    return text
+
+
+RULES = Scanner()  # the rules alone: what a process without the model uses
+
+
+__all__ = [
+    "POLICIES",
+    "QUARANTINABLE",
+    "RULES",
+    "SOURCES",
+    "Finding",
+    "LearnedDetector",
+    "Scanner",
+    "Verdict",
+    "policy_for",
+    "strip_hidden_reasoning",
+]

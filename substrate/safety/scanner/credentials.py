@@ -1,0 +1,226 @@
+"""Secrets: refused from every source, by provider format and by shape.
+
+Provider formats are the prefixes and lengths their issuers document (AWS key
+ids, GitHub, GitLab, Slack, Stripe, OpenAI and Anthropic keys, npm, PyPI,
+SendGrid, Telegram and Discord bot tokens, Mailchimp, Square, Azure
+connection strings and client secrets, and the rest below), JWTs with or
+without a signature, PEM and SSH private keys, URLs and connection strings
+with a password, `curl --user` and `Authorization:` headers.
+
+Assignments (`aws_secret_access_key = …`, `password: …`, in any case) are
+judged by their value: a reference (`${NPM_TOKEN}`, `{{ pwd }}`, `$password`),
+a placeholder (`<your password>`, `changeme`, `xxxx`) or an ordinary word
+passes; a value of eight or more characters that mixes letters with digits
+or symbols, or is long and random-looking (entropy), does not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from substrate.safety.scanner.findings import Finding, rx
+
+Pattern = object  # a compiled RE2 pattern
+
+
+def _c(pattern: str) -> Pattern:
+    return rx(pattern)
+
+
+PROVIDERS: tuple[tuple[str, Pattern], ...] = (
+    ("private key block", _c(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    ("PuTTY private key", _c(r"PuTTY-User-Key-File-\d: ")),
+    (
+        "AWS access key id",
+        _c(
+            r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}\b"
+        ),
+    ),
+    ("Amazon Bedrock API key", _c(r"\bABSK[A-Za-z0-9+/]{40,}={0,2}")),
+    ("GitHub token", _c(r"\b(?:gh[pousr]_[A-Za-z0-9_]{30,}|github_pat_[A-Za-z0-9_]{22,})")),
+    (
+        "GitLab token",
+        _c(r"\b(?:glpat|gldt|glrt|glsoat|glcbt|glptt|glft|glimt|glagent|gloas)-[A-Za-z0-9_-]{20,}"),
+    ),
+    (
+        "Slack token",
+        _c(r"\bxox[abposre]\.?(?:xox[abposr]-)?-?[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}"),
+    ),
+    ("Slack webhook", _c(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{16,}")),
+    ("Stripe key", _c(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{24,}")),
+    (
+        "OpenAI key",
+        _c(r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"),
+    ),
+    ("Anthropic key", _c(r"\bsk-ant-(?:api\d+|admin\d+|oat\d+|sid\d+)-[A-Za-z0-9_-]{30,}")),
+    ("API key (sk-…)", _c(r"\bsk-(?:proj-|svcacct-|admin-|live-|or-v1-|ant-)?[A-Za-z0-9_-]{24,}")),
+    ("Google API key", _c(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("Google OAuth secret", _c(r"\bGOCSPX-[A-Za-z0-9_-]{28}\b")),
+    ("Google service account", _c(r"\"type\"\s*:\s*\"service_account\"")),
+    ("Hugging Face token", _c(r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}")),
+    ("npm token", _c(r"\bnpm_[A-Za-z0-9]{36}\b|_authToken\s*=\s*[A-Za-z0-9._+/=-]{16,}")),
+    ("PyPI token", _c(r"\bpypi-AgE[A-Za-z0-9_-]{50,}")),
+    ("SendGrid key", _c(r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}")),
+    ("Telegram bot token", _c(r"\b\d{8,10}:AA[A-Za-z0-9_-]{32,35}\b")),
+    ("Discord token", _c(r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b")),
+    ("Discord webhook", _c(r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{30,}")),
+    ("Mailchimp key", _c(r"\b[0-9a-f]{32}-us\d{1,2}\b")),
+    ("Square token", _c(r"\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,43}\b|\bEAAA[A-Za-z0-9_-]{60}\b")),
+    (
+        "Azure connection string",
+        _c(r"(?i)(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=[A-Za-z0-9%+/=]{20,}"),
+    ),
+    (
+        "Azure client secret",
+        _c(r"(?:^|[^A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
+    ),
+    ("Twilio key", _c(r"\bSK[0-9a-fA-F]{32}\b")),
+    ("Shopify token", _c(r"\bshp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,}")),
+    ("Databricks token", _c(r"\bdapi[A-Fa-f0-9]{32}(?:-\d)?\b")),
+    ("Doppler token", _c(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}")),
+    ("Vercel token", _c(r"\bvc[pikar]_[A-Za-z0-9]{24,}")),
+    (
+        "Cloudflare token",
+        _c(r"\bcf(?:at|ut|k)_[A-Za-z0-9]{40,}|\bv1\.0-[a-f0-9]{24}-[a-f0-9]{64,}"),
+    ),
+    ("Grafana token", _c(r"\bglc_[A-Za-z0-9+/]{32,}={0,2}|\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}")),
+    ("Groq key", _c(r"\bgsk_[A-Za-z0-9]{48,}")),
+    ("Perplexity key", _c(r"\bpplx-[A-Za-z0-9]{40,}")),
+    ("Linear key", _c(r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}")),
+    ("Notion token", _c(r"\bntn_[0-9]{11}[A-Za-z0-9]{32,}|\bsecret_[A-Za-z0-9]{43}\b")),
+    ("Figma token", _c(r"\bfigd_[A-Za-z0-9_-]{40,}")),
+    ("Atlassian token", _c(r"\bATATT3[A-Za-z0-9_=-]{100,}|\bATCTT3[A-Za-z0-9_=-]{100,}")),
+    (
+        "HashiCorp Vault token",
+        _c(
+            r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}|(?i:vault\w*)\W{1,6}s\.[A-Za-z0-9]{24}\b|\btoken: s\.[A-Za-z0-9]{24}\b"
+        ),
+    ),
+    (
+        "Sourcegraph token",
+        _c(
+            r"\bsgp_(?:local_)?[A-Fa-f0-9]{16,40}(?:_[A-Fa-f0-9]{40})?|(?i:sourcegraph)\W{1,4}[A-Fa-f0-9]{40}\b"
+        ),
+    ),
+    ("SonarQube token", _c(r"\bsq[pua]_[A-Fa-f0-9]{40}\b|(?i:sonar)\w*\W{1,10}[A-Za-z0-9]{40}\b")),
+    ("Tailscale key", _c(r"tskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{8,}")),
+    ("Octopus Deploy key", _c(r"\bAPI-[A-Z0-9]{26}\b")),
+    (
+        "1Password token",
+        _c(
+            r"\bops_eyJ[A-Za-z0-9+/=_-]{40,}|\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"
+        ),
+    ),
+    (
+        "Docker token",
+        _c(r"\bdckr_pat_[A-Za-z0-9_-]{20,}|\"auth\"\s*:\s*\"[A-Za-z0-9+/]{12,}={0,2}\""),
+    ),
+    (
+        "Facebook token",
+        _c(r"\bEAA[A-Za-z0-9]{30,}|(?i:facebook)\W{1,20}\d{15,16}\|[A-Za-z0-9_-]{20,}"),
+    ),
+    ("ClickHouse key", _c(r"\b4b1d[A-Za-z0-9]{38}\b")),
+    ("42 Intra secret", _c(r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b")),
+    (
+        "UUID key of a named service",
+        _c(
+            r"(?i:snyk|messagebird|heroku|pagerduty)\w*\W{1,12}[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b"
+        ),
+    ),
+    ("JSON web token", _c(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]*)?")),
+    (
+        "crypto private key",
+        _c(r"(?i:private|secret|wallet|priv)\w*\W{1,30}(?:0x)?[0-9a-fA-F]{64}\b"),
+    ),
+    (
+        "Kubernetes secret",
+        _c(r"(?s)kind:\s*Secret\b.*\bdata:\s*\n\s+\w+:\s*[A-Za-z0-9+/]{8,}={0,2}"),
+    ),
+    (
+        "Sidekiq credentials",
+        _c(r"(?i)https?://[a-z0-9]+:[a-z0-9]+@(?:gems|enterprise)\.contribsys\.com"),
+    ),
+    (
+        "webhook URL",
+        _c(
+            r"(?i)api\.hubapi\.com/webhooks/v\d+/\w+/\w{12,}|chat\.twilio\.com/v\d/Services/IS\w{20,}/\w{12,}"
+        ),
+    ),
+)
+_URL_PASSWORD = rx(r"(?i)\b[a-z][a-z0-9+.-]*://([^/\s:@\"']+):([^\s@\"'/]+)@[^\s/\"']+")
+_URL_QUERY_PASSWORD = rx(r"(?i)[?&;](?:amp;)?(?:user)?(?:pass|password|pwd|userpass)=([^&\s\"';]+)")
+_CURL_USER = rx(r"(?i)(?:--user|-u)\s+[\"']?[^\s:\"']+[\"']?:[\"']?([^\s\"']+)")
+# "my snyk key is 1234…": a secret stated in words.
+_STATED = rx(
+    r"(?i)\b(key|token|password|passcode|passphrase|secret|api key|access code)\s+(?:is|was|=)\s+[\"']?([^\s\"',;]+)"
+)
+_AUTH_HEADER = rx(r"(?i)authorization\s*:\s*(?:basic|bearer|token)?\s*([A-Za-z0-9+/=._~-]{24,})")
+_VALUE = r"[\"']?\s*(?::=|=>|[:=])\s*[\"']?([^\s\"',;]+)"
+_ASSIGNMENT = rx(
+    r"(?i)\b((?:[a-z0-9]+[_.-])*(?:password|passwd|pwd|pass|secret|token|api[_.-]?key|apikey|"
+    r"access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|auth[_.-]?token|"
+    r"authtoken|key|pat))(?:[_.-]?\w+)?" + _VALUE
+)
+# camelCase names (`slackKey`, `resetUrlPassword`): the keyword's capital marks the word.
+_CAMEL_ASSIGNMENT = rx(
+    r"\b([a-z][a-zA-Z0-9]*(?:Password|Passwd|Pwd|Secret|Token|ApiKey|Key|Credentials?))\b" + _VALUE
+)
+# Values that name a secret rather than hold one: URLs, paths, templates.
+_NOT_A_VALUE = rx(r"://|^[/~]|^\.\.?/|\$\{|\$\(|^\$\w|\{\{|\{\w*\}|^<[^>]*>$|^%\w+%$")
+_REFERENCE = rx(
+    r"^(?:\$\{?\{?[\w.]+\}?\}?|\$\$\{?\w+\}?|\{\{.*\}\}|\{\w+\}|%\w+%|<.*>|\$\(.*\)|"
+    r"(?:os\.)?(?:getenv|environ)\b.*|process\.env\.\w+|env\.\w+|\w+\(.*)$"
+)
+_PLACEHOLDER = rx(
+    r"(?i)^(?:x{3,}|\*{3,}|\.{3,}|#{3,}|-+|(?:your|my|the|some|an?)[-_][-\w]*|"
+    r"(?:your|my|the|some)(?:password|passwd|pass|pwd|key|token|secret|api_?key|apikey|value)s?\d?|changeme|change_me|"
+    r"example[-_\w]*|sample[-_\w]*|placeholder|redacted|dummy|fake|test|testing|none|null|nil|"
+    r"true|false|secret|password|passwd|token|key|value|string|todo|tbd|required|optional|"
+    r"\w*placeholder\w*|[-\w]+[-_]here|enter[-_\w]*|insert[-_\w]*|replace[-_\w]*)$"
+)
+
+
+def credential(text: str) -> Finding | None:
+    for name, pattern in PROVIDERS:
+        if pattern.search(text):  # type: ignore[attr-defined]
+            return Finding("credential", f"looks like a {name}")
+    for pattern, what in (
+        (_URL_PASSWORD, "password in a URL"),
+        (_CURL_USER, "password in a curl --user"),
+        (_AUTH_HEADER, "credential in an Authorization header"),
+        (_URL_QUERY_PASSWORD, "password in a URL query"),
+    ):
+        for match in pattern.finditer(text):
+            if looks_secret(match.group(match.lastindex or 1), loose=True):
+                return Finding("credential", f"looks like a {what}")
+    for pattern in (_ASSIGNMENT, _CAMEL_ASSIGNMENT, _STATED):
+        for match in pattern.finditer(text):
+            if looks_secret(match.group(2).rstrip(".,;)]")):
+                return Finding("credential", f"secret assigned to {match.group(1)}")
+    return None
+
+
+def looks_secret(value: str, *, loose: bool = False) -> bool:
+    """A real secret rather than a reference, a placeholder or a plain word.
+    `loose`: the value sits where only a secret goes (a URL's password)."""
+    if _REFERENCE.match(value) or _PLACEHOLDER.match(value) or _NOT_A_VALUE.search(value):
+        return False
+    if len(value) < (3 if loose else 8):
+        return False
+    letters = any(c.isalpha() for c in value)
+    digits = any(c.isdigit() for c in value)
+    symbols = any(not c.isalnum() for c in value)
+    mixed_case = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    if loose:
+        return letters and (digits or symbols or len(value) >= 6)
+    if letters and (digits or (symbols and mixed_case)):
+        return True
+    return len(value) >= 20 and entropy(value) >= 3.5
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy in bits per character."""
+    counts = Counter(value)
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
