@@ -28,6 +28,7 @@ from substrate.config.workspace import Workspace
 from substrate.errors import InvalidInputError
 from substrate.pages.page_file import Link, iso_utc, parse_page, read_page_file
 from substrate.pages.slugs import slug_problem
+from substrate.safety.aside import restore_in_folder
 from substrate.safety.inputs import printable
 from substrate.safety.safe_files import write_atomic
 
@@ -127,6 +128,9 @@ def list_folder(
         if folders is not None:
             folders[rel_folder] = os.stat(path).st_mtime_ns
         items = list(os.scandir(path))
+        asides = any(i.name.endswith(".old.tmp") for i in items)
+        if asides and restore_in_folder(path, {i.name for i in items}):
+            items = list(os.scandir(path))  # a killed swap's page is back
     except (FileNotFoundError, NotADirectoryError):
         return []
     return [

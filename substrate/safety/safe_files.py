@@ -17,7 +17,8 @@ whatever is there now), checks that what it moved is still what the plan
 saw, then installs the new file with a hard link, which fails rather than
 clobber a file an editor saved meanwhile, and checks the moved file once more
 for an in-place edit made during the swap. Any mismatch puts the edited file
-back and refuses with `StaleWriteError`.
+back and refuses with `StaleWriteError`. A kill between the move and the link
+leaves only the aside; readers and listings put it back (see `aside`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from substrate.errors import NotRegularFileError, StaleWriteError, TooLargeError
+from substrate.safety.aside import aside_target, restore_aside, restore_missing
 from substrate.safety.inputs import printable
 
 
@@ -62,10 +64,11 @@ def snapshot_bytes(path: Path, data: bytes | None) -> FileSnapshot:
 
 def read_bytes_snapshot(path: Path) -> tuple[bytes | None, FileSnapshot]:
     """Read a file (None when absent) together with the snapshot to write against."""
+    data: bytes | None
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        data = None
+        data = path.read_bytes() if restore_missing(path) else None
     return data, snapshot_bytes(path, data)
 
 
@@ -149,7 +152,9 @@ def _install(tmp: Path, path: Path, expected: FileSnapshot | None) -> None:
         _put_back(aside, path)
         raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
     if not _link(tmp, path, replace_unsupported=True):
-        aside.unlink()  # an editor saved a new file meanwhile: theirs is the newest
+        # an editor saved a new file meanwhile, or a reader put the old one back
+        # (see `aside`): what is there now wins
+        aside.unlink(missing_ok=True)
         raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
     if _current_hash(aside) != expected.sha256:
         os.replace(aside, path)  # edited in place during the swap: the edit wins
@@ -178,7 +183,7 @@ def _link(tmp: Path, path: Path, *, replace_unsupported: bool) -> bool:
 
 def _put_back(aside: Path, path: Path) -> None:
     """Return a moved-aside file to `path`, unless a newer one was saved there."""
-    _link(aside, path, replace_unsupported=False)
+    restore_aside(aside, path)
     aside.unlink(missing_ok=True)
 
 
@@ -195,6 +200,9 @@ def sweep_stale_temps(folders: Iterable[Path], older_than_s: float = STALE_TEMP_
         for entry in entries:
             if not _TEMP_NAME.match(entry.name):
                 continue
+            target = aside_target(entry.name)
+            if target is not None and restore_aside(Path(entry.path), Path(folder, target)):
+                continue  # a killed swap's only copy: put back, never swept
             try:
                 if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
                     os.unlink(entry.path)
@@ -278,7 +286,12 @@ def read_regular_file(path: Path, cap: int) -> bytes:
     `/dev/zero` would read without end. At most `cap + 1` bytes are read, so a
     file that grows while it is read is refused rather than loaded whole."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        if not restore_missing(path):
+            raise
+        fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

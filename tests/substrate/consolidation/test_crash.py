@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from substrate import Settings, read_buffer, remember
 from substrate.consolidation import consolidate_all
 from substrate.pages import fact_bullets
+from substrate.pages.page_index import walk_pages
+from substrate.safety import read_text_snapshot
 
 FACTS = 150
 NAMES = ("Caroline", "Melanie", "Sam", "Priya", "Jonas")
@@ -39,9 +41,12 @@ print("DONE", flush=True)
 
 
 def facts_on_pages(settings: Settings) -> Counter[str]:
+    """Read the way every reader does: a listing puts back a page a killed swap
+    had moved aside (its only copy), so such a page counts, and counts once."""
     counts: Counter[str] = Counter()
-    for path in settings.workspace.concepts_dir.rglob("*.md"):
-        counts.update(b.text for b in fact_bullets(path.read_text()))
+    concepts = settings.workspace.concepts_dir
+    for rel, _ in walk_pages(concepts):
+        counts.update(b.text for b in fact_bullets(read_text_snapshot(concepts / rel)[0]))
     return counts
 
 

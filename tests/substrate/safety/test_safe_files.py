@@ -238,12 +238,14 @@ def test_stale_temp_files_of_our_naming_are_swept(tmp_path: Path) -> None:
     aside = tmp_path / ".page.md.0123456789abcdef.old.tmp"
     young = tmp_path / ".page.md.zz99zz_9.tmp"
     theirs = tmp_path / ".editor-swap.tmp"
-    for path in (old, aside, young, theirs):
+    for path in (old, aside, young, theirs, tmp_path / "page.md"):
         path.write_text("x")
     for path in (old, aside, theirs):
         os.utime(path, (time.time() - 3600, time.time() - 3600))
     assert sweep_stale_temps([tmp_path]) == 2
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([young.name, theirs.name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [young.name, theirs.name, "page.md"]
+    )
 
 
 # -- bounded reads of regular files -------------------------------------------
