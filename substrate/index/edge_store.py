@@ -106,6 +106,18 @@ class EdgeStore:
                     for pid, p in zip(ids, points, strict=True):
                         self._points.add(uuid.UUID(pid), p.slug, str(p.payload["kind"]))
 
+    def set_sparse(self, vectors: list[tuple[str, int, SparseVector]]) -> None:
+        qe = self._qe
+        batch = [
+            qe.PointVectors(
+                id=point_id(slug, chunk),
+                vector={SPARSE: qe.SparseVector(indices=v.indices, values=v.values)},
+            )
+            for slug, chunk, v in vectors
+        ]
+        if batch and self._shard is not None:
+            self._shard.update(qe.UpdateOperation.update_vectors(batch))
+
     def _slug_filter(self, slugs: list[str]) -> Any:
         qe = self._qe
         return qe.Filter(must=[qe.FieldCondition(key="slug", match=qe.MatchAny(slugs))])

@@ -33,6 +33,7 @@ from substrate.errors import InvalidInputError, StoreUnavailableError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
 from substrate.index.chunks import Chunk, chunk_facts, chunk_page, page_text
 from substrate.index.embedding import Embedder, Vectors
+from substrate.index.reweight import avgdl_for, reweight
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
 from substrate.pages.facts import split_facts
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
@@ -64,6 +65,7 @@ class MaintainReport:
     unchanged: int
     seconds: float
     rebuilt: bool
+    reweighted: int = 0  # stored chunks whose BM25 vectors were re-weighted for a new avgdl
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +75,7 @@ class MaintainReport:
             "unchanged": self.unchanged,
             "seconds": round(self.seconds, 3),
             "rebuilt": self.rebuilt,
+            "reweighted": self.reweighted,
         }
 
 
@@ -161,19 +164,33 @@ class Maintenance:
         wanted, changed = self._changed_docs(capabilities, indexed)
         deleted = [slug for slug in indexed if slug not in wanted]
         self._forget([*deleted, *(d.slug for d in changed if d.slug in indexed)], stats)
-        chunks = self._index(changed, stats, progress)
+        weighted = None if rebuilt else state.get("sparse_avgdl")
+        chunks, avgdl = self._index(changed, stats, progress, weighted)
         for slug in deleted:
             indexed.pop(slug, None)
+        fresh = {doc.slug for doc in changed}
         for doc, n in zip(changed, chunks, strict=True):
             indexed[doc.slug] = [doc.content_hash, n]
-        if changed or deleted or rebuilt or stats.dirty:
+        reweighted = 0
+        if avgdl != weighted and not rebuilt:
+            older = [slug for slug in indexed if slug not in fresh]
+            tuning = self._settings.tuning
+            reweighted = reweight(self._store, older, avgdl, tuning.bm25_k1, tuning.bm25_b)
+        if changed or deleted or rebuilt or stats.dirty or avgdl != weighted:
             # A no-op maintain writes nothing: flush and rewrites cost more than the diff.
             self._store.flush()
             if (changed or deleted) and optimize:
                 self._store.optimize()
             stats.save(self.stats_path)
             self.saved = stats
-            self._write_state({"version": STATE_VERSION, "identity": identity, "pages": indexed})
+            self._write_state(
+                {
+                    "version": STATE_VERSION,
+                    "identity": identity,
+                    "pages": indexed,
+                    "sparse_avgdl": avgdl,
+                }
+            )
         self._indexed = {slug: str(value[0]) for slug, value in indexed.items()}
         return MaintainReport(
             embedded=len(changed),
@@ -182,6 +199,7 @@ class Maintenance:
             unchanged=len(wanted) - len(changed),
             seconds=time.perf_counter() - started,
             rebuilt=rebuilt,
+            reweighted=reweighted,
         )
 
     def is_current(self, index: PageIndex) -> bool | None:
@@ -252,8 +270,13 @@ class Maintenance:
             stats.remove(tokenize(text), chunk_keys(text))
         self._store.delete_slugs(slugs)
 
-    def _index(self, docs: list[_Doc], stats: Bm25Stats, progress: Progress | None) -> list[int]:
-        """Chunk every doc, update BM25 stats, then embed and upsert in batches."""
+    def _index(
+        self, docs: list[_Doc], stats: Bm25Stats, progress: Progress | None, weighted: float | None
+    ) -> tuple[list[int], float]:
+        """Chunk every doc, update BM25 stats, then embed and upsert in batches.
+        Returns the chunk counts and the avgdl the sparse vectors were written at:
+        the one the stored vectors share (`weighted`) unless the corpus has drifted
+        from it (`reweight.avgdl_for`)."""
         tuning = self._settings.tuning
         planned: list[tuple[_Doc, Chunk, list[str], list[str]]] = []
         counts: list[int] = []
@@ -267,7 +290,7 @@ class Maintenance:
                 stats.add(tokens, keys)
                 planned.append((doc, chunk, tokens, keys))
         context = self._page_context(pages)
-        avgdl = stats.avgdl
+        avgdl = avgdl_for(weighted, stats.avgdl)
         total = len(planned)
         for start in range(0, total, EMBED_BATCH):
             batch = planned[start : start + EMBED_BATCH]
@@ -290,7 +313,7 @@ class Maintenance:
             self._store.upsert(points)
             if progress is not None:
                 progress(min(start + EMBED_BATCH, total), total)
-        return counts
+        return counts, avgdl
 
     def _page_context(self, pages: dict[str, tuple[str, list[Chunk]]]) -> dict[str, Vectors]:
         """The multilingual vector of each whole page that is cut into several chunks

@@ -72,6 +72,18 @@ class ServerStore:
         if batch:
             self._client.upsert(self._name, points=batch, wait=True)
 
+    def set_sparse(self, vectors: list[tuple[str, int, SparseVector]]) -> None:
+        m = self._models
+        batch = [
+            m.PointVectors(
+                id=point_id(slug, chunk),
+                vector={SPARSE: m.SparseVector(indices=v.indices, values=v.values)},
+            )
+            for slug, chunk, v in vectors
+        ]
+        if batch:
+            self._client.update_vectors(self._name, points=batch, wait=True)
+
     def _slug_filter(self, slugs: list[str]) -> Any:
         m = self._models
         return m.Filter(must=[m.FieldCondition(key="slug", match=m.MatchAny(any=slugs))])

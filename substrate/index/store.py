@@ -73,6 +73,10 @@ class VectorStore(Protocol):
 
     def delete_slugs(self, slugs: list[str]) -> None: ...
 
+    def set_sparse(self, vectors: list[tuple[str, int, SparseVector]]) -> None:
+        """Replace the BM25 vector of these (slug, chunk) points, nothing else."""
+        ...
+
     def chunks_of(self, slugs: list[str]) -> Iterator[dict[str, Any]]:
         """Payloads of every stored chunk of these pages."""
         ...
