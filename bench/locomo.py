@@ -61,10 +61,12 @@ from substrate.index import (
     candidate_chunks,
     fuse,
 )
-from substrate.index.bm25 import query_vector, question_keys, tokenize
+from substrate.index.bm25 import query_terms, query_vector, question_keys, tokenize
 
 EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 KS = (1, 5, 10)
+LOW_OVERLAP = 0.3  # the low-overlap stratum: at most this share of content words in the evidence
+TURN_IN_CARD = 0.8
 # (method, dense weight, multilingual weight); BM25 gets 1 - dense.
 FUSIONS = [
     ("rrf", 0.7, 0.0),
@@ -116,6 +118,18 @@ def session_pages(sample: dict[str, Any], granularity: str) -> dict[str, tuple[s
             pages[slug] = (text, {t["dia_id"] for t in group})
         n += 1
     return pages
+
+
+def evidence_turns(sample: dict[str, Any], evidence: list[str]) -> list[str]:
+    """The text of each cited dialog turn."""
+    ids = {f"D{a}:{b}" for ev in evidence for a, b in EVIDENCE.findall(ev)}
+    return [
+        turn["text"]
+        for key, session in sample["conversation"].items()
+        if key.startswith("session_") and isinstance(session, list)
+        for turn in session
+        if turn.get("dia_id") in ids
+    ]
 
 
 def relevant(evidence: list[str], pages: dict[str, tuple[str, set[str]]]) -> set[str]:
@@ -187,25 +201,58 @@ def card_variants(
     return out
 
 
-def search_at_budget(index: SearchIndex, question: str, budget: int) -> list[str]:
+def search_at_budget(
+    index: SearchIndex, question: str, budget: int, k: int = 20
+) -> tuple[list[str], str]:
     """Plain search top-k rendered with the card's renderer at the same budget, in the
-    same format (each page with its `dated` stamp), so only the choice of pages differs."""
-    hits = index.search(question, 20)
+    same format (each page with its `dated` stamp), so only the choice of pages and
+    excerpts differs: (the slugs shown, the rendered text)."""
+    hits = index.search(question, k)
     pages = [
         CardPage(
             h.slug, h.title, h.fresh_at[:10] if h.fresh_at else None, ("sim",), h.source, h.excerpt
         )
         for h in hits
     ]
-    return [p.slug for p in render_card(pages, budget)[1]]
+    text, shown = render_card(pages, budget)
+    return [p.slug for p in shown], text
 
 
-def shown_metrics(shown: list[str], rel: set[str]) -> dict[str, float]:
+def evidence_share(text: str, turns: list[str]) -> float:
+    """The best evidence turn's share of content words present in `text`."""
+    words = set(tokenize(text))
+    shares = [len(set(tokenize(t)) & words) / len(set(tokenize(t))) for t in turns if tokenize(t)]
+    return max(shares, default=0.0)
+
+
+def folded(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def shown_metrics(
+    shown: list[str], text: str, rel: set[str], turns: list[str], answer: str | None
+) -> dict[str, float]:
+    """Page-level hit and recall, and whether the evidence itself made it into the
+    text: the best evidence turn's share of content words (`evidence`), at least
+    80% of them (`turn_in_card`), and (`answer_in_card`, -1 when the answer string
+    is not in an evidence turn) the answer string itself."""
+    share = evidence_share(text, turns)
+    quoted = answer is not None and any(folded(answer) in folded(t) for t in turns)
     return {
         "hit": float(bool(set(shown) & rel)),
         "recall": len(set(shown) & rel) / len(rel),
         "pages": float(len(shown)),
+        "evidence": share,
+        "turn_in_card": float(share >= TURN_IN_CARD),
+        "answer_in_card": float(folded(answer or "") in folded(text)) if quoted else -1.0,
     }
+
+
+def overlap(question: str, turns: list[str]) -> float:
+    """The share of the question's content words present in its evidence turns."""
+    terms = set(tokenize(question))
+    evidence = {tok for turn in turns for tok in tokenize(turn)}
+    return len(terms & evidence) / len(terms) if terms else 1.0
 
 
 def parse_variant(spec: str) -> tuple[str, str]:
@@ -333,7 +380,7 @@ def main() -> None:
                 started = time.perf_counter()
                 signals = index.store.search(
                     question_vectors[qi],
-                    query_vector(tokenize(qa["question"]), question_keys(qa["question"])),
+                    query_vector(query_terms(qa["question"]), question_keys(qa["question"])),
                     candidate_chunks(10),
                     ["page"],
                 )
@@ -362,21 +409,32 @@ def main() -> None:
                             h.slug for h in fuse(signals, guarded, coverage)
                         ]
                 group = "cat1-4" if qa.get("category") in (1, 2, 3, 4) else "cat5"
-                shown: dict[str, list[str]] = {}
+                turns = evidence_turns(sample, keys["original"])
+                low = overlap(qa["question"], turns) <= LOW_OVERLAP
+                shown: dict[str, tuple[list[str], str]] = {}
                 if cards:
                     shown["search_at_budget"] = search_at_budget(card_index, qa["question"], budget)
+                    shown["search_top5_at_budget"] = search_at_budget(
+                        card_index, qa["question"], budget, k=5
+                    )
                     conversation = f"locomo-{ci}" if args.card_turns == "sample" else None
                     for name, injector in cards.items():
                         blocks = injector.assemble(qa["question"], conversation)
-                        shown[name] = [s.slug for s in blocks.selected]
+                        shown[name] = ([s.slug for s in blocks.selected], blocks.memory)
+                answer = str(qa["answer"]) if qa.get("answer") is not None else None
                 for key_name, rel in rels.items():
                     if not rel:
                         continue
                     for name, ranked in rankings.items():
                         results[f"{group}/{key_name}"][name].append(metrics(ranked, rel))
-                    for name, slugs_shown in shown.items():
+                        if low:
+                            results[f"{group}/{key_name}/low_overlap"][name].append(
+                                metrics(ranked, rel)
+                            )
+                    key_turns = evidence_turns(sample, keys[key_name])
+                    for name, (slugs_shown, text) in shown.items():
                         results[f"{group}/{key_name}/card"][name].append(
-                            shown_metrics(slugs_shown, rel)
+                            shown_metrics(slugs_shown, text, rel, key_turns, answer)
                         )
             index.store.close()
             print(f"conversation {ci + 1}/{len(samples)} done", file=sys.stderr)
@@ -402,14 +460,19 @@ def summarise(
         "timing": {k: round(v, 2) for k, v in timing.items()},
     }
     for group, variants in sorted(results.items()):
-        report[group] = {
-            name: {
-                "n": len(rows),
-                **{m: round(sum(r[m] for r in rows) / len(rows), 3) for m in rows[0]},
-            }
-            for name, rows in variants.items()
-        }
+        report[group] = {name: _means(rows) for name, rows in variants.items()}
     return report
+
+
+def _means(rows: list[dict[str, float]]) -> dict[str, float]:
+    """Each metric's mean; `answer_in_card` over the questions it applies to (>= 0)."""
+    out: dict[str, float] = {"n": len(rows)}
+    for m in rows[0]:
+        values = [r[m] for r in rows if m != "answer_in_card" or r[m] >= 0]
+        if m == "answer_in_card":
+            out["answer_n"] = len(values)
+        out[m] = round(sum(values) / len(values), 3) if values else float("nan")
+    return out
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from lanes.select import Selected, select, within_room
 from substrate.config import Settings, is_memory_v3_live
 from substrate.errors import InvalidInputError, MemoryServiceError
 from substrate.index import EntityMatcher, Hit, SearchIndex, excerpt_for, matcher_for
-from substrate.index.bm25 import question_keys, tokenize
+from substrate.index.bm25 import query_terms, question_keys
 from substrate.pages import (
     LivePageIndex,
     PageEntry,
@@ -176,7 +176,11 @@ class Injector:
         if self._search is None:
             raise MemoryServiceError("this injector has no search index: only the voice front door")
         turn = tail_within(message, limits.query_bytes)
-        hits = self._search.search(turn, SEARCH_K) if turn.strip() else []
+        hits = (
+            self._search.search(turn, SEARCH_K, excerpt_chars=v3.card_budget_chars)
+            if turn.strip()
+            else []
+        )
         self._pages.current()  # a due refresh happens here, outside the turn lock
         return self._assemble(turn, conversation_id, hits, info, now)
 
@@ -266,12 +270,16 @@ class Injector:
         its pages, and cutting a search excerpt from its start would drop the line
         that matched whenever it was not the first."""
         by_slug = {h.slug: h for h in hits}
-        terms = {*tokenize(message), *question_keys(message)}
-        share = max(MIN_EXCERPT, self._v3.card_budget_chars // max(1, len(chosen)) - PAGE_HEAD)
+        rank = {h.slug: i for i, h in enumerate(hits)}
+        terms = {*query_terms(message), *question_keys(message)}
+        decay = self._v3.card_excerpt_decay
+        weights = [decay ** rank.get(s.slug, len(hits)) for s in chosen]
+        room = max(0, self._v3.card_budget_chars - PAGE_HEAD * len(chosen))
         pages = []
-        for s in chosen:
+        for s, weight in zip(chosen, weights, strict=True):
             entry = index.entries[s.slug]
             hit = by_slug.get(s.slug)
+            share = max(MIN_EXCERPT, int(room * weight / max(sum(weights), 1e-9)))
             excerpt = excerpt_for(hit.excerpt, terms, share) if hit else self._page_excerpt(entry)
             pages.append(
                 CardPage(
@@ -282,6 +290,7 @@ class Injector:
                     source=entry.source,
                     excerpt=excerpt,
                     quarantine=entry.quarantine,
+                    weight=weight,
                 )
             )
         return pages

@@ -7,8 +7,10 @@ is `import:*` are marked as untrusted reference material; a page the scanner
 quarantined (instruction-like text in an import) is shown only as quoted data:
 every line of its excerpt behind `> `, under a notice. The card never
 exceeds its character budget: excerpts share what is left after the fixed
-parts, and pages that cannot fit with a minimal excerpt are left off (and
-reported as not rendered, so `selected` matches what the model sees).
+parts by each page's `weight` (the injector gives the turn's best search hits
+the most room, so the line that answers is not cut to a stub), and pages that
+cannot fit with a minimal excerpt are left off (and reported as not rendered,
+so `selected` matches what the model sees).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class CardPage:
     source: str | None
     excerpt: str
     quarantine: str | None = None  # the scanner's reason, for a quarantined import
+    weight: float = 1.0  # its share of the excerpt room, relative to the other pages
 
     @property
     def untrusted(self) -> bool:
@@ -109,8 +112,11 @@ def render_card(pages: list[CardPage], budget: int) -> tuple[str, list[CardPage]
     if not fitted:
         return "", []
     parts = [OPEN]
+    weights = [max(page.weight, 1e-9) for page, _ in fitted]
     for i, (page, head) in enumerate(fitted):
-        share = room // (len(fitted) - i)  # what later pages leave unused flows on
+        # room by weight; what a page leaves unused flows on to the later ones
+        share = max(MIN_EXCERPT, int(room * weights[i] / sum(weights[i:])))
+        share = min(share, room - MIN_EXCERPT * (len(fitted) - i - 1))
         if page.quarantine is not None:
             body = _fit_quoted(page.excerpt, share)
         else:

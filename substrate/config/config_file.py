@@ -94,6 +94,7 @@ def _check_values(config: MemoryConfig) -> None:
         "dense_min_span",
         "multilingual_min_span",
         "sparse_min_coverage",
+        "dense_anchor_floor",
         "multilingual_page_context",
     ):
         key, value = _resolved_source(config, name)

@@ -21,15 +21,15 @@ class Tunable:
 
 
 # The v2 twin supplies the default; `embedding_model` is historically `embed_model`.
-# Fusion defaults were chosen on LoCoMo (bench/locomo.py, all 10 conversations):
-# min-max fusion at dense 0.3 / BM25 0.7 beat RRF at every weight, BM25 alone
-# and dense alone on recall@5/10 and MRR; the v2 engine's 0.7/0.3 RRF was
-# below BM25 alone there.
+# Fusion defaults were chosen on LoCoMo, LongMemEval and XQuAD together (one half
+# of each set, reported on the other; docs/search.md): min-max fusion at dense 0.4
+# / BM25 0.6, and MiniLM's best page kept in the top 5 when its cosine reaches
+# `dense_anchor_floor`.
 SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("consolidation_interval_hours", "consolidation_interval_hours", float, 8.0),
     Tunable("consolidation_max_buffer_lines", "consolidation_max_buffer_lines", int, 100),
-    Tunable("dense_weight", "dense_weight", float, 0.3),
-    Tunable("sparse_weight", "sparse_weight", float, 0.7),
+    Tunable("dense_weight", "dense_weight", float, 0.4),
+    Tunable("sparse_weight", "sparse_weight", float, 0.6),
     Tunable("bm25_k1", "bm25_k1", float, 1.2),
     Tunable("bm25_b", "bm25_b", float, 0.75),
     Tunable("embedding_model", "embed_model", str, "all-MiniLM-L6-v2-int8"),
@@ -46,6 +46,9 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("dense_min_span", "dense_min_span", float, 0.3),
     Tunable("multilingual_min_span", "multilingual_min_span", float, 0.0),
     Tunable("sparse_min_coverage", "sparse_min_coverage", float, 0.15),
+    # MiniLM's best page with at least this cosine is kept in the fused top 5 (a
+    # question worded its own way is found by meaning alone; 0 turns it off).
+    Tunable("dense_anchor_floor", "dense_anchor_floor", float, 0.3),
     # A short page cut into several chunks gives each chunk's multilingual vector its
     # own page's vector too (pages up to this many of the model's tokens; 0: never).
     Tunable("multilingual_page_context", "multilingual_page_context", int, 384),
@@ -90,6 +93,7 @@ TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
 V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "card_budget_chars": (int, 2400),
     "max_pages": (int, 16),
+    "card_excerpt_decay": (float, 1.0),
     "quota_core": (int, 2),
     "quota_entity": (int, 3),
     "quota_sim": (int, 4),

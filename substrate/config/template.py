@@ -42,8 +42,8 @@ enabled = true
 [memory.substrate]
 # Substrate tunables. Each key falls back to its memory.v2 twin.
 # dense_weight + sparse_weight must sum to 1.
-# dense_weight = 0.3
-# sparse_weight = 0.7
+# dense_weight = 0.4
+# sparse_weight = 0.6
 # bm25_k1 = 1.2
 # bm25_b = 0.75
 # embedding_model = "all-MiniLM-L6-v2-int8"   # v2 twin: embed_model
@@ -57,6 +57,7 @@ enabled = true
 # dense_min_span = 0.3        # min-max guards: scale a dense signal by at least this
 # multilingual_min_span = 0.0 #   cosine span, so a model blind to the query's language
 # sparse_min_coverage = 0.15  #   stays quiet; BM25 fades below this share of its ideal score
+# dense_anchor_floor = 0.3    # MiniLM's best page at this cosine or more stays in the top 5
 # multilingual_page_context = 384   # a page of several chunks but at most this many
 #                         # multilingual tokens adds its whole-page vector to each
 #                         # chunk's dense_ml vector; 0 turns it off (re-indexes)

@@ -30,6 +30,7 @@ class SubstrateTuning:
     dense_min_span: float
     multilingual_min_span: float
     sparse_min_coverage: float
+    dense_anchor_floor: float
     multilingual_page_context: int
     consolidation_batch_entries: int
     consolidation_planner: str
@@ -46,6 +47,7 @@ class V3Tuning:
 
     card_budget_chars: int
     max_pages: int
+    card_excerpt_decay: float
     quota_core: int
     quota_entity: int
     quota_sim: int

@@ -85,6 +85,25 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+# Words a question carries that say nothing about what it asks for: the tails
+# of contractions ("I've", "didn't") and the wrapping of a request ("any tips
+# you might suggest?"). Dropped from the query only — pages keep them — because
+# on questions worded their own way (LongMemEval's preference questions) they
+# were most of BM25's matches, and all of them against the wrong pages.
+QUERY_STOPWORDS = frozenset(
+    tokenize(
+        "ve m s ll d re don t didn doesn isn wasn aren couldn wouldn shouldn "
+        "suggest suggestions recommend recommendations tips ideas advice think "
+        "wondering lately bit something anything really sure might help please"
+    )
+)
+
+
+def query_terms(text: str) -> list[str]:
+    """A query's BM25 terms: `tokenize` without the `QUERY_STOPWORDS`."""
+    return [t for t in tokenize(text) if t not in QUERY_STOPWORDS]
+
+
 def chunk_keys(text: str) -> list[str]:
     """A chunk's name keys (one per Arabic word): terms beside its `tokenize` words."""
     return page_keys(text)

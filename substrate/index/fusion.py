@@ -75,6 +75,7 @@ def _best_per_page(hits: list[StoreHit]) -> list[StoreHit]:
 
 
 SIGNALS = (DENSE, DENSE_ML, SPARSE)
+ANCHOR_RANK = 5
 MAX_SPANS = 2
 SPAN_RATIO = 0.8
 
@@ -89,12 +90,16 @@ class Fusion:
     stretch to full weight. `sparse_coverage` in [0, 1] scales BM25's weight:
     its best chunk's share of the query's ideal score over `min_coverage`,
     capped at 1, so a query sharing one number with a page in another language
-    is not decided by that number."""
+    is not decided by that number. `anchor_floor` > 0: the dense signal's best
+    page, when its cosine reaches the floor, is kept within the first
+    `ANCHOR_RANK` (a question worded its own way shares no word with its page,
+    and BM25's matches on the question's other words push that page out)."""
 
     weights: dict[str, float]
     method: str = "minmax"
     min_span: dict[str, float] = field(default_factory=dict)
     min_coverage: float = 0.0
+    anchor_floor: float = 0.0
 
 
 def fuse(
@@ -123,8 +128,9 @@ def fuse(
         for slug, value in part.items():
             scores[slug] = scores.get(slug, 0.0) + value
     excerpts = _excerpt_chunks(signals, best, fusion, weights)
+    order = _anchor(sorted(scores, key=lambda slug: (-scores[slug], slug)), best, scores, fusion)
     shown = []
-    for slug in sorted(scores, key=lambda slug: (-scores[slug], slug))[:limit]:
+    for slug in order[:limit]:
         page_ranks = {name: ranks[name].get(slug) for name in SIGNALS}
         raw = {name: best[name][slug].score if page_ranks[name] else None for name in SIGNALS}
         shown.append((slug, excerpts[slug], page_ranks, raw))
@@ -134,6 +140,27 @@ def fuse(
         _hit(slug, [next(full) for _ in spans], scores[slug], page_ranks, raw)
         for slug, spans, page_ranks, raw in shown
     ]
+
+
+def _anchor(
+    order: list[str],
+    best: dict[str, dict[str, StoreHit]],
+    scores: dict[str, float],
+    fusion: Fusion,
+) -> list[str]:
+    """`order` with the dense signal's best page moved up to `ANCHOR_RANK` when
+    its cosine reaches `fusion.anchor_floor` (see `Fusion`); its score becomes
+    the midpoint of its new neighbours', so a caller sorting by score agrees."""
+    dense = best.get(DENSE, {})
+    if fusion.anchor_floor <= 0 or not dense:
+        return order
+    top, hit = next(iter(dense.items()))
+    if hit.score < fusion.anchor_floor or top not in scores or top in order[:ANCHOR_RANK]:
+        return order
+    rest = [slug for slug in order if slug != top]
+    above, below = scores[rest[ANCHOR_RANK - 2]], scores[rest[ANCHOR_RANK - 1]]
+    scores[top] = (above + below) / 2
+    return [*rest[: ANCHOR_RANK - 1], top, *rest[ANCHOR_RANK - 1 :]]
 
 
 def _weights(fusion: Fusion, sparse_coverage: float) -> dict[str, float]:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from substrate.config.settings import Settings
 from substrate.errors import InvalidInputError
-from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_vector, question_keys, tokenize
+from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector, question_keys
 from substrate.index.embedding import Embedder, Vectors
-from substrate.index.excerpts import excerpt_for
+from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
 from substrate.index.fusion import Fusion, Hit, fuse
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
 from substrate.index.store import DENSE, DENSE_ML, SPARSE, StoreHit, VectorStore
@@ -84,14 +84,26 @@ class SearchIndex:
         maintained it (None before its first maintain)."""
         return self._maintenance.is_current(index)
 
-    def search(self, query: str, k: int = 10, *, include_capabilities: bool = False) -> list[Hit]:
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        include_capabilities: bool = False,
+        excerpt_chars: int = EXCERPT_CHARS,
+    ) -> list[Hit]:
         """Hits for `query`: refused when blank (any page would "match") or over
-        `memory.limits.query_bytes`."""
+        `memory.limits.query_bytes`. `excerpt_chars` bounds each hit's first span
+        (the card asks for more and cuts each page to its own share)."""
         if not query.strip():
             raise InvalidInputError("query is empty: give some text to search for")
         checked_text(query, "query", self._settings.limits.query_bytes, "query_bytes")
         return self.search_embedded(
-            query, self.embed_query(query), k, include_capabilities=include_capabilities
+            query,
+            self.embed_query(query),
+            k,
+            include_capabilities=include_capabilities,
+            excerpt_chars=excerpt_chars,
         )
 
     def warm(self) -> None:
@@ -116,16 +128,17 @@ class SearchIndex:
         k: int = 10,
         *,
         include_capabilities: bool = False,
+        excerpt_chars: int = EXCERPT_CHARS,
     ) -> list[Hit]:
         """`search` with the query's dense vectors already computed (batches embed at once)."""
         kinds = ["page", "capability"] if include_capabilities else ["page"]
-        tokens, keys = tokenize(query), question_keys(query)
+        tokens, keys = query_terms(query), question_keys(query)
         sparse = query_vector(tokens, keys)
         signals = self._store.search(vectors, sparse, candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
         hits = fuse(signals, self.fusion(), coverage, limit=k, payloads=self._store.full_payloads)
         terms = {*tokens, *keys}
-        return [replace(h, excerpt=excerpt_for(h.excerpt, terms)) for h in hits]
+        return [replace(h, excerpt=excerpt_for(h.excerpt, terms, excerpt_chars)) for h in hits]
 
     def fusion(self) -> Fusion:
         """The configured fusion over the signals this index has."""
@@ -138,11 +151,12 @@ class SearchIndex:
             tuning.fusion,
             {DENSE: tuning.dense_min_span, DENSE_ML: tuning.multilingual_min_span},
             tuning.sparse_min_coverage,
+            tuning.dense_anchor_floor,
         )
 
     def coverage(self, query: str, sparse_hits: list[StoreHit]) -> float:
         """`_coverage` for a query text (benchmarks fuse store results themselves)."""
-        return self._coverage(tokenize(query), sparse_hits)
+        return self._coverage(query_terms(query), sparse_hits)
 
     def _coverage(self, tokens: list[str], sparse_hits: list[StoreHit]) -> float:
         """The best chunk's BM25 over the query's ideal: every term at its saturation

@@ -63,11 +63,36 @@ def test_pages_that_cannot_fit_are_left_off_and_reported() -> None:
 @given(
     excerpts=st.lists(st.text(min_size=0, max_size=600), min_size=1, max_size=12),
     budget=st.integers(min_value=50, max_value=5000),
+    weights=st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=12, max_size=12),
 )
-def test_never_exceeds_the_budget(excerpts: list[str], budget: int) -> None:
-    card, shown = render_card([page(f"p{i}", e) for i, e in enumerate(excerpts)], budget)
+def test_never_exceeds_the_budget(excerpts: list[str], budget: int, weights: list[float]) -> None:
+    pages = [page(f"p{i}", e, weight=weights[i]) for i, e in enumerate(excerpts)]
+    card, shown = render_card(pages, budget)
     assert len(card) <= budget
     assert card.count("<page ") == len(shown)
+
+
+def bodies(card: str) -> list[str]:
+    return re.findall(r"<page [^\n]*>\n(.*?)\n</page>", card, flags=re.S)
+
+
+def test_heavier_pages_get_more_of_the_room_and_equal_ones_share_it() -> None:
+    long = "word " * 300
+    card, shown = render_card([page(f"p{i}", long, weight=0.6**i) for i in range(4)], 2400)
+    sizes = [len(b) for b in bodies(card)]
+    assert len(shown) == 4 and sizes == sorted(sizes, reverse=True) and sizes[0] > 2 * sizes[3]
+    card, _ = render_card([page(f"p{i}", long) for i in range(4)], 2400)
+    sizes = [len(b) for b in bodies(card)]
+    assert max(sizes) - min(sizes) <= 2
+
+
+def test_room_a_heavy_short_page_leaves_flows_to_the_next() -> None:
+    card, _ = render_card(
+        [page("short", "Sam likes tea.", weight=1.0), page("long", "word " * 300, weight=0.1)],
+        1200,
+    )
+    short, long = bodies(card)
+    assert short == "Sam likes tea." and len(long) > 800
 
 
 def test_a_quarantined_page_is_shown_only_as_quoted_data() -> None:
