@@ -61,11 +61,13 @@ TURN_IN_CARD = 0.8
 _DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})(?: \(\w+\))? (\d{2}):(\d{2})")
 
 
-def memory(*args: str, stdin: str | None = None) -> str:
+def memory(*args: str, stdin: str | None = None, tolerate: bool = False) -> str:
+    """`memory ARGS`; `tolerate`: a nonzero exit with a JSON report on stdout (an
+    ingest that refused some pages) is the report, not a failure."""
     command = [str(Path(sys.executable).parent / "memory"), *args]
     done = subprocess.run(command, input=stdin, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command[1:3])} failed:\n{done.stderr}")
+    if done.returncode != 0 and not (tolerate and done.stdout.strip().startswith("{")):
+        raise SystemExit(f"{' '.join(command[1:3])} failed:\n{done.stderr}{done.stdout[-2000:]}")
     return done.stdout
 
 
@@ -99,7 +101,13 @@ def build(root: Path, sessions: dict[str, tuple[str, list[dict[str, Any]]]]) -> 
         stage(Path(staging), sessions)
         memory("init", "--workspace", str(root))
         started = time.perf_counter()
-        memory("ingest", staging, "--workspace", str(root), "--json")
+        report = json.loads(
+            memory("ingest", staging, "--workspace", str(root), "--json", tolerate=True)
+        )
+        pages = next((v for v in report.values() if isinstance(v, list)), [])
+        for page in pages:
+            if isinstance(page, dict) and page.get("status") == "failed":
+                print(f"ingest refused {page.get('slug')}: {page.get('error')}", file=sys.stderr)
         return time.perf_counter() - started
 
 

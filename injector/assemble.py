@@ -22,13 +22,14 @@ import functools
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from injector.card import MIN_EXCERPT, CardPage, render_card
 from injector.info import render_info
+from injector.trust import render_profile, render_recall
 from lanes.candidates import Candidate
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.edges import CoSelectionGraph, LearnedEdges, edges_lane
@@ -50,6 +51,7 @@ from substrate.pages import (
     strip_markers,
 )
 from substrate.safety import checked_text, surrogate_offset, tail_within
+from substrate.sessions import SessionLog
 
 SEARCH_K = 20
 PAGE_HEAD = 110  # a page's tag and lanes on the card, roughly
@@ -78,16 +80,24 @@ class SelectedPage:
 
 @dataclass(frozen=True)
 class Blocks:
+    """`profile` is trusted (see `trust`); `memory` and `recall` are reference data."""
+
     memory: str
     info: str
     selected: list[SelectedPage]
+    profile: str = ""
+    recall: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "memory": self.memory,
             "info": self.info,
+            "profile": self.profile,
             "selected": [s.as_json() for s in self.selected],
         }
+        if self.recall:
+            out["recall"] = self.recall
+        return out
 
 
 class Injector:
@@ -99,11 +109,14 @@ class Injector:
         search: SearchIndex | None,
         clock: Callable[[], float] = time.time,
         page_refresh_s: float = 0.0,
+        sessions: SessionLog | None = None,
     ) -> None:
         """`page_refresh_s` spaces page-index refreshes while pages keep changing
-        (the service under a bulk ingest); 0 checks on every turn."""
+        (the service under a bulk ingest); 0 checks on every turn. `sessions`,
+        the conversation log, feeds the recall block."""
         self._settings = settings
         self._search = search
+        self._sessions = sessions
         self._clock = clock
         self._pages = LivePageIndex(settings.workspace, min_interval_s=page_refresh_s)
         self._lock = threading.Lock()
@@ -168,11 +181,13 @@ class Injector:
             check_conversation_id(conversation_id)
         v3 = self._v3
         info = render_info(self._settings, v3.info_buffer_entries)
+        trusted = render_profile(self._settings)
+        recall = "" if voice_front_door else render_recall(self._sessions, message)
         if not is_memory_v3_live(self._settings.config):
-            return Blocks("", info, [])
+            return Blocks("", info, [], trusted, recall)
         now = self._clock()
         if voice_front_door:
-            return self._frozen(conversation_id, info, now)
+            return replace(self._frozen(conversation_id, info, now), profile=trusted)
         if self._search is None:
             raise MemoryServiceError("this injector has no search index: only the voice front door")
         turn = tail_within(message, limits.query_bytes)
@@ -182,7 +197,8 @@ class Injector:
             else []
         )
         self._pages.current()  # a due refresh happens here, outside the turn lock
-        return self._assemble(turn, conversation_id, hits, info, now)
+        blocks = self._assemble(turn, conversation_id, hits, info, now)
+        return replace(blocks, profile=trusted, recall=recall)
 
     def _assemble(
         self, message: str, conversation_id: str | None, hits: list[Hit], info: str, now: float

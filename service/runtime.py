@@ -50,6 +50,8 @@ from substrate import (
 from substrate.consolidation import consolidate_all
 from substrate.index import Embedder
 from substrate.llm import open_chat_client
+from substrate.promotion import PromotionOutcome, promote_turn
+from substrate.sessions import NewMessage, open_session_log
 
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
@@ -72,12 +74,16 @@ class Runtime:
         self.queue = JobQueue(settings.workspace.state_dir / "jobs.sqlite")
         self.search = open_search_index(settings, embedder, multilingual)
         self.llm = open_chat_client(settings)
-        self.injector = Injector(settings, self.search, page_refresh_s=PAGE_REFRESH_S)
+        self.sessions = open_session_log(settings.workspace)
+        self.injector = Injector(
+            settings, self.search, page_refresh_s=PAGE_REFRESH_S, sessions=self.sessions
+        )
         self._index_lock = threading.Lock()
         self._unoptimized = False
         self._stopping = threading.Event()
         self._last_read = time.monotonic()
         self._next_watch = 0.0
+        self._next_prune = 0.0
         self._watched: PageIndex | None = None
         tuning = settings.tuning
         self.scheduler = Scheduler(
@@ -112,8 +118,26 @@ class Runtime:
         self.worker.stop()
         self._optimize(wait=False)
         self.injector.close()
+        self.sessions.close()
         if self.llm is not None:
             self.llm.close()
+
+    def log_turns(
+        self,
+        session_id: str,
+        messages: list[NewMessage],
+        parent_id: str | None = None,
+        now: float | None = None,
+    ) -> tuple[list[int], list[PromotionOutcome]]:
+        """Store a batch of turns, then promote what each direct user turn states
+        again (after it is stored: the turn is part of its own session)."""
+        at = time.time() if now is None else now
+        ids = self.sessions.append(session_id, messages, at, parent_id)
+        outcomes: list[PromotionOutcome] = []
+        for message in messages:
+            if message.role == "user" and message.direct:
+                outcomes += promote_turn(self.settings, self.sessions, session_id, message.text, at)
+        return ids, outcomes
 
     def note_read(self) -> None:
         """A search or card arrived: compaction waits for a quiet spell."""
@@ -136,9 +160,20 @@ class Runtime:
         """Between jobs: notice pages changed by others; compact once reads have
         paused. Returns whether compaction ran."""
         self.watch_pages()
+        self.prune_sessions()
         if self._unoptimized and time.monotonic() - self._last_read >= OPTIMIZE_IDLE_S:
             return self._optimize()
         return False
+
+    def prune_sessions(self) -> int:
+        """Drop logged messages past `sessions_retention_days` (0 keeps them),
+        at most once an hour; returns how many went."""
+        days = self.settings.tuning.sessions_retention_days
+        now = time.monotonic()
+        if days <= 0 or now < self._next_prune:
+            return 0
+        self._next_prune = now + 3600
+        return self.sessions.prune(time.time() - days * 86400)
 
     def watch_pages(self) -> bool:
         """Queue a maintain when the pages on disk differ from the collection;

@@ -32,6 +32,9 @@ SUBSTRATE_ROOMS: dict[str, set[str]] = {
     "index": {"safety", "config", "pages", "intake"},
     "llm": {"safety", "config"},
     "consolidation": {"safety", "config", "pages", "intake", "index", "llm"},
+    "sessions": {"safety", "config"},
+    "profile": {"safety", "config"},
+    "promotion": {"safety", "config", "sessions", "profile"},
 }
 SUBSTRATE_SHARED = {"errors"}  # root modules every room may import
 SWITCH_OWNERS = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from service.cli import card, imports, memory, scan, search, serve, workspace
+from service.cli import card, imports, memory, profile, scan, search, serve, workspace
 from service.cli.base import Group
 from service.cli.capabilities import cli_capabilities, command_paths
 
@@ -36,6 +36,9 @@ for command in (
     imports.ingest,
     scan.scan,
     card.card,
+    profile.sessions,
+    profile.promotions,
+    profile.forget,
     serve.serve,
 ):
     cli.add_command(command)

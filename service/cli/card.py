@@ -55,5 +55,6 @@ def card(
     if as_json:
         print_json(blocks)
         return
-    shown = "\n\n".join(b for b in (blocks["memory"], blocks["info"]) if b)
+    parts = (blocks.get("profile", ""), blocks["memory"], blocks.get("recall", ""), blocks["info"])
+    shown = "\n\n".join(b for b in parts if b)
     click.echo(shown or "(nothing to inject)")

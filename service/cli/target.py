@@ -38,6 +38,7 @@ from substrate import (
 from substrate.consolidation import consolidate, consolidate_all, explain
 from substrate.llm import open_chat_client
 from substrate.pages import decode_page
+from substrate.sessions import open_session_log
 
 Capabilities = Callable[[], list[Capability]]
 
@@ -140,7 +141,11 @@ class Local:
 
     def card(self, message: str, conversation_id: str | None, voice: bool) -> dict[str, Any]:
         if self._injector is None:
-            self._injector = Injector(self.settings, None if voice else self._maintained())
+            self._injector = Injector(
+                self.settings,
+                None if voice else self._maintained(),
+                sessions=open_session_log(self.settings.workspace),
+            )
         return self._injector.assemble(message, conversation_id, voice_front_door=voice).as_json()
 
     def ingest(self, source: Source, options: IngestOptions) -> Ingested:

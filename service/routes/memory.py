@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, BackgroundTasks, Depends
 from pydantic import BaseModel, Field
 
 from ingest import IngestOptions, InlineSource
@@ -13,6 +13,7 @@ from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import REEMBED, Runtime
 from substrate import Settings, collect_stats, iso_utc, remember
 from substrate.intake import parse_at
+from substrate.sessions import NewMessage
 
 INGEST_WAIT_S = 600.0
 router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=ERRORS)
@@ -55,6 +56,11 @@ class CardIn(Strict):
     message: str
     conversation_id: str | None = None
     voice_front_door: bool = False
+    direct: bool = Field(
+        False,
+        description="The message is the user's own input: log it in the conversation "
+        "(and promote from it) after the card is answered.",
+    )
 
 
 class MaintainIn(Strict):
@@ -97,11 +103,14 @@ def search_post(body: SearchIn, rt: RuntimeDep) -> dict[str, Any]:
 
 
 @router.post("/card")
-def card_post(body: CardIn, rt: RuntimeDep) -> dict[str, Any]:
+def card_post(body: CardIn, rt: RuntimeDep, later: BackgroundTasks) -> dict[str, Any]:
     rt.note_read()
     blocks = rt.injector.assemble(
         body.message, body.conversation_id, voice_front_door=body.voice_front_door
     )
+    if body.direct and body.conversation_id and not body.voice_front_door:
+        # off the card's path: logged and promoted once the answer is sent
+        later.add_task(rt.log_turns, body.conversation_id, [NewMessage("user", body.message, True)])
     return blocks.as_json()
 
 

@@ -56,6 +56,8 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     # when [memory.substrate.llm] names one, else the deterministic filer); how many
     # facts a page holds before a continuation page takes the next; the search
     # step's floor (best cosine) and margin (fused score over the runner-up).
+    # The conversation log keeps messages this many days (0: forever).
+    Tunable("sessions_retention_days", "sessions_retention_days", float, 0.0),
     Tunable("consolidation_batch_entries", "consolidation_batch_entries", int, 50),
     Tunable("consolidation_planner", "consolidation_planner", str, "auto"),
     Tunable("consolidation_page_facts", "consolidation_page_facts", int, 24),
@@ -127,4 +129,9 @@ LIMIT_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "request_bytes": (int, 1024 * 1024),
     "ingest_request_bytes": (int, 64 * 1024 * 1024),
     "info_chars": (int, 6000),
+    # profile files' character budgets: an over-budget program write is refused
+    "profile_user_chars": (int, 2000),
+    "profile_memory_chars": (int, 3000),
+    "profile_soul_chars": (int, 2000),
+    "profile_shared_chars": (int, 2000),
 }

@@ -32,6 +32,7 @@ class SubstrateTuning:
     sparse_min_coverage: float
     dense_anchor_floor: float
     multilingual_page_context: int
+    sessions_retention_days: float
     consolidation_batch_entries: int
     consolidation_planner: str
     consolidation_page_facts: int
@@ -125,6 +126,10 @@ class Limits:
     request_bytes: int
     ingest_request_bytes: int
     info_chars: int
+    profile_user_chars: int
+    profile_memory_chars: int
+    profile_soul_chars: int
+    profile_shared_chars: int
 
 
 def resolve_limits(config: MemoryConfig) -> Limits:

@@ -28,7 +28,8 @@ def test_card_json_conversation_voice_and_batch(
     )
     assert first.exit_code == 0, first.output
     blocks = json.loads(first.stdout)
-    assert set(blocks) == {"memory", "info", "selected"}
+    assert set(blocks) == {"memory", "info", "profile", "selected"}
+    assert blocks["profile"] == ""  # no profile file yet
     assert blocks["selected"][0]["slug"] == "people/sam"
     assert set(blocks["selected"][0]) == {"slug", "title", "lanes", "score"}
     assert "Dana lives in Lisbon" in blocks["info"]

@@ -1,0 +1,124 @@
+"""Reading and writing the profile files (see the package doc)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from substrate.config.settings import Settings
+from substrate.config.workspace import Workspace
+from substrate.errors import InvalidInputError, ScannerRejection
+from substrate.safety import FileSnapshot, read_text_snapshot, write_atomic
+
+# name -> (the limits key of its budget, what it holds), in injection order
+PROFILE_FILES: dict[str, tuple[str, str]] = {
+    "SOUL.md": ("profile_soul_chars", "identity and safety"),
+    "USER.md": ("profile_user_chars", "the user's preferences"),
+    "MEMORY.md": ("profile_memory_chars", "project facts"),
+    "SHARED.md": ("profile_shared_chars", "shared memory"),
+}
+PROTECTED = frozenset({"SOUL.md"})
+HEADINGS = {"USER.md": "# User preferences\n", "MEMORY.md": "# Project facts\n"}
+# A profile line naming a secret's variable invites an assistant to read it out.
+_SECRET_NAME = re.compile(
+    r"\b[A-Z][A-Z0-9]*_(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\b"
+    r"|\b(?:API_KEY|SECRET_KEY|ACCESS_TOKEN|PASSWORD)\b"
+)
+
+
+@dataclass(frozen=True)
+class ProfileFile:
+    name: str
+    text: str
+    snapshot: FileSnapshot
+    budget: int
+
+    @property
+    def protected(self) -> bool:
+        return self.name in PROTECTED
+
+
+@dataclass(frozen=True)
+class ProfileWrite:
+    """`added`: the new lines (what is scanned; the rest is the file as a person
+    or an earlier checked write left it); `source`: whose words they are."""
+
+    name: str
+    text: str
+    expected: FileSnapshot
+    added: str = ""
+    source: str = "user"
+
+
+def profile_path(workspace: Workspace, name: str) -> Path:
+    if name not in PROFILE_FILES:
+        raise InvalidInputError(
+            f"profile file {name!r}: expected one of {', '.join(PROFILE_FILES)}"
+        )
+    return workspace.memory_dir / "profile" / name
+
+
+def budget_for(settings: Settings, name: str) -> int:
+    key, _ = PROFILE_FILES[name]
+    return int(getattr(settings.limits, key))
+
+
+def read_profile(settings: Settings) -> dict[str, ProfileFile]:
+    """Every profile file as it is on disk ('' when absent), in injection order."""
+    out = {}
+    for name in PROFILE_FILES:
+        text, snap = read_text_snapshot(profile_path(settings.workspace, name))
+        out[name] = ProfileFile(name, text, snap, budget_for(settings, name))
+    return out
+
+
+def check_profile_text(
+    settings: Settings, name: str, text: str, added: str, source: str = "user"
+) -> None:
+    """Refuse what may not be written to a profile file: a file over its budget,
+    or new lines naming a secret's variable or refused by the scanner under the
+    policy of their `source`."""
+    budget = budget_for(settings, name)
+    if len(text) > budget:
+        raise InvalidInputError(
+            f"memory/profile/{name}: {len(text)} characters would exceed its budget of "
+            f"{budget} ([memory.limits] {PROFILE_FILES[name][0]}); nothing was written. "
+            "Remove or compact entries first."
+        )
+    found = _SECRET_NAME.search(added)
+    if found:
+        raise ScannerRejection(
+            "secret_name", f"names a secret's variable ({found.group(0)})", "profile"
+        )
+    if added:
+        settings.scanner.scan(added, source)
+
+
+def write_profile(settings: Settings, write: ProfileWrite) -> None:
+    """Check, then write atomically against the snapshot it was planned from
+    (`StaleWriteError` when the file was edited meanwhile: the edit is kept)."""
+    check_profile_text(settings, write.name, write.text, write.added, write.source)
+    write_atomic(profile_path(settings.workspace, write.name), write.text, write.expected)
+
+
+def bullet(content: str) -> str:
+    return f"- {content}"
+
+
+def with_bullet(name: str, text: str, content: str, replacing: str | None = None) -> str:
+    """`text` with `content` as a bullet line (in place of `replacing`'s line, when
+    that is there; else appended), a heading first in a new file."""
+    lines = text.splitlines()
+    if replacing is not None and bullet(replacing) in lines:
+        lines[lines.index(bullet(replacing))] = bullet(content)
+    elif bullet(content) not in lines:
+        if not lines:
+            lines = [HEADINGS.get(name, f"# {name}\n").rstrip("\n"), ""]
+        lines.append(bullet(content))
+    return "\n".join(lines) + "\n"
+
+
+def without_bullet(text: str, content: str) -> str:
+    lines = [line for line in text.splitlines() if line != bullet(content)]
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,186 @@
+"""Deterministic detectors: a statement → a canonical preference or project fact.
+
+Narrow on purpose. A preference is recognised only where the syntax says so
+("I prefer X", "Default to X", "Use X by default", "أفضل X", "استخدم X
+افتراضياً"); "I like X", "Maybe use X", "Could you use X" and "Switch to X"
+are not preferences. The canonical content ("Prefer X.") is what is stored and
+compared, and its key (casefolded, spaces collapsed) is the only equivalence
+there is: no model, no similarity. Arabic generic captures accept only
+technical-looking values (a known language, a package-manager command, an
+env-style constant, a path, a model or version token), so a broad Arabic
+phrase is never taken for a preference."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PREFERENCE = "preference"
+PROJECT_FACT = "project-fact"
+
+LANGUAGES = (
+    "TypeScript JavaScript Python Go Golang Rust Java Kotlin Swift Ruby PHP C C++ C# "
+    "Scala Elixir Haskell Dart Lua Perl R Julia Zig SQL Bash"
+).split()
+LANGUAGE_PATTERN = "|".join(re.escape(x) for x in sorted(LANGUAGES, key=len, reverse=True))
+MANAGERS = "npm pnpm yarn bun pip pipx uv poetry conda cargo go gradle maven make deno".split()
+MANAGER_PATTERN = "|".join(MANAGERS)
+TESTERS = "pytest jest vitest mocha tox nox".split()
+
+# Arabic X: technical-looking values only (see the module doc).
+_TECHNICAL = re.compile(
+    rf"^(?:(?:{LANGUAGE_PATTERN})(?![\w+#])"
+    rf"|(?:{MANAGER_PATTERN})(?: (?:test|tests|run [\w:-]+|install|build|lint|start))?"
+    rf"|(?:{'|'.join(TESTERS)})"
+    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+    r"|(?:~|\.{1,2})?/[\w./-]+"
+    r"|[A-Za-z][A-Za-z0-9]*-\d+(?:\.\d+)*[a-z]?|v\d+(?:\.\d+)+)$",
+    re.I,
+)
+_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|also|and|so|btw|fyi|note|remember|just)[,:]?\s+)+", re.I)
+_TAIL = re.compile(r"[\s.!;؛،,]+$")
+_EN_PREFERENCE = [
+    re.compile(r"^(?:i|we)(?: would|'d|’d)? prefer (?P<x>.+)$", re.I),
+    re.compile(r"^(?:my|our) preference is (?P<x>.+)$", re.I),
+    re.compile(r"^(?:please )?default to (?P<x>.+)$", re.I),
+    re.compile(r"^(?:please )?(?:always )?use (?P<x>.+?) by default$", re.I),
+    re.compile(r"^(?:please )?switch to (?P<x>.+?) by default$", re.I),
+]
+_EN_VERBOSITY = re.compile(
+    r"^(?:please )?keep (?:your |the )?(?:replies|answers|responses) "
+    r"(?P<x>concise|short|brief|detailed)$",
+    re.I,
+)
+_EN_ALWAYS = re.compile(r"^(?:please )?always use (?P<x>[\w -]{2,30})$", re.I)
+_EN_FACTS = [
+    (re.compile(r"^(?:the|this|our) project uses (?P<x>.+)$", re.I), "The project uses {x}."),
+    (re.compile(r"^(?:please )?run (?:the )?tests with (?P<x>.+)$", re.I), "Run tests with {x}."),
+    (
+        re.compile(r"^(?P<x>.+?) (?P<v>is|are) (?:stored|kept) (?:under|in) (?P<y>\S+)$", re.I),
+        "{x} {v} stored under {y}.",
+    ),
+]
+# Arabic, on text with its vowel marks and tatweel removed.
+_AR_MARKS = re.compile("[\u0610-\u061a\u064b-\u065f\u0670\u0640]")
+_AR_PREFERENCE = [
+    re.compile(r"^(?:انا |أنا |نحن )?(?:أفضل|افضل|نفضل|أفضّل) (?P<x>.+)$"),
+    re.compile(
+        r"^(?:استخدم|استعمل|خلي|خل|اجعل) (?P<x>.+?) "
+        r"(?:افتراضيا|افتراضياً|بشكل افتراضي|كافتراضي|دائما|دائماً)$"
+    ),
+]
+_AR_VERBOSITY = re.compile(
+    r"^(?:خلي|خل|اجعل|خلّي)(?: لي)? (?:الردود|الإجابات|الاجابات|ردودك|إجاباتك|اجاباتك) "
+    r"(?P<x>مختصرة|قصيرة|موجزة|مفصلة|مفصّلة)$"
+)
+_VERBOSITY = {
+    "concise": "concise", "short": "concise", "brief": "concise", "detailed": "detailed",
+    "مختصرة": "concise", "قصيرة": "concise", "موجزة": "concise", "مفصلة": "detailed",
+}  # fmt: skip
+_REJECT_X = re.compile(
+    r"^(?:to |it\b|this\b|that\b|them\b|not\b|whatever\b|something\b|anything\b)"
+    r"|\b(?:because|if|when|but|which|who|since|although|unless)\b",
+    re.I,
+)
+MAX_VALUE_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Detection:
+    kind: str  # PREFERENCE or PROJECT_FACT
+    content: str  # canonical: what is stored and shown
+    value: str  # the captured value (what evidence search looks for)
+    detector: str  # which pattern recognised it, for `explain`
+    phrases: tuple[str, ...] = ()  # extra search phrases (another language's words)
+
+    @property
+    def key(self) -> str:
+        return content_key(self.content)
+
+    @property
+    def search_phrases(self) -> list[str]:
+        return [self.value, *self.phrases]
+
+
+def content_key(content: str) -> str:
+    return " ".join(content.casefold().split()).rstrip(".")
+
+
+def detect(statement: str) -> Detection | None:
+    """The preference or project fact `statement` states, if any."""
+    text = _TAIL.sub("", _LEAD.sub("", statement.strip()))
+    return _english(text) or _arabic(_AR_MARKS.sub("", text)) or _fact(text)
+
+
+def _english(text: str) -> Detection | None:
+    verbosity = _EN_VERBOSITY.match(text)
+    if verbosity:
+        return _replies(verbosity.group("x").lower(), "en:keep-replies")
+    for pattern in _EN_PREFERENCE:
+        match = pattern.match(text)
+        if match:
+            value = _value(match.group("x"))
+            if value is None:
+                return None
+            replies = re.fullmatch(
+                r"(concise|short|brief|detailed) (?:replies|answers|responses)", value, re.I
+            )
+            if replies:
+                return _replies(replies.group(1).lower(), "en:prefer-replies")
+            return Detection(PREFERENCE, f"Prefer {value}.", value, f"en:{pattern.pattern[:24]}")
+    always = _EN_ALWAYS.match(text)
+    if always and _value(always.group("x")) is not None:
+        value = always.group("x").strip()
+        return Detection(PREFERENCE, f"Always use {value}.", value, "en:always-use")
+    return None
+
+
+def _arabic(text: str) -> Detection | None:
+    verbosity = _AR_VERBOSITY.match(text)
+    if verbosity:
+        return _replies(_VERBOSITY[verbosity.group("x").replace("ّ", "")], "ar:replies")
+    for i, pattern in enumerate(_AR_PREFERENCE):
+        match = pattern.match(text)
+        if match:
+            value = " ".join(match.group("x").split())
+            if not _TECHNICAL.match(value):
+                return None  # a broad Arabic phrase: never a preference
+            return Detection(
+                PREFERENCE, f"Prefer {value}.", value, f"ar:{'prefer' if i == 0 else 'default'}"
+            )
+    return None
+
+
+def _replies(kind: str, detector: str) -> Detection:
+    word = _VERBOSITY.get(kind, kind)
+    arabic = ("مختصرة", "قصيرة", "موجزة") if word == "concise" else ("مفصلة",)
+    english = ("concise", "brief", "short") if word == "concise" else ("detailed",)
+    return Detection(
+        PREFERENCE,
+        f"Prefer {word} replies.",
+        word,
+        detector,
+        tuple(w for w in (*english, *arabic) if w != word),
+    )
+
+
+def _fact(text: str) -> Detection | None:
+    for pattern, template in _EN_FACTS:
+        match = pattern.match(text)
+        if match:
+            parts = {
+                k: (v.lower() if k == "v" else _value(v)) for k, v in match.groupdict().items()
+            }
+            if any(v is None for v in parts.values()):
+                return None
+            content = template.format(**parts)
+            return Detection(PROJECT_FACT, content, str(parts["x"]), "en:fact")
+    return None
+
+
+def _value(raw: str) -> str | None:
+    value = " ".join(raw.split()).strip(" ,;:")
+    value = re.sub(r"^(?:using|to use) ", "", value, flags=re.I)
+    if not value or _REJECT_X.search(value) or len(value.split()) > MAX_VALUE_WORDS:
+        return None
+    return value

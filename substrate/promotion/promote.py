@@ -1,0 +1,202 @@
+"""Promotion of a direct user turn: candidates → detectors → evidence → write.
+
+Runs after the turn is stored in the log, off the card's path. A statement is
+promoted when it is a detected preference or project fact and the user said
+the same thing (equal canonical key, the detector rerun on each old message)
+in at least `EVIDENCE_SESSIONS` earlier root sessions. Order of a write, and
+what undoes what:
+1. under the profile lock, load `promotions.json` and the profile file;
+2. change the records in memory; check the new file (budget, secret names,
+   scanner): a refusal rolls the records back and writes nothing;
+3. flush the records (a failed flush rolls them back);
+4. write the profile file, drift-aware: a failure (or a hand edit since step
+   1, which is kept) restores the records' file as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from substrate.config.settings import Settings
+from substrate.errors import InvalidInputError, MemoryServiceError
+from substrate.profile import check_profile_text, profile_path, with_bullet, without_bullet
+from substrate.promotion.categories import category_of
+from substrate.promotion.detect import PREFERENCE, Detection, detect
+from substrate.promotion.extract import extract_candidates
+from substrate.promotion.store import ACTIVE, FORGOTTEN, PromotionStore
+from substrate.safety import hold_lock, read_text_snapshot, write_atomic
+from substrate.sessions import SessionLog
+
+EVIDENCE_SESSIONS = 2
+EVIDENCE_SCAN = 500  # newest matching messages read per candidate
+LOCK_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class PromotionOutcome:
+    statement: str
+    content: str
+    kind: str
+    action: (
+        str  # create / strengthen / supersede / reactivate / unchanged / needs-evidence / refused
+    )
+    evidence_sessions: tuple[str, ...]
+    record_id: str | None = None
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "statement": self.statement,
+            "content": self.content,
+            "kind": self.kind,
+            "action": self.action,
+            "evidence_sessions": list(self.evidence_sessions),
+            "record_id": self.record_id,
+            "reason": self.reason,
+        }
+
+
+def target_file(found: Detection) -> str:
+    return "USER.md" if found.kind == PREFERENCE else "MEMORY.md"
+
+
+def evidence_for(
+    log: SessionLog, found: Detection, session_id: str, since: float | None = None
+) -> dict[str, list[int]]:
+    """Earlier root sessions (not `session_id`) where a user's direct message
+    states `found` again, detector rerun: session id -> message ids."""
+    out: dict[str, list[int]] = {}
+    messages = log.search(
+        found.search_phrases,
+        root_only=True,
+        roles=("user",),
+        exclude_session=session_id,
+        since=since,
+        limit=EVIDENCE_SCAN,
+    )
+    for message in messages:
+        if not message.direct:
+            continue
+        for candidate in extract_candidates(message.text).candidates:
+            again = detect(candidate.text)
+            if again is not None and again.key == found.key:
+                out.setdefault(message.session_id, []).append(message.id)
+                break
+    return out
+
+
+def promote_turn(
+    settings: Settings, log: SessionLog, session_id: str, text: str, now: float
+) -> list[PromotionOutcome]:
+    """Promote what this direct user turn (already logged) states again."""
+    session = log.session(session_id)
+    if session is None or session.parent_id is not None:
+        return []  # a child session's words are never promotion's source
+    outcomes = []
+    for candidate in extract_candidates(text).candidates:
+        found = detect(candidate.text)
+        if found is None:
+            continue
+        outcomes.append(_promote(settings, log, session_id, candidate.text, found, now))
+    return outcomes
+
+
+def _promote(
+    settings: Settings,
+    log: SessionLog,
+    session_id: str,
+    statement: str,
+    found: Detection,
+    now: float,
+) -> PromotionOutcome:
+    ws = settings.workspace
+    previous = PromotionStore.load(ws).find(found.key)
+    since = previous.forgotten_at if previous and previous.status == FORGOTTEN else None
+    evidence = sorted(evidence_for(log, found, session_id, since))
+    base = PromotionOutcome(statement, found.content, found.kind, "needs-evidence", tuple(evidence))
+    if len(evidence) < EVIDENCE_SESSIONS:
+        return base
+    if previous and previous.status == ACTIVE and session_id in previous.evidence_sessions:
+        return PromotionOutcome(
+            statement, found.content, found.kind, "unchanged", tuple(evidence), previous.id
+        )  # this session already counted: nothing to write
+    with hold_lock(profile_lock(settings), timeout_s=LOCK_TIMEOUT_S, purpose="profile"):
+        store = PromotionStore.load(ws)
+        name = target_file(found)
+        path = profile_path(ws, name)
+        text, snapshot = read_text_snapshot(path)
+        change = store.apply(found, [*evidence, session_id], now)
+        outcome = PromotionOutcome(
+            statement, found.content, found.kind, change.action, tuple(evidence), change.record.id
+        )
+        if change.action == "strengthen":
+            return _flushed(store, outcome)
+        replacing = change.replaced.content if change.replaced else None
+        new_text = with_bullet(name, text, found.content, replacing)
+        try:
+            check_profile_text(settings, name, new_text, f"- {found.content}", "user")
+        except InvalidInputError as exc:
+            store.rollback()
+            return _refused(outcome, exc)
+        try:
+            store.flush()  # a failed flush has rolled the records back
+        except (OSError, MemoryServiceError) as exc:
+            return _refused(outcome, exc)
+        try:
+            write_atomic(path, new_text, snapshot)
+        except (OSError, MemoryServiceError) as exc:
+            store.restore_file()
+            return _refused(outcome, exc)
+        store.commit()
+        return outcome
+
+
+def _flushed(store: PromotionStore, outcome: PromotionOutcome) -> PromotionOutcome:
+    try:
+        store.flush()
+    except (OSError, MemoryServiceError) as exc:
+        return _refused(outcome, exc)
+    store.commit()
+    return outcome
+
+
+def _refused(outcome: PromotionOutcome, exc: BaseException) -> PromotionOutcome:
+    return PromotionOutcome(
+        outcome.statement,
+        outcome.content,
+        outcome.kind,
+        "refused",
+        outcome.evidence_sessions,
+        None,
+        str(exc),
+    )
+
+
+def forget_promotion(settings: Settings, promotion_id: str, now: float) -> dict[str, Any]:
+    """Forget an active promotion: its line leaves the profile file, its record
+    stays (status forgotten); evidence from before now never promotes it again."""
+    ws = settings.workspace
+    with hold_lock(profile_lock(settings), timeout_s=LOCK_TIMEOUT_S, purpose="profile"):
+        store = PromotionStore.load(ws)
+        record = store.forget(promotion_id, now)
+        name = "USER.md" if record.kind == PREFERENCE else "MEMORY.md"
+        path = profile_path(ws, name)
+        text, snapshot = read_text_snapshot(path)
+        store.flush()
+        try:
+            write_atomic(path, without_bullet(text, record.content), snapshot)
+        except (OSError, MemoryServiceError):
+            store.restore_file()
+            raise
+        store.commit()
+        return record.as_json()
+
+
+def profile_lock(settings: Settings) -> Path:
+    return settings.workspace.state_dir / "profile.lock"
+
+
+def category(found: Detection) -> str | None:
+    return category_of(found.key) if found.kind == PREFERENCE else None

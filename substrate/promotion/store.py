@@ -1,0 +1,186 @@
+"""`promotions.json`: every promotion ever made, one record per content key.
+
+`{"version": 1, "records": [...]}`, flushed sorted by content, through the
+drift-aware atomic writer. The store changes records in memory and keeps the
+previous map, so a failed flush, or a failed profile write after a flush, puts
+everything back (`rollback`)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from substrate.config.workspace import Workspace
+from substrate.errors import InvalidInputError, NotFoundError
+from substrate.promotion.categories import category_of
+from substrate.promotion.detect import PREFERENCE, Detection, content_key
+from substrate.safety import FileSnapshot, read_text_snapshot, write_atomic
+
+VERSION = 1
+ACTIVE, SUPERSEDED, FORGOTTEN = "active", "superseded", "forgotten"
+
+
+@dataclass
+class PromotionRecord:
+    id: str
+    content: str
+    kind: str
+    status: str
+    evidence_sessions: list[str]
+    created: float
+    updated: float
+    strengthened: int = 0
+    superseded_by: str | None = None
+    forgotten_at: float | None = None
+
+    @property
+    def key(self) -> str:
+        return content_key(self.content)
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What `apply` did: `action` create / strengthen / supersede / reactivate."""
+
+    action: str
+    record: PromotionRecord
+    replaced: PromotionRecord | None = None
+
+
+def promotions_path(workspace: Workspace) -> Path:
+    return workspace.memory_dir / "profile" / "promotions.json"
+
+
+def record_id(key: str) -> str:
+    return "p-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class PromotionStore:
+    path: Path
+    records: dict[str, PromotionRecord] = field(default_factory=dict)  # by key
+    snapshot: FileSnapshot | None = None
+    _before: dict[str, PromotionRecord] | None = None
+
+    @classmethod
+    def load(cls, workspace: Workspace) -> PromotionStore:
+        path = promotions_path(workspace)
+        text, snap = read_text_snapshot(path)
+        store = cls(path, {}, snap)
+        if not text.strip():
+            return store
+        try:
+            doc = json.loads(text)
+            if doc.get("version") != VERSION or not isinstance(doc.get("records"), list):
+                raise ValueError(f"expected version {VERSION} and a records list")
+            for raw in doc["records"]:
+                record = PromotionRecord(**raw)
+                store.records[record.key] = record  # normalised by content key
+        except (ValueError, TypeError) as exc:
+            raise InvalidInputError(f"{path}: not a promotions file ({exc})") from None
+        return store
+
+    def find(self, key: str) -> PromotionRecord | None:
+        return self.records.get(key)
+
+    def by_id(self, promotion_id: str) -> PromotionRecord:
+        for record in self.records.values():
+            if record.id == promotion_id:
+                return record
+        raise NotFoundError(f"no promotion {promotion_id!r} (see `memory promotions`)")
+
+    def active(self) -> list[PromotionRecord]:
+        return sorted(
+            (r for r in self.records.values() if r.status == ACTIVE), key=lambda r: r.content
+        )
+
+    def _keep(self) -> None:
+        if self._before is None:
+            self._before = copy.deepcopy(self.records)
+
+    def apply(self, found: Detection, evidence: list[str], now: float) -> Change:
+        """Create, strengthen, reactivate, or (a preference in the category of an
+        active one) supersede it."""
+        self._keep()
+        record = self.records.get(found.key)
+        if record is not None and record.status == ACTIVE:
+            record.evidence_sessions = sorted({*record.evidence_sessions, *evidence})
+            record.strengthened += 1
+            record.updated = now
+            return Change("strengthen", record)
+        replaced = self._conflicting(found) if found.kind == PREFERENCE else None
+        if record is None:
+            record = PromotionRecord(
+                record_id(found.key), found.content, found.kind, ACTIVE, sorted(evidence), now, now
+            )
+            self.records[found.key] = record
+            action = "create"
+        else:
+            record.status, record.superseded_by, record.updated = ACTIVE, None, now
+            record.evidence_sessions = sorted({*record.evidence_sessions, *evidence})
+            action = "reactivate"
+        if replaced is not None:
+            replaced.status, replaced.superseded_by, replaced.updated = SUPERSEDED, record.id, now
+            action = "supersede"
+        return Change(action, record, replaced)
+
+    def _conflicting(self, found: Detection) -> PromotionRecord | None:
+        category = category_of(found.key)
+        if category is None:
+            return None
+        for record in self.records.values():
+            if (
+                record.status == ACTIVE
+                and record.kind == PREFERENCE
+                and record.key != found.key
+                and category_of(record.key) == category
+            ):
+                return record
+        return None
+
+    def forget(self, promotion_id: str, now: float) -> PromotionRecord:
+        record = self.by_id(promotion_id)
+        if record.status != ACTIVE:
+            raise InvalidInputError(f"promotion {promotion_id} is {record.status}, not active")
+        self._keep()
+        record.status, record.forgotten_at, record.updated = FORGOTTEN, now, now
+        return record
+
+    def flush(self) -> None:
+        """Write the records; on failure the in-memory records roll back."""
+        doc = {
+            "version": VERSION,
+            "records": [
+                r.as_json() for r in sorted(self.records.values(), key=lambda r: r.content)
+            ],
+        }
+        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        try:
+            write_atomic(self.path, text, self.snapshot)
+        except BaseException:
+            self.rollback()
+            raise
+        self.snapshot = read_text_snapshot(self.path)[1]
+
+    def commit(self) -> None:
+        self._before = None
+
+    def rollback(self) -> None:
+        """Back to the records as loaded (or last committed)."""
+        if self._before is not None:
+            self.records = self._before
+            self._before = None
+
+    def restore_file(self) -> None:
+        """After a flush whose profile write then failed: the records and the file
+        as they were."""
+        self.rollback()
+        self.flush()
+        self.commit()

@@ -1,0 +1,45 @@
+"""`memory sessions`, `memory promotions [explain]` and `memory forget`."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from service.cli import cli
+from service.settings_loader import build_settings
+from substrate import Workspace
+from substrate.promotion import promote_turn
+from substrate.sessions import NewMessage, open_session_log
+
+
+def seed(workspace: Workspace) -> None:
+    workspace.config_path.write_text("[memory.substrate]\nscanner_detector = false\n")
+    settings = build_settings(workspace.root)
+    log = open_session_log(settings.workspace)
+    for i, s in enumerate(("s1", "s2", "s3")):
+        log.append(s, [NewMessage("user", "I prefer TypeScript", True)], 100.0 + i)
+        promote_turn(settings, log, s, "I prefer TypeScript", 100.0 + i)
+    log.close()
+
+
+def test_sessions_promotions_explain_and_forget(workspace: Workspace) -> None:
+    seed(workspace)
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    listed = runner.invoke(cli, ["sessions", *ws, "--json"])
+    assert listed.exit_code == 0, listed.output
+    assert [s["id"] for s in json.loads(listed.stdout)["sessions"]] == ["s3", "s2", "s1"]
+    shown = runner.invoke(cli, ["sessions", *ws, "show", "s1"])
+    assert "user: I prefer TypeScript" in shown.stdout
+    records = json.loads(runner.invoke(cli, ["promotions", *ws, "--json"]).stdout)["records"]
+    assert [(r["content"], r["status"]) for r in records] == [("Prefer TypeScript.", "active")]
+    explained = runner.invoke(cli, ["promotions", *ws, "explain", "Default to TypeScript"])
+    assert explained.exit_code == 0, explained.output
+    assert "'prefer typescript'" in explained.stdout and "promotes" in explained.stdout
+    gone = runner.invoke(cli, ["forget", *ws, records[0]["id"]])
+    assert gone.exit_code == 0 and "forgot" in gone.stdout
+    again = runner.invoke(cli, ["forget", *ws, records[0]["id"]])
+    assert again.exit_code != 0 and "not active" in again.output
+    missing = runner.invoke(cli, ["forget", *ws, "p-nope"])
+    assert missing.exit_code != 0 and "no promotion 'p-nope'" in missing.output

@@ -1,0 +1,130 @@
+"""The detectors: every row of the seeds' table, the near-misses, the bounds on
+Arabic captures, project facts and the exclusive categories."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from substrate.promotion import PREFERENCE, PROJECT_FACT, detect
+from substrate.promotion.categories import category_of
+
+SEED_TABLE = [
+    ("I prefer TypeScript", "Prefer TypeScript."),
+    ("I'd prefer TypeScript", "Prefer TypeScript."),
+    ("My preference is TypeScript", "Prefer TypeScript."),
+    ("We prefer TypeScript", "Prefer TypeScript."),
+    ("Default to TypeScript", "Prefer TypeScript."),
+    ("Use TypeScript by default", "Prefer TypeScript."),
+    ("Please switch to TypeScript by default", "Prefer TypeScript."),
+    ("أفضل TypeScript", "Prefer TypeScript."),
+    ("استخدم pnpm test افتراضياً", "Prefer pnpm test."),
+    ("خلّي الردود مختصرة", "Prefer concise replies."),
+]
+
+
+@pytest.mark.parametrize(("statement", "canonical"), SEED_TABLE)
+def test_every_seed_row_canonicalizes(statement: str, canonical: str) -> None:
+    found = detect(statement)
+    assert found is not None and found.kind == PREFERENCE
+    assert found.content == canonical
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "I like TypeScript",
+        "Maybe use TypeScript",
+        "Could you use TypeScript",
+        "Switch to TypeScript",
+    ],
+)
+def test_near_misses_are_not_preferences(statement: str) -> None:
+    assert detect(statement) is None
+
+
+@pytest.mark.parametrize(
+    ("statement", "canonical"),
+    [
+        ("أفضل ~/.estacoda/foo", "Prefer ~/.estacoda/foo."),
+        ("أفضل GPT-5", "Prefer GPT-5."),
+        ("أفضّل Python", "Prefer Python."),
+        ("استخدم npm افتراضيا", "Prefer npm."),
+        ("أفضل OPENAI_API_KEY", "Prefer OPENAI_API_KEY."),  # detected; refused at write
+    ],
+)
+def test_arabic_captures_keep_technical_values(statement: str, canonical: str) -> None:
+    found = detect(statement)
+    assert found is not None and found.content == canonical
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["أفضل القهوة في الصباح", "أفضل أن نذهب إلى البحر", "استخدم الطريقة القديمة افتراضياً"],
+)
+def test_arabic_captures_refuse_natural_language(statement: str) -> None:
+    assert detect(statement) is None
+
+
+def test_one_key_for_every_wording() -> None:
+    keys = {detect(s).key for s, _ in SEED_TABLE[:8]}  # type: ignore[union-attr]
+    assert keys == {"prefer typescript"}
+
+
+@pytest.mark.parametrize(
+    ("statement", "canonical"),
+    [
+        ("The project uses FastAPI", "The project uses FastAPI."),
+        ("Run tests with pytest -q", "Run tests with pytest -q."),
+        ("The fixtures are stored under tests/data", "The fixtures are stored under tests/data."),
+    ],
+)
+def test_project_facts_are_their_own_kind(statement: str, canonical: str) -> None:
+    found = detect(statement)
+    assert found is not None and found.kind == PROJECT_FACT and found.content == canonical
+    assert category_of(found.key) is None or found.kind == PROJECT_FACT
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "I prefer to stay home tonight",
+        "I prefer it when you ask",
+        "I prefer the beach because it is calm",
+    ],
+)
+def test_clauses_and_pronouns_are_not_values(statement: str) -> None:
+    assert detect(statement) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "category"),
+    [
+        ("Prefer concise replies.", "Prefer detailed replies.", "reply-verbosity"),
+        ("Prefer TypeScript.", "Prefer JavaScript.", "language-default"),
+        ("Prefer pnpm test.", "Prefer npm test.", "test-command"),
+        ("Prefer pnpm.", "Prefer npm.", "package-manager"),
+        ("Always use strict mode.", "Always use semicolons.", "code-style"),
+    ],
+)
+def test_categories_come_from_content(first: str, second: str, category: str) -> None:
+    assert category_of(first.lower().rstrip(".")) == category
+    assert category_of(second.lower().rstrip(".")) == category
+
+
+ROOM = Path(__file__).resolve().parents[3] / "substrate" / "promotion"
+MODEL_MODULES = ("substrate.index", "substrate.llm", "openai", "fastembed", "onnxruntime")
+
+
+def test_the_promotion_room_imports_no_model_or_llm_client() -> None:
+    for path in ROOM.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert not name.startswith(MODEL_MODULES), f"{path.name} imports {name}"

@@ -1,0 +1,277 @@
+"""Promotion end to end over a real conversation log and real files: evidence,
+strengthening, supersession, forgetting, and every rollback path."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from service.settings_loader import build_settings
+from substrate import Settings, Workspace
+from substrate.promotion import PromotionStore, forget_promotion, promote_turn
+from substrate.promotion import promote as promote_module
+from substrate.promotion import store as store_module
+from substrate.sessions import NewMessage, SessionLog, open_session_log
+
+T0 = 1_700_000_000.0
+
+
+@pytest.fixture
+def fast(workspace: Workspace) -> Settings:
+    workspace.config_path.write_text("[memory.substrate]\nscanner_detector = false\n")
+    return build_settings(workspace.root)
+
+
+@pytest.fixture
+def log(fast: Settings) -> Iterator[SessionLog]:
+    opened = open_session_log(fast.workspace)
+    yield opened
+    opened.close()
+
+
+class Chat:
+    def __init__(self, settings: Settings, log: SessionLog) -> None:
+        self.settings, self.log, self.clock = settings, log, T0
+
+    def say(
+        self, session: str, text: str, *, parent: str | None = None, direct: bool = True
+    ) -> list[promote_module.PromotionOutcome]:
+        self.clock += 60
+        self.log.append(session, [NewMessage("user", text, direct)], self.clock, parent)
+        if not direct:
+            return []
+        return promote_turn(self.settings, self.log, session, text, self.clock)
+
+
+@pytest.fixture
+def chat(fast: Settings, log: SessionLog) -> Chat:
+    return Chat(fast, log)
+
+
+def user_md(settings: Settings) -> str:
+    path = settings.workspace.memory_dir / "profile" / "USER.md"
+    return path.read_text() if path.exists() else ""
+
+
+def records(settings: Settings) -> dict[str, dict[str, object]]:
+    path = settings.workspace.memory_dir / "profile" / "promotions.json"
+    if not path.exists():
+        return {}
+    return {r["content"]: r for r in json.loads(path.read_text())["records"]}
+
+
+def test_a_preference_stated_in_two_earlier_root_sessions_is_promoted(chat: Chat) -> None:
+    assert chat.say("s1", "I prefer TypeScript")[0].action == "needs-evidence"
+    assert chat.say("s2", "Default to TypeScript.")[0].action == "needs-evidence"
+    [outcome] = chat.say("s3", "Use TypeScript by default")
+    assert outcome.action == "create" and outcome.evidence_sessions == ("s1", "s2")
+    assert "- Prefer TypeScript." in user_md(chat.settings).splitlines()
+    record = records(chat.settings)["Prefer TypeScript."]
+    assert record["status"] == "active" and record["evidence_sessions"] == ["s1", "s2", "s3"]
+
+
+def test_repeats_inside_one_session_are_one_session_of_evidence(chat: Chat) -> None:
+    for _ in range(3):
+        chat.say("s1", "I prefer TypeScript")
+    assert chat.say("s2", "I prefer TypeScript")[0].action == "needs-evidence"
+    assert user_md(chat.settings) == ""
+
+
+def test_child_sessions_are_never_evidence(chat: Chat) -> None:
+    chat.say("root", "hello")
+    chat.say("child-1", "I prefer TypeScript", parent="root")
+    chat.say("s2", "I prefer TypeScript")
+    assert chat.say("s3", "I prefer TypeScript")[0].action == "needs-evidence"
+    assert chat.say("child-2", "I prefer TypeScript", parent="root") == []  # never a source
+
+
+def test_only_direct_user_input_is_evidence(chat: Chat) -> None:
+    chat.say("s1", "I prefer TypeScript", direct=False)
+    chat.log.append("s2", [NewMessage("assistant", "I prefer TypeScript", False)], T0)
+    chat.say("s3", "I prefer TypeScript")
+    assert chat.say("s4", "I prefer TypeScript")[0].evidence_sessions == ("s3",)
+
+
+def test_arabic_and_english_wordings_corroborate_each_other(chat: Chat) -> None:
+    chat.say("s1", "أفضل TypeScript")
+    chat.say("s2", "I'd prefer TypeScript")
+    assert chat.say("s3", "Please switch to TypeScript by default")[0].action == "create"
+    chat.say("a1", "خلّي الردود مختصرة")
+    chat.say("a2", "Keep replies concise")
+    assert chat.say("a3", "I prefer concise replies")[0].action == "create"
+    assert "- Prefer concise replies." in user_md(chat.settings)
+
+
+def test_a_fourth_session_strengthens_without_touching_the_file(chat: Chat) -> None:
+    for s in ("s1", "s2", "s3"):
+        chat.say(s, "I prefer TypeScript")
+    before = user_md(chat.settings)
+    assert chat.say("s4", "I prefer TypeScript")[0].action == "strengthen"
+    assert user_md(chat.settings) == before
+    assert records(chat.settings)["Prefer TypeScript."]["strengthened"] == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Keep replies concise", "I prefer detailed replies"),
+        ("I prefer TypeScript", "I prefer JavaScript"),
+        ("Use pnpm test by default", "Use npm test by default"),
+        ("Default to pnpm", "Default to npm"),
+        ("Always use strict mode", "Always use semicolons"),
+    ],
+)
+def test_a_preference_in_an_exclusive_category_supersedes(chat: Chat, old: str, new: str) -> None:
+    for s in ("a", "b", "c"):
+        chat.say(f"old-{s}", old)
+    for s in ("a", "b", "c"):
+        outcomes = chat.say(f"new-{s}", new)
+    assert outcomes[0].action == "supersede"
+    rows = records(chat.settings)
+    [superseded] = [r for r in rows.values() if r["status"] == "superseded"]
+    [active] = [r for r in rows.values() if r["status"] == "active"]
+    assert superseded["superseded_by"] == active["id"]
+    lines = [line for line in user_md(chat.settings).splitlines() if line.startswith("- ")]
+    assert lines == [f"- {active['content']}"]
+
+
+def test_preferences_of_different_categories_coexist(chat: Chat) -> None:
+    for s in ("a", "b", "c"):
+        chat.say(f"x{s}", "I prefer TypeScript")
+        chat.say(f"y{s}", "Keep replies concise")
+    assert {r["status"] for r in records(chat.settings).values()} == {"active"}
+
+
+def test_project_facts_go_to_memory_md_and_never_supersede(chat: Chat) -> None:
+    for fact in ("The project uses FastAPI", "The project uses SQLite"):
+        for s in ("a", "b", "c"):
+            chat.say(f"{fact}-{s}", fact)
+    text = (chat.settings.workspace.memory_dir / "profile" / "MEMORY.md").read_text()
+    assert "- The project uses FastAPI." in text and "- The project uses SQLite." in text
+    assert {r["kind"] for r in records(chat.settings).values()} == {"project-fact"}
+    assert {r["status"] for r in records(chat.settings).values()} == {"active"}
+
+
+def test_forget_removes_the_line_and_old_evidence_never_brings_it_back(chat: Chat) -> None:
+    for s in ("s1", "s2", "s3"):
+        chat.say(s, "I prefer TypeScript")
+    promotion_id = str(records(chat.settings)["Prefer TypeScript."]["id"])
+    chat.clock += 60
+    forget_promotion(chat.settings, promotion_id, chat.clock)
+    assert "Prefer TypeScript" not in user_md(chat.settings)
+    assert chat.say("s4", "I prefer TypeScript")[0].action == "needs-evidence"
+    chat.say("s5", "I prefer TypeScript")
+    assert chat.say("s6", "I prefer TypeScript")[0].action == "reactivate"
+    assert "- Prefer TypeScript." in user_md(chat.settings)
+
+
+def test_an_arabic_secret_name_is_detected_then_refused_and_nothing_written(chat: Chat) -> None:
+    for s in ("s1", "s2"):
+        chat.say(s, "أفضل OPENAI_API_KEY")
+    [outcome] = chat.say("s3", "أفضل OPENAI_API_KEY")
+    assert outcome.content == "Prefer OPENAI_API_KEY." and outcome.action == "refused"
+    assert "secret_name" in str(outcome.reason)
+    assert user_md(chat.settings) == "" and records(chat.settings) == {}
+
+
+def test_an_over_budget_write_is_refused_with_a_diagnostic(workspace: Workspace) -> None:
+    workspace.config_path.write_text(
+        "[memory.substrate]\nscanner_detector = false\n[memory.limits]\nprofile_user_chars = 30\n"
+    )
+    settings = build_settings(workspace.root)
+    log = open_session_log(settings.workspace)
+    chat = Chat(settings, log)
+    for s in ("s1", "s2"):
+        chat.say(s, "I prefer TypeScript")
+    [outcome] = chat.say("s3", "I prefer TypeScript")
+    assert outcome.action == "refused"
+    assert "USER.md" in str(outcome.reason) and "budget of 30" in str(outcome.reason)
+    assert user_md(settings) == "" and records(settings) == {}
+    log.close()
+
+
+def failing_on(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> None:
+    real = module.write_atomic  # type: ignore[attr-defined]
+
+    def write(path: Path, *args: object, **kwargs: object) -> None:
+        if path.name == name:
+            raise OSError(28, "No space left on device")
+        real(path, *args, **kwargs)
+
+    monkeypatch.setattr(module, "write_atomic", write)
+
+
+def test_a_failed_flush_rolls_the_records_back_and_writes_no_markdown(
+    chat: Chat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for s in ("s1", "s2"):
+        chat.say(s, "I prefer TypeScript")
+    failing_on(monkeypatch, store_module, "promotions.json")
+    assert chat.say("s3", "I prefer TypeScript")[0].action == "refused"
+    assert user_md(chat.settings) == "" and records(chat.settings) == {}
+
+
+def test_a_failed_markdown_write_restores_the_records(
+    chat: Chat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for s in ("s1", "s2"):
+        chat.say(s, "I prefer TypeScript")
+    failing_on(monkeypatch, promote_module, "USER.md")
+    assert chat.say("s3", "I prefer TypeScript")[0].action == "refused"
+    assert user_md(chat.settings) == "" and records(chat.settings) == {}
+
+
+def test_a_failed_superseding_write_restores_the_superseded_record_and_line(
+    chat: Chat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for s in ("a", "b", "c"):
+        chat.say(f"ts-{s}", "I prefer TypeScript")
+    before_md, before_records = user_md(chat.settings), records(chat.settings)
+    for s in ("a", "b"):
+        chat.say(f"js-{s}", "I prefer JavaScript")
+    failing_on(monkeypatch, promote_module, "USER.md")
+    assert chat.say("js-c", "I prefer JavaScript")[0].action == "refused"
+    assert user_md(chat.settings) == before_md and records(chat.settings) == before_records
+
+
+def test_a_hand_edit_between_load_and_write_is_kept_and_the_records_restored(
+    chat: Chat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for s in ("s1", "s2"):
+        chat.say(s, "I prefer TypeScript")
+    path = chat.settings.workspace.memory_dir / "profile" / "USER.md"
+    real_flush = PromotionStore.flush
+
+    def flush_then_edit(self: PromotionStore) -> None:
+        real_flush(self)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("# Mine\n- Call me Sam.\n")  # an editor saves meanwhile
+
+    monkeypatch.setattr(PromotionStore, "flush", flush_then_edit)
+    [outcome] = chat.say("s3", "I prefer TypeScript")
+    monkeypatch.setattr(PromotionStore, "flush", real_flush)
+    assert outcome.action == "refused" and "on disk by someone else" in str(outcome.reason)
+    assert user_md(chat.settings) == "# Mine\n- Call me Sam.\n"
+    assert records(chat.settings) == {}
+
+
+def test_hand_edits_survive_a_promotion(chat: Chat) -> None:
+    path = chat.settings.workspace.memory_dir / "profile" / "USER.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# About me\n- Call me Sam.\n")
+    for s in ("s1", "s2", "s3"):
+        chat.say(s, "I prefer TypeScript")
+    assert user_md(chat.settings) == "# About me\n- Call me Sam.\n- Prefer TypeScript.\n"
+
+
+def test_saying_it_again_in_a_counted_session_writes_nothing(chat: Chat) -> None:
+    for s in ("s1", "s2", "s3"):
+        chat.say(s, "I prefer TypeScript")
+    path = chat.settings.workspace.memory_dir / "profile" / "promotions.json"
+    before = path.stat().st_mtime_ns
+    assert chat.say("s3", "Default to TypeScript")[0].action == "unchanged"
+    assert path.stat().st_mtime_ns == before
+    assert records(chat.settings)["Prefer TypeScript."]["strengthened"] == 0

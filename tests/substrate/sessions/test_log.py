@@ -1,0 +1,84 @@
+"""The conversation log: sessions, messages, search, retention."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from substrate.errors import InvalidInputError
+from substrate.sessions import NewMessage, SessionLog, fts_query
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> SessionLog:
+    return SessionLog(tmp_path / "sessions.sqlite")
+
+
+def user(text: str, direct: bool = True) -> NewMessage:
+    return NewMessage("user", text, direct)
+
+
+def test_appends_in_order_and_reports_each_session(log: SessionLog) -> None:
+    ids = log.append("s1", [user("hello"), NewMessage("assistant", "hi", False)], 10.0)
+    assert ids == sorted(ids) and len(ids) == 2
+    log.end("s1", "exit", 20.0)
+    row = log.session("s1")
+    assert row is not None and (row.messages, row.ended, row.end_reason) == (2, 20.0, "exit")
+    assert [m.role for m in log.messages("s1")] == ["user", "assistant"]
+
+
+def test_a_bad_batch_stores_nothing(log: SessionLog) -> None:
+    with pytest.raises(InvalidInputError, match=r"messages\[1\]\.role"):
+        log.append("s1", [user("kept?"), NewMessage("robot", "no", False)], 1.0)
+    assert log.session("s1") is None and log.count() == 0
+
+
+def test_child_sessions_name_a_root_and_only_a_root(log: SessionLog) -> None:
+    log.append("root", [user("a")], 1.0)
+    log.append("child", [user("b")], 2.0, parent_id="root")
+    with pytest.raises(InvalidInputError, match="itself a child session"):
+        log.append("grandchild", [user("c")], 3.0, parent_id="child")
+    with pytest.raises(InvalidInputError, match="no session 'ghost'"):
+        log.append("orphan", [user("d")], 3.0, parent_id="ghost")
+    with pytest.raises(InvalidInputError, match="already exists with parent"):
+        log.append("root", [user("e")], 3.0, parent_id="child")
+
+
+def test_search_can_leave_out_child_sessions(log: SessionLog) -> None:
+    log.append("root", [user("I prefer TypeScript")], 1.0)
+    log.append("child", [user("I prefer TypeScript")], 2.0, parent_id="root")
+    assert {m.session_id for m in log.search(["typescript"])} == {"root", "child"}
+    assert {m.session_id for m in log.search(["TypeScript"], root_only=True)} == {"root"}
+
+
+def test_search_finds_arabic_whatever_its_vowel_marks(log: SessionLog) -> None:
+    log.append("s", [user("خلّي الردود مختصرةً")], 1.0)
+    assert len(log.search(["خلي"])) == 1 and len(log.search(["مختصرة"])) == 1
+
+
+def test_search_text_is_never_fts_syntax(log: SessionLog) -> None:
+    log.append("s", [user('he said "NEAR" OR * AND (x')], 1.0)
+    assert fts_query(['"NEAR" OR *']) == '"near or"'
+    assert len(log.search(['NEAR" OR *'])) == 1
+    assert log.search(["***"]) == []
+
+
+def test_a_phrase_matches_its_words_in_order(log: SessionLog) -> None:
+    log.append("s", [user("use pnpm test by default"), user("test pnpm later")], 1.0)
+    assert [m.text for m in log.search(["pnpm test"])] == ["use pnpm test by default"]
+
+
+def test_retention_drops_old_messages_and_emptied_sessions(log: SessionLog) -> None:
+    log.append("old", [user("ancient")], 1.0)
+    log.append("new", [user("recent")], 100.0)
+    assert log.prune(50.0) == 1
+    assert log.session("old") is None and log.search(["ancient"]) == []
+    assert log.session("new") is not None
+
+
+def test_the_log_survives_reopening(tmp_path: Path) -> None:
+    first = SessionLog(tmp_path / "s.sqlite")
+    first.append("s", [user("kept")], 1.0)
+    first.close()
+    assert [m.text for m in SessionLog(tmp_path / "s.sqlite").messages("s")] == ["kept"]
