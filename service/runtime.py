@@ -50,7 +50,7 @@ from substrate import (
 from substrate.consolidation import consolidate_all
 from substrate.index import Embedder
 from substrate.llm import open_chat_client
-from substrate.promotion import PromotionOutcome, promote_turn
+from substrate.promotion import PromotionOutcome, record_turns
 from substrate.sessions import NewMessage, open_session_log
 
 REEMBED = "memory_v2_reembed"
@@ -132,12 +132,7 @@ class Runtime:
         """Store a batch of turns, then promote what each direct user turn states
         again (after it is stored: the turn is part of its own session)."""
         at = time.time() if now is None else now
-        ids = self.sessions.append(session_id, messages, at, parent_id)
-        outcomes: list[PromotionOutcome] = []
-        for message in messages:
-            if message.role == "user" and message.direct:
-                outcomes += promote_turn(self.settings, self.sessions, session_id, message.text, at)
-        return ids, outcomes
+        return record_turns(self.settings, self.sessions, session_id, messages, at, parent_id)
 
     def note_read(self) -> None:
         """A search or card arrived: compaction waits for a quiet spell."""

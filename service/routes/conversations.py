@@ -12,6 +12,7 @@ from pydantic import Field
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
 from substrate import NotFoundError, Settings
+from substrate.profile import read_profile
 from substrate.promotion import PromotionStore, explain, forget_promotion
 from substrate.sessions import NewMessage
 
@@ -90,6 +91,24 @@ def promotions_explain(body: ExplainIn, rt: RuntimeDep, s: SettingsDep) -> dict[
 @router.post("/promotions/{promotion_id}/forget")
 def promotions_forget(promotion_id: str, s: SettingsDep) -> dict[str, Any]:
     return forget_promotion(s, promotion_id, time.time())
+
+
+@router.get("/profile")
+def profile_get(s: SettingsDep) -> dict[str, Any]:
+    """The profile files (text, size, budget) and the active promotions."""
+    files = [
+        {
+            "name": f.name,
+            "text": f.text,
+            "chars": len(f.text),
+            "budget": f.budget,
+            "protected": f.protected,
+            "exists": f.snapshot.exists,
+        }
+        for f in read_profile(s).values()
+    ]
+    active = [r.as_json() for r in PromotionStore.load(s.workspace).active()]
+    return {"files": files, "active_promotions": active}
 
 
 def promotions_json(settings: Settings) -> dict[str, Any]:

@@ -198,6 +198,36 @@ async function search(query) {
   }
 }
 
+async function loadProfile() {
+  let data;
+  try {
+    data = await api("/v1/profile");
+  } catch (err) {
+    document.getElementById("profile-files").replaceChildren(el("p", String(err), "meta"));
+    return;
+  }
+  const files = document.getElementById("profile-files");
+  files.replaceChildren();
+  for (const file of data.files) {
+    if (!file.exists) continue;
+    const box = el("details", null, "profile-file");
+    const protectedNote = file.protected ? " (protected: never searched)" : "";
+    box.append(el("summary", `${file.name}: ${file.chars} / ${file.budget} characters${protectedNote}`));
+    box.append(el("pre", file.text));
+    files.append(box);
+  }
+  if (!files.children.length) files.append(el("p", "No profile files yet.", "meta"));
+  const list = document.getElementById("promotion-list");
+  list.replaceChildren();
+  for (const record of data.active_promotions) {
+    const item = el("li", record.content);
+    item.dataset.id = record.id;
+    item.append(el("div", `${record.kind}, from sessions ${record.evidence_sessions.join(", ")}`, "meta"));
+    list.append(item);
+  }
+  if (!list.children.length) list.append(el("li", "None yet.", "meta"));
+}
+
 document.getElementById("search-form").addEventListener("submit", (evt) => {
   evt.preventDefault();
   const query = document.getElementById("search-box").value.trim();
@@ -208,5 +238,7 @@ document.getElementById("token-save").addEventListener("click", () => {
   sessionStorage.setItem("memoryToken", state.token);
   document.getElementById("token-bar").hidden = true;
   loadGraph();
+  loadProfile();
 });
 loadGraph();
+loadProfile();

@@ -16,6 +16,7 @@ from substrate.promotion.promote import (
     PromotionOutcome,
     forget_promotion,
     promote_turn,
+    record_turns,
 )
 from substrate.promotion.store import PromotionRecord, PromotionStore
 
@@ -33,4 +34,5 @@ __all__ = [
     "extract_candidates",
     "forget_promotion",
     "promote_turn",
+    "record_turns",
 ]

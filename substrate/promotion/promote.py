@@ -27,7 +27,7 @@ from substrate.promotion.detect import PREFERENCE, Detection, detect
 from substrate.promotion.extract import extract_candidates
 from substrate.promotion.store import ACTIVE, FORGOTTEN, PromotionStore
 from substrate.safety import hold_lock, read_text_snapshot, write_atomic
-from substrate.sessions import SessionLog
+from substrate.sessions import NewMessage, SessionLog
 
 EVIDENCE_SESSIONS = 2
 EVIDENCE_SCAN = 500  # newest matching messages read per candidate
@@ -101,6 +101,24 @@ def promote_turn(
             continue
         outcomes.append(_promote(settings, log, session_id, candidate.text, found, now))
     return outcomes
+
+
+def record_turns(
+    settings: Settings,
+    log: SessionLog,
+    session_id: str,
+    messages: list[NewMessage],
+    now: float,
+    parent_id: str | None = None,
+) -> tuple[list[int], list[PromotionOutcome]]:
+    """What prompt assembly calls once a turn is answered: store the turns, then
+    promote what each direct user turn states again (after it is stored)."""
+    ids = log.append(session_id, messages, now, parent_id)
+    outcomes: list[PromotionOutcome] = []
+    for message in messages:
+        if message.role == "user" and message.direct:
+            outcomes += promote_turn(settings, log, session_id, message.text, now)
+    return ids, outcomes
 
 
 def _promote(

@@ -158,3 +158,28 @@ def test_off_tier_v3_the_tab_explains_what_to_change(workspace: Workspace, page:
         assert "Tier: v2" in page.text_content("#unavailable-reason")
         assert "Migrate this workspace" in page.text_content("#unavailable-action")
         assert page.is_hidden("#graph")
+
+
+def test_the_tab_shows_the_profile_files_and_active_promotions(
+    workspace: Workspace, write_page: PageWriter, page: Any
+) -> None:
+    write_page("people/sam", PAGES["people/sam"])
+    profile = workspace.memory_dir / "profile"
+    profile.mkdir(parents=True, exist_ok=True)
+    (profile / "SOUL.md").write_text("<b>Never</b> share the address.\n")
+    with serve_workspace(workspace) as base:
+        wait_for_index(base)
+        with httpx.Client(base_url=base, timeout=60) as client:
+            for session in ("s1", "s2", "s3"):
+                said = client.post(
+                    f"/v1/conversations/{session}/messages",
+                    json={"messages": [{"role": "user", "text": "I prefer TypeScript"}]},
+                )
+                assert said.status_code == 200, said.text
+        page.goto(base + "/")
+        item = page.wait_for_selector("#promotion-list li[data-id]")
+        assert "Prefer TypeScript." in item.text_content()
+        files = page.text_content("#profile-files")
+        assert "USER.md" in files and "SOUL.md" in files and "protected" in files
+        assert "<b>Never</b>" in files  # shown as text, not markup
+        assert page.evaluate("document.querySelectorAll('#profile-files b').length") == 0
