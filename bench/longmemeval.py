@@ -255,8 +255,9 @@ def card_figures(
                 h["title"],
                 (h["fresh_at"] or "")[:10] or None,
                 ("sim",),
-                None,
+                h.get("source"),
                 h["excerpt"],
+                h.get("quarantine"),  # rendered as the card renders it
             )
             for h in hits
         ]

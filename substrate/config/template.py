@@ -12,7 +12,8 @@ enabled = true
 # v3 is the lane-based read path and the tier new workspaces start on.
 live = true
 # card_budget_chars = 2400     # size of the <memory> card
-# max_pages = 16               # pages on the card, all lanes together (the budget cuts first)
+# max_pages = 8                # pages on the card, all lanes together (the budget cuts first)
+# card_excerpt_decay = 0.5     # the k-th search hit gets 0.5^k of the excerpt room (1: equal)
 # quota_core = 2               # per-lane caps: core, entity, sim, hot, edges, fresh
 # quota_entity = 3
 # quota_sim = 4
@@ -42,8 +43,8 @@ enabled = true
 [memory.substrate]
 # Substrate tunables. Each key falls back to its memory.v2 twin.
 # dense_weight + sparse_weight must sum to 1.
-# dense_weight = 0.4
-# sparse_weight = 0.6
+# dense_weight = 0.3
+# sparse_weight = 0.7
 # bm25_k1 = 1.2
 # bm25_b = 0.75
 # embedding_model = "all-MiniLM-L6-v2-int8"   # v2 twin: embed_model

@@ -16,7 +16,7 @@ from substrate.config.template import CONFIG_TEMPLATE
 
 def test_absent_file_and_partial_files_take_defaults(tmp_path: Path) -> None:
     tuning = resolve_substrate_tuning(load_config(tmp_path / "missing.toml"))
-    assert (tuning.dense_weight, tuning.sparse_weight, tuning.fusion) == (0.4, 0.6, "minmax")
+    assert (tuning.dense_weight, tuning.sparse_weight, tuning.fusion) == (0.3, 0.7, "minmax")
     assert resolve_substrate_tuning(parse_config("[memory.v3]\nlive = true\n")).bm25_k1 == 1.2
 
 
@@ -42,7 +42,7 @@ def test_substrate_keys_fall_back_per_key_to_their_v2_twin() -> None:
     [
         (
             "[memory.substrate]\ndense_weight = 0.8\n",
-            "memory.substrate.dense_weight (0.8) + memory.v2.sparse_weight (default) (0.6) must sum to 1",
+            "memory.substrate.dense_weight (0.8) + memory.v2.sparse_weight (default) (0.7) must sum to 1",
         ),
         (
             "[memory.substrate]\ndense_weight = 0.5\nsparse_weight = 0.6\n",
