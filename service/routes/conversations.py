@@ -35,7 +35,7 @@ class MessagesIn(Strict):
 
 
 class EndIn(Strict):
-    reason: Literal["new", "reset", "exit", "idle"]
+    reason: Literal["new", "reset", "exit", "idle", "one-shot"]
 
 
 class ExplainIn(Strict):

@@ -83,6 +83,31 @@ _REJECT_X = re.compile(
     re.I,
 )
 MAX_VALUE_WORDS = 4
+# One of these is in every statement the detectors read as that kind (folded
+# Arabic: no marks, plain alef), English and Arabic together: an English
+# statement corroborates an Arabic one.
+PREFERENCE_TRIGGERS = (
+    "prefer",
+    "preference",
+    "default",
+    "افضل",
+    "نفضل",
+    "افتراضيا",
+    "افتراضي",
+    "كافتراضي",
+    "دائما",
+)
+REPLY_TRIGGERS: tuple[str, ...] = (
+    "replies",
+    "answers",
+    "responses",
+    "الردود",
+    "الاجابات",
+    "ردودك",
+    "اجاباتك",
+)
+REPLY_TRIGGERS += PREFERENCE_TRIGGERS  # "I prefer concise replies"
+FACT_TRIGGERS = ("project", "tests", "stored", "kept")
 
 
 @dataclass(frozen=True)
@@ -92,6 +117,18 @@ class Detection:
     value: str  # the captured value (what evidence search looks for)
     detector: str  # which pattern recognised it, for `explain`
     phrases: tuple[str, ...] = ()  # extra search phrases (another language's words)
+
+    @property
+    def triggers(self) -> list[str]:
+        """Words every statement any detector reads as this kind must hold (one of):
+        the evidence search asks for one of them beside the value."""
+        if self.kind == PROJECT_FACT:
+            return list(FACT_TRIGGERS)
+        if self.content.startswith("Always use"):
+            return ["always"]
+        if self.content.endswith(" replies."):
+            return list(REPLY_TRIGGERS)
+        return list(PREFERENCE_TRIGGERS)
 
     @property
     def key(self) -> str:

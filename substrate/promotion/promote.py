@@ -63,10 +63,15 @@ def target_file(found: Detection) -> str:
 
 
 def evidence_for(
-    log: SessionLog, found: Detection, session_id: str, since: float | None = None
+    log: SessionLog,
+    found: Detection,
+    session_id: str,
+    since: float | None = None,
+    enough: int | None = None,
 ) -> dict[str, list[int]]:
     """Earlier root sessions (not `session_id`) where a user's direct message
-    states `found` again, detector rerun: session id -> message ids."""
+    states `found` again, detector rerun: session id -> message ids; the newest
+    first, stopping once `enough` sessions are found (all, without it)."""
     out: dict[str, list[int]] = {}
     messages = log.search(
         found.search_phrases,
@@ -75,9 +80,12 @@ def evidence_for(
         exclude_session=session_id,
         since=since,
         limit=EVIDENCE_SCAN,
+        requires=found.triggers,
     )
     for message in messages:
-        if not message.direct:
+        if enough is not None and len(out) >= enough:
+            break
+        if not message.direct or message.session_id in out:
             continue
         for candidate in extract_candidates(message.text).candidates:
             again = detect(candidate.text)
@@ -132,7 +140,7 @@ def _promote(
     ws = settings.workspace
     previous = PromotionStore.load(ws).find(found.key)
     since = previous.forgotten_at if previous and previous.status == FORGOTTEN else None
-    evidence = sorted(evidence_for(log, found, session_id, since))
+    evidence = sorted(evidence_for(log, found, session_id, since, EVIDENCE_SESSIONS))
     base = PromotionOutcome(statement, found.content, found.kind, "needs-evidence", tuple(evidence))
     if len(evidence) < EVIDENCE_SESSIONS:
         return base

@@ -21,7 +21,7 @@ from substrate.errors import InvalidInputError
 from substrate.sessions.text import fts_query, normalize
 
 ROLES = ("user", "assistant", "tool", "system")
-END_REASONS = ("new", "reset", "exit", "idle")
+END_REASONS = ("new", "reset", "exit", "idle", "one-shot")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
@@ -223,10 +223,12 @@ class SessionLog:
         exclude_session: str | None = None,
         since: float | None = None,
         limit: int = 200,
+        requires: list[str] | None = None,
     ) -> list[LoggedMessage]:
-        """Messages holding any of `phrases`, newest first. `root_only` leaves
-        out child sessions (promotion's evidence never comes from them)."""
-        match = fts_query(phrases)
+        """Messages holding any of `phrases` (and any of `requires`, when given),
+        newest first. `root_only` leaves out child sessions (promotion's
+        evidence never comes from them)."""
+        match = fts_query(phrases, requires)
         if match is None:
             return []
         where = ["messages_fts MATCH ?"]

@@ -22,9 +22,18 @@ def normalize(text: str) -> str:
     return _MARKS.sub("", folded).translate(_ALEF)
 
 
-def fts_query(phrases: list[str]) -> str | None:
+def fts_query(phrases: list[str], requires: list[str] | None = None) -> str | None:
     """An FTS5 MATCH expression for any of `phrases` (each folded, its words one
-    quoted phrase); None when no phrase has a word in it."""
+    quoted phrase), and, with `requires`, any of those too; None when no phrase
+    has a word in it."""
+    quoted = _any(phrases)
+    if quoted is None:
+        return None
+    needed = _any(requires or [])
+    return quoted if needed is None else f"({quoted}) AND ({needed})"
+
+
+def _any(phrases: list[str]) -> str | None:
     quoted = sorted(
         {'"' + " ".join(words) + '"' for p in phrases if (words := _TERM.findall(normalize(p)))}
     )

@@ -275,3 +275,11 @@ def test_saying_it_again_in_a_counted_session_writes_nothing(chat: Chat) -> None
     assert chat.say("s3", "Default to TypeScript")[0].action == "unchanged"
     assert path.stat().st_mtime_ns == before
     assert records(chat.settings)["Prefer TypeScript."]["strengthened"] == 0
+
+
+def test_evidence_is_found_behind_many_mentions_that_are_not_preferences(chat: Chat) -> None:
+    chat.say("s1", "I prefer TypeScript")
+    chat.say("s2", "Default to TypeScript")
+    for i in range(600):  # newer than the evidence, and more than one scan reads
+        chat.log.append(f"chatter-{i}", [NewMessage("user", "TypeScript is nice", True)], T0)
+    assert chat.say("s3", "I prefer TypeScript")[0].action == "create"
