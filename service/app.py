@@ -27,7 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from service.body_limit import BodyLimit
-from service.routes import conversations, graph, jobs, memory
+from service.routes import conversations, curation, graph, jobs, memory
 from service.routes.common import error_response
 from service.runtime import Runtime
 from substrate import MemoryServiceError, Settings, memory_tier
@@ -78,7 +78,7 @@ def create_app(
     def healthz() -> dict[str, Any]:
         return {"status": "ok", "tier": memory_tier(settings.config)}
 
-    for router in (memory.router, conversations.router, graph.router, jobs.router):
+    for router in (memory.router, conversations.router, curation.router, graph.router, jobs.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 

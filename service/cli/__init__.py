@@ -11,7 +11,17 @@ from __future__ import annotations
 
 import click
 
-from service.cli import card, imports, memory, profile, scan, search, serve, workspace
+from service.cli import (
+    card,
+    curation,
+    imports,
+    memory,
+    profile,
+    scan,
+    search,
+    serve,
+    workspace,
+)
 from service.cli.base import Group
 from service.cli.capabilities import cli_capabilities, command_paths
 
@@ -39,6 +49,12 @@ for command in (
     profile.sessions,
     profile.promotions,
     profile.forget,
+    curation.review,
+    curation.recent_command,
+    curation.apply_command,
+    curation.reject_command,
+    curation.undo_command,
+    curation.populate,
     serve.serve,
 ):
     cli.add_command(command)

@@ -57,6 +57,12 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     # when [memory.substrate.llm] names one, else the deterministic filer); how many
     # facts a page holds before a continuation page takes the next; the search
     # step's floor (best cosine) and margin (fused score over the runner-up).
+    # Curation (no v2 twins): "off", "review" (everything waits for an operator) or
+    # "auto" (explicit, non-sensitive facts at or under the risk and over the
+    # confidence below apply at once; the rest wait).
+    Tunable("curation_mode", "curation_mode", str, "auto"),
+    Tunable("auto_apply_min_confidence", "auto_apply_min_confidence", float, 0.7),
+    Tunable("auto_apply_max_risk", "auto_apply_max_risk", str, "low"),
     # The conversation log keeps messages this many days (0: forever).
     Tunable("sessions_retention_days", "sessions_retention_days", float, 0.0),
     Tunable("consolidation_batch_entries", "consolidation_batch_entries", int, 50),

@@ -32,6 +32,9 @@ class SubstrateTuning:
     sparse_min_coverage: float
     dense_anchor_floor: float
     multilingual_page_context: int
+    curation_mode: str
+    auto_apply_min_confidence: float
+    auto_apply_max_risk: str
     sessions_retention_days: float
     consolidation_batch_entries: int
     consolidation_planner: str

@@ -51,6 +51,12 @@ class ProfileWrite:
     source: str = "user"
 
 
+def profile_lock_path(workspace: Workspace) -> Path:
+    """The one lease every program writer of the profile takes (promotion,
+    curation, operator commands, compaction): they serialize, never race."""
+    return workspace.state_dir / "profile.lock"
+
+
 def profile_path(workspace: Workspace, name: str) -> Path:
     if name not in PROFILE_FILES:
         raise InvalidInputError(

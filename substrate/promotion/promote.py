@@ -21,7 +21,13 @@ from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.errors import InvalidInputError, MemoryServiceError
-from substrate.profile import check_profile_text, profile_path, with_bullet, without_bullet
+from substrate.profile import (
+    check_profile_text,
+    profile_lock_path,
+    profile_path,
+    with_bullet,
+    without_bullet,
+)
 from substrate.promotion.categories import category_of
 from substrate.promotion.detect import PREFERENCE, Detection, detect
 from substrate.promotion.extract import extract_candidates
@@ -221,7 +227,7 @@ def forget_promotion(settings: Settings, promotion_id: str, now: float) -> dict[
 
 
 def profile_lock(settings: Settings) -> Path:
-    return settings.workspace.state_dir / "profile.lock"
+    return profile_lock_path(settings.workspace)
 
 
 def category(found: Detection) -> str | None:

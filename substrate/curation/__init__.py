@@ -1,0 +1,45 @@
+"""Curation: learning durable facts from what was said.
+
+A model extracts facts with exact evidence spans from bounded slices of the
+conversation log (`extract`); a deterministic reviewer decides what is
+written, queued for an operator or ignored (`review`); every run and
+candidate is recorded (`store`) and the operator controls are implemented
+once (`operations`). Offline (no LLM configured) curation is off and says so.
+"""
+
+from substrate.curation.curate import CurationOutcome, curate
+from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
+from substrate.curation.operations import (
+    apply_candidate,
+    pending,
+    recent,
+    recent_json,
+    reject_candidate,
+    review_json,
+    undo_candidate,
+)
+from substrate.curation.review import AUTO, IGNORE, PENDING, Decision, review
+from substrate.curation.store import CurationStore
+
+__all__ = [
+    "AUTO",
+    "IGNORE",
+    "PENDING",
+    "SCHEMA",
+    "CurationOutcome",
+    "CurationStore",
+    "Decision",
+    "Extraction",
+    "Fact",
+    "apply_candidate",
+    "curate",
+    "extract",
+    "pending",
+    "recent",
+    "recent_json",
+    "reject_candidate",
+    "review",
+    "review_json",
+    "slices",
+    "undo_candidate",
+]

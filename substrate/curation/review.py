@@ -1,0 +1,83 @@
+"""The reviewer: deterministic policy from an extracted fact to a disposition.
+
+`auto-apply` (written now), `pending-review` (waits for an operator) or
+`ignore`, through gates in a fixed order, each with its reason: mode, evidence
+(already checked by extraction), duplicate (already in the target file),
+scanner, budget, sensitivity, risk and confidence. Only an explicit,
+non-sensitive, low-risk, confident fact auto-applies; a sensitive or
+higher-risk one is recorded for review without an applyable operation when it
+is sensitive."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from substrate.config.settings import Settings
+from substrate.curation.extract import Fact
+from substrate.errors import ConfigError, InvalidInputError
+from substrate.profile import check_profile_text, read_profile, with_bullet
+
+MODES = ("off", "review", "auto")
+RISKS = ("low", "medium", "high")
+AUTO, PENDING, IGNORE = "auto-apply", "pending-review", "ignore"
+
+
+@dataclass(frozen=True)
+class Decision:
+    disposition: str
+    reason: str
+    applyable: bool  # whether an operator may apply it later
+
+    @property
+    def applies(self) -> bool:
+        return self.disposition == AUTO
+
+
+def target_file(fact: Fact) -> str:
+    return "USER.md" if fact.target == "user" else "MEMORY.md"
+
+
+def policy(settings: Settings) -> tuple[str, float, str]:
+    tuning = settings.tuning
+    if tuning.curation_mode not in MODES:
+        raise ConfigError(
+            f"memory.substrate.curation_mode: {tuning.curation_mode!r} is not one of "
+            + ", ".join(MODES)
+        )
+    if tuning.auto_apply_max_risk not in RISKS:
+        raise ConfigError(
+            f"memory.substrate.auto_apply_max_risk: {tuning.auto_apply_max_risk!r} is not one "
+            "of " + ", ".join(RISKS)
+        )
+    return tuning.curation_mode, tuning.auto_apply_min_confidence, tuning.auto_apply_max_risk
+
+
+def review(settings: Settings, fact: Fact) -> Decision:
+    mode, min_confidence, max_risk = policy(settings)
+    if mode == "off":
+        return Decision(IGNORE, 'curation is off (curation_mode = "off")', False)
+    name = target_file(fact)
+    text = read_profile(settings)[name].text
+    if f"- {fact.text}" in text.splitlines():
+        return Decision(IGNORE, f"duplicate: already in {name}", False)
+    try:
+        check_profile_text(
+            settings, name, with_bullet(name, text, fact.text), f"- {fact.text}", "extracted"
+        )
+    except InvalidInputError as exc:
+        over = "budget" in str(exc)
+        return Decision(PENDING if over else IGNORE, str(exc), over)
+    if fact.sensitive:
+        return Decision(PENDING, "sensitive: an operator decides", False)
+    if RISKS.index(fact.risk) > RISKS.index(max_risk):
+        return Decision(PENDING, f"risk {fact.risk} is over auto_apply_max_risk ({max_risk})", True)
+    if fact.confidence < min_confidence:
+        return Decision(
+            PENDING,
+            f"confidence {fact.confidence:.2f} is under auto_apply_min_confidence "
+            f"({min_confidence:.2f})",
+            True,
+        )
+    if mode == "review":
+        return Decision(PENDING, 'curation_mode = "review": an operator decides', True)
+    return Decision(AUTO, "explicit, non-sensitive, low risk, confident", True)

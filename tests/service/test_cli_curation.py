@@ -1,0 +1,95 @@
+"""The curation operator controls from the CLI and over HTTP: one implementation."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+from click.testing import CliRunner
+
+from service.app import create_app
+from service.cli import cli
+from service.settings_loader import build_settings
+from substrate import Workspace
+from substrate.curation import curate
+from substrate.llm import open_chat_client
+from substrate.sessions import NewMessage, open_session_log
+from tests.llm_server import ScriptedLLM
+from tests.service.served import served, wait_for_startup_maintain
+from tests.service.test_conversations import runtime
+
+
+def seed(workspace: Workspace, llm: ScriptedLLM) -> None:
+    workspace.config_path.write_text(
+        "[memory.substrate]\nscanner_detector = false\n"
+        f'[memory.substrate.llm]\nbase_url = "{llm.url}"\nmodel = "scripted"\ntimeout_s = 2.0\n'
+    )
+    settings = build_settings(workspace.root)
+    log = open_session_log(settings.workspace)
+    a, b = log.append(
+        "s1", [NewMessage("user", t, True) for t in ("I'm vegetarian.", "I might like jazz.")], 1.0
+    )
+    llm.say(
+        {
+            "facts": [
+                {
+                    "text": "The user is vegetarian.",
+                    "evidence": [{"message_id": a, "span": "I'm vegetarian"}],
+                    "target": "user",
+                    "confidence": 0.9,
+                    "risk": "low",
+                    "sensitive": False,
+                },
+                {
+                    "text": "The user may like jazz.",
+                    "evidence": [{"message_id": b, "span": "I might like jazz"}],
+                    "target": "user",
+                    "confidence": 0.4,
+                    "risk": "low",
+                    "sensitive": False,
+                },
+            ]
+        }
+    )
+    client = open_chat_client(settings)
+    assert client is not None
+    curate(settings, log, client, "s1", cutoff=b)
+    client.close()
+    log.close()
+
+
+def test_review_apply_recent_and_undo_from_the_cli(
+    workspace: Workspace, llm_server: ScriptedLLM
+) -> None:
+    seed(workspace, llm_server)
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    queue = json.loads(runner.invoke(cli, ["review", *ws, "--json"]).stdout)["candidates"]
+    assert [c["text"] for c in queue] == ["The user may like jazz."]
+    assert set(queue[0]) >= {"id", "text", "reason"}
+    assert runner.invoke(cli, ["apply", *ws, queue[0]["id"]]).exit_code == 0
+    ops = json.loads(runner.invoke(cli, ["recent", *ws, "--json"]).stdout)["operations"]
+    assert {op["text"] for op in ops} == {"The user is vegetarian.", "The user may like jazz."}
+    assert all(set(op) >= {"id", "text", "target"} for op in ops)
+    undone = runner.invoke(cli, ["undo", *ws, ops[0]["id"]])
+    assert undone.exit_code == 0, undone.output
+    again = runner.invoke(cli, ["undo", *ws, ops[0]["id"]])
+    assert again.exit_code != 0 and "not applied" in again.output
+    offline = runner.invoke(
+        cli, ["populate", "--workspace", str(workspace.root), "--session", "nope"]
+    )
+    assert offline.exit_code != 0
+
+
+def test_the_same_controls_over_http(workspace: Workspace, llm_server: ScriptedLLM) -> None:
+    seed(workspace, llm_server)
+    app = create_app(build_settings(workspace.root), runtime_factory=runtime)
+    with served(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+        wait_for_startup_maintain(client)
+        [waiting] = client.get("/v1/curation/review").json()["candidates"]
+        rejected = client.post(f"/v1/curation/{waiting['id']}/reject").json()
+        assert rejected["status"] == "rejected"
+        assert client.get("/v1/curation/review").json()["candidates"] == []
+        [op] = client.get("/v1/curation/recent").json()["operations"]
+        assert client.post(f"/v1/curation/{op['id']}/undo").json()["status"] == "undone"
+        assert client.post("/v1/curation/c-nope/apply").status_code == 404
