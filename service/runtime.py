@@ -32,6 +32,7 @@ from injector import Injector
 from service.jobs import JobQueue, Queued
 from service.worker import (
     CONSOLIDATE,
+    FINALIZE,
     NOTHING_TO_DO,
     POLL_S,
     ConsolidationPolicy,
@@ -48,6 +49,7 @@ from substrate import (
     read_buffer,
 )
 from substrate.consolidation import consolidate_all
+from substrate.curation import run_finalizations
 from substrate.index import Embedder
 from substrate.llm import open_chat_client
 from substrate.promotion import PromotionOutcome, record_turns
@@ -96,7 +98,12 @@ class Runtime:
         )
         self.worker = Worker(
             self.queue,
-            {REEMBED: self._reembed, MAINTAIN: self._maintain_job, CONSOLIDATE: self._consolidate},
+            {
+                REEMBED: self._reembed,
+                MAINTAIN: self._maintain_job,
+                CONSOLIDATE: self._consolidate,
+                FINALIZE: self._finalize,
+            },
             self.scheduler,
             poll_s=poll_s,
             idle=self.idle,
@@ -226,6 +233,20 @@ class Runtime:
 
     def _maintain_job(self, payload: dict[str, Any]) -> dict[str, Any]:
         return self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
+
+    def end_session(self, session_id: str, reason: str) -> dict[str, Any]:
+        """End a session; its finalization (queued in the same transaction) runs
+        on the worker."""
+        row = self.sessions.end(session_id, reason, time.time())
+        self.queue.enqueue(FINALIZE, {"reason": "session end"})
+        return row.as_json()
+
+    def _finalize(self, payload: dict[str, Any]) -> dict[str, Any]:
+        ran = run_finalizations(self.settings, self.sessions, self.llm)
+        detail: dict[str, Any] = {"reason": payload.get("reason", "queued"), "ran": ran}
+        if not ran:
+            detail[NOTHING_TO_DO] = "no finalization waits"
+        return detail
 
     def _consolidate(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Bounded runs until the buffer is filed, each followed by a re-index so the

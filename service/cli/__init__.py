@@ -55,6 +55,7 @@ for command in (
     curation.reject_command,
     curation.undo_command,
     curation.populate,
+    curation.finalization,
     serve.serve,
 ):
     cli.add_command(command)

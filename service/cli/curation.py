@@ -22,6 +22,7 @@ from substrate.curation import (
 )
 from substrate.errors import InvalidInputError
 from substrate.llm import open_chat_client
+from substrate.sessions import finalizations as queue
 from substrate.sessions import open_session_log
 
 
@@ -105,3 +106,55 @@ def populate(workspace: Path, as_json: bool, session_id: str) -> None:
             f"{len(outcome.applied)} applied, {len(outcome.pending)} for review, "
             f"{len(outcome.ignored)} ignored, {len(outcome.dropped)} dropped (evidence)"
         )
+
+
+@click.group("finalization")
+def finalization() -> None:
+    """Session endings queued for curation: list them, retry one, prune old rows."""
+
+
+@finalization.command("list")
+@workspace_option
+@json_option
+@click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
+def finalization_list(workspace: Path, as_json: bool, limit: int) -> None:
+    """Finalizations, newest first: session, reason, cutoff, status, attempts, cursor, code."""
+    log = open_session_log(build_settings(workspace).workspace)
+    rows = queue.listed(log, limit)
+    if as_json:
+        print_json({"finalizations": [r.as_json() for r in rows]})
+        return
+    for r in rows:
+        code = f" ({r.code})" if r.code else ""
+        click.echo(
+            f"{r.id} {r.session_id} [{r.reason}] {r.status}{code}: up to message "
+            f"{r.cutoff_message_id} ({r.cutoff_count} messages), read to {r.cursor}, "
+            f"{r.attempts} attempts"
+        )
+    if not rows:
+        click.echo("no session has ended yet")
+
+
+@finalization.command("retry")
+@workspace_option
+@json_option
+@click.argument("finalization_id", type=int)
+def finalization_retry(workspace: Path, as_json: bool, finalization_id: int) -> None:
+    """Queue a failed or skipped finalization again (it resumes after its cursor)."""
+    log = open_session_log(build_settings(workspace).workspace)
+    row = queue.retry(log, finalization_id, time.time())
+    if as_json:
+        print_json(row.as_json())
+    else:
+        click.echo(f"queued {row.id} again ({row.session_id}, from message {row.cursor})")
+
+
+@finalization.command("prune")
+@workspace_option
+@click.option(
+    "--keep", type=click.IntRange(0, 1_000_000), default=queue.KEEP_TERMINAL, show_default=True
+)
+def finalization_prune(workspace: Path, keep: int) -> None:
+    """Drop finished rows beyond the newest KEEP."""
+    log = open_session_log(build_settings(workspace).workspace)
+    click.echo(f"pruned {queue.prune(log, keep)} finalizations")

@@ -61,7 +61,8 @@ def messages_post(conversation_id: str, body: MessagesIn, rt: RuntimeDep) -> dic
 
 @router.post("/conversations/{conversation_id}/end")
 def end_post(conversation_id: str, body: EndIn, rt: RuntimeDep) -> dict[str, Any]:
-    return rt.sessions.end(conversation_id, body.reason, time.time()).as_json()
+    """End the session; its finalization (curation up to this cutoff) is queued."""
+    return rt.end_session(conversation_id, body.reason)
 
 
 @router.get("/sessions")

@@ -9,6 +9,7 @@ once (`operations`). Offline (no LLM configured) curation is off and says so.
 
 from substrate.curation.curate import CurationOutcome, curate
 from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
+from substrate.curation.finalize import run_finalizations
 from substrate.curation.operations import (
     apply_candidate,
     pending,
@@ -40,6 +41,7 @@ __all__ = [
     "reject_candidate",
     "review",
     "review_json",
+    "run_finalizations",
     "slices",
     "undo_candidate",
 ]

@@ -9,6 +9,7 @@ messages not yet read."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,7 @@ def curate(
     cursor: int = 0,
     trigger: str = "manual",
     clock: float | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> CurationOutcome:
     """Curate messages `cursor` < id ≤ `cutoff` of `session_id`. Raises what the
     model call raised (the outcome so far is recorded, its cursor kept)."""
@@ -68,6 +70,8 @@ def curate(
             outcome.dropped += extraction.dropped
             _decide(settings, run_id, extraction.facts, outcome, now)
             outcome.cursor = slice_[-1].id
+            if progress is not None:
+                progress(outcome.cursor)  # a retry starts after this slice
     except Exception as exc:  # the model call's failure: recorded, then raised
         reasons.append(f"stopped at message {outcome.cursor}: {exc}")
         _record(

@@ -47,6 +47,21 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
 CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
     INSERT INTO messages_fts(rowid, folded) VALUES (new.id, new.folded);
 END;
+CREATE TABLE IF NOT EXISTS finalizations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    cutoff_count INTEGER NOT NULL,
+    cutoff_message_id INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    lease_until REAL,
+    cursor INTEGER NOT NULL DEFAULT 0,
+    code TEXT,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS finalizations_status ON finalizations(status, id);
 CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
     INSERT INTO messages_fts(messages_fts, rowid, folded) VALUES ('delete', old.id, old.folded);
 END;
@@ -116,6 +131,16 @@ class SessionLog:
             self._db.close()
 
     @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE), for the modules of this room."""
+        with self._write() as db:
+            yield db
+
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._db.execute(sql, args).fetchall())
+
+    @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -175,6 +200,9 @@ class SessionLog:
         )
 
     def end(self, session_id: str, reason: str, now: float) -> SessionRow:
+        """End a session and, in the same transaction, queue its finalization
+        with the cutoff it must read up to (a resumed session's later messages
+        never change that audit)."""
         if reason not in END_REASONS:
             raise InvalidInputError(f"reason: {reason!r} is not one of {', '.join(END_REASONS)}")
         with self._write() as db:
@@ -184,6 +212,15 @@ class SessionLog:
             )
             if cur.rowcount == 0:
                 raise InvalidInputError(f"session {session_id!r} is not in the log")
+            count, last = db.execute(
+                "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM messages WHERE session_id = ?",
+                (session_id,),
+            ).fetchone()
+            db.execute(
+                "INSERT INTO finalizations(session_id, reason, cutoff_count, cutoff_message_id,"
+                " status, created, updated) VALUES (?, ?, ?, ?, 'queued', ?, ?)",
+                (session_id, reason, count, last, now, now),
+            )
         found = self.session(session_id)
         assert found is not None
         return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 from click.testing import CliRunner
@@ -93,3 +94,50 @@ def test_the_same_controls_over_http(workspace: Workspace, llm_server: ScriptedL
         [op] = client.get("/v1/curation/recent").json()["operations"]
         assert client.post(f"/v1/curation/{op['id']}/undo").json()["status"] == "undone"
         assert client.post("/v1/curation/c-nope/apply").status_code == 404
+
+
+def test_ending_a_session_over_http_finalizes_it_on_the_worker(
+    workspace: Workspace, llm_server: ScriptedLLM
+) -> None:
+    workspace.config_path.write_text(
+        "[memory.substrate]\nscanner_detector = false\n"
+        f'[memory.substrate.llm]\nbase_url = "{llm_server.url}"\nmodel = "scripted"\n'
+        "timeout_s = 2.0\n"
+    )
+    app = create_app(build_settings(workspace.root), runtime_factory=runtime)
+    runner = CliRunner()
+    with served(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+        wait_for_startup_maintain(client)
+        said = client.post(
+            "/v1/conversations/s1/messages",
+            json={"messages": [{"role": "user", "text": "I'm vegetarian."}]},
+        ).json()
+        [mid] = said["ids"]
+        llm_server.say(
+            {
+                "facts": [
+                    {
+                        "text": "The user is vegetarian.",
+                        "evidence": [{"message_id": mid, "span": "I'm vegetarian"}],
+                        "target": "user",
+                        "confidence": 0.9,
+                        "risk": "low",
+                        "sensitive": False,
+                    }
+                ]
+            }
+        )
+        assert client.post("/v1/conversations/s1/end", json={"reason": "exit"}).status_code == 200
+        deadline = time.monotonic() + 60
+        rows: list[dict[str, object]] = []
+        while time.monotonic() < deadline:
+            listed = runner.invoke(
+                cli, ["finalization", "list", "--workspace", str(workspace.root), "--json"]
+            )
+            rows = json.loads(listed.stdout)["finalizations"]
+            if rows and rows[0]["status"] == "done":
+                break
+            time.sleep(0.1)
+        assert rows and rows[0]["status"] == "done", rows
+        ops = client.get("/v1/curation/recent").json()["operations"]
+        assert [op["text"] for op in ops] == ["The user is vegetarian."]

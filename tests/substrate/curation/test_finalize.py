@@ -1,0 +1,143 @@
+"""The finalization queue: the cutoff an ending captures, one run at a time,
+leases recovered, failures retried from the cursor, terminal rows bounded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from service.settings_loader import build_settings
+from substrate import Settings, Workspace
+from substrate.curation import run_finalizations
+from substrate.errors import InvalidInputError
+from substrate.llm import ChatClient, open_chat_client
+from substrate.sessions import NewMessage, SessionLog, open_session_log
+from substrate.sessions import finalizations as queue
+from tests.llm_server import ScriptedLLM
+
+
+@pytest.fixture
+def settings_llm(workspace: Workspace, llm_server: ScriptedLLM) -> Settings:
+    workspace.config_path.write_text(
+        "[memory.substrate]\nscanner_detector = false\n"
+        f'[memory.substrate.llm]\nbase_url = "{llm_server.url}"\nmodel = "scripted"\n'
+        "timeout_s = 2.0\n"
+    )
+    return build_settings(workspace.root)
+
+
+@pytest.fixture
+def client(settings_llm: Settings) -> Iterator[ChatClient]:
+    opened = open_chat_client(settings_llm)
+    assert opened is not None
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def log(settings_llm: Settings) -> Iterator[SessionLog]:
+    opened = open_session_log(settings_llm.workspace)
+    yield opened
+    opened.close()
+
+
+def vegetarian(message_id: int) -> dict[str, Any]:
+    return {
+        "facts": [
+            {
+                "text": "The user is vegetarian.",
+                "evidence": [{"message_id": message_id, "span": "I'm vegetarian"}],
+                "target": "user",
+                "confidence": 0.9,
+                "risk": "low",
+                "sensitive": False,
+            }
+        ]
+    }
+
+
+def test_an_ending_captures_its_cutoff_and_later_messages_are_not_read(
+    settings_llm: Settings, client: ChatClient, log: SessionLog, llm_server: ScriptedLLM
+) -> None:
+    [mid] = log.append("s1", [NewMessage("user", "I'm vegetarian.", True)], 1.0)
+    log.end("s1", "exit", 2.0)
+    log.append("s1", [NewMessage("user", "Actually I eat fish now.", True)], 3.0)  # resumed
+    [row] = queue.listed(log)
+    assert (row.status, row.cutoff_count, row.cutoff_message_id) == ("queued", 1, mid)
+    llm_server.say(vegetarian(mid))
+    [ran] = run_finalizations(settings_llm, log, client)
+    assert ran["status"] == "done" and len(ran["applied"]) == 1
+    assert "fish" not in llm_server.requests[0]["messages"][-1]["content"]
+    assert queue.listed(log)[0].status == "done"
+
+
+def test_one_finalization_runs_at_a_time_and_an_expired_lease_is_recovered(
+    log: SessionLog,
+) -> None:
+    for s in ("a", "b"):
+        log.append(s, [NewMessage("user", "hi", True)], 1.0)
+        log.end(s, "new", 2.0)
+    first = queue.claim(log, 10.0, lease_s=60)
+    assert first is not None and first.session_id == "a"
+    assert queue.claim(log, 20.0) is None  # a is running under its lease
+    again = queue.claim(log, 100.0)  # a's worker died: its lease expired
+    assert again is not None and again.session_id == "a" and again.attempts == 2
+
+
+def test_a_failure_keeps_the_cursor_and_is_retried_then_terminal(
+    settings_llm: Settings, client: ChatClient, log: SessionLog, llm_server: ScriptedLLM
+) -> None:
+    ids = log.append("s1", [NewMessage("user", f"message {i}", True) for i in range(45)], 1.0)
+    log.end("s1", "idle", 2.0)
+    llm_server.say({"facts": []})  # the first 40 messages
+    llm_server.fail(500)
+    [ran] = run_finalizations(settings_llm, log, client)
+    assert ran["status"] == "queued"
+    row = queue.listed(log)[0]
+    assert row.cursor == ids[39] and "TransientError" in str(row.code)
+    llm_server.say({"facts": []})
+    [ran] = run_finalizations(settings_llm, log, client)
+    assert ran["status"] == "done"
+    last = llm_server.requests[-1]["messages"][-1]["content"]
+    assert f'"id": {ids[40]}' in last and f'"id": {ids[39]}' not in last
+
+
+def test_after_the_last_attempt_a_failure_is_terminal_until_retried(
+    settings_llm: Settings, client: ChatClient, log: SessionLog, llm_server: ScriptedLLM
+) -> None:
+    log.append("s1", [NewMessage("user", "hello", True)], 1.0)
+    log.end("s1", "exit", 2.0)
+    for _ in range(queue.MAX_ATTEMPTS):
+        llm_server.fail(500)
+        run_finalizations(settings_llm, log, client)
+    row = queue.listed(log)[0]
+    assert row.status == "failed" and row.attempts == queue.MAX_ATTEMPTS
+    assert run_finalizations(settings_llm, log, client) == []
+    queue.retry(log, row.id, 5.0)
+    llm_server.say({"facts": []})
+    assert run_finalizations(settings_llm, log, client)[0]["status"] == "done"
+    with pytest.raises(InvalidInputError, match="only failed or skipped"):
+        queue.retry(log, row.id, 6.0)
+
+
+def test_without_a_model_a_finalization_is_skipped_and_says_why(
+    settings: Settings,
+) -> None:
+    log = open_session_log(settings.workspace)
+    log.append("s1", [NewMessage("user", "hello", True)], 1.0)
+    log.end("s1", "exit", 2.0)
+    [ran] = run_finalizations(settings, log, None)
+    assert ran["status"] == "skipped" and "no-model" in ran["code"]
+    log.close()
+
+
+def test_only_the_newest_terminal_rows_are_kept(log: SessionLog) -> None:
+    for i in range(5):
+        log.append(f"s{i}", [NewMessage("user", "hi", True)], 1.0)
+        log.end(f"s{i}", "new", 2.0)
+    for row in queue.listed(log):
+        queue.finish(log, row.id, "done", None, 3.0)
+    assert queue.prune(log, keep=2) == 3
+    assert [r.session_id for r in queue.listed(log)] == ["s4", "s3"]
