@@ -56,6 +56,7 @@ for command in (
     curation.undo_command,
     curation.populate,
     curation.finalization,
+    curation.status,
     serve.serve,
 ):
     cli.add_command(command)

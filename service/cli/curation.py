@@ -13,6 +13,7 @@ import click
 from service.cli.base import json_option, print_json, workspace_option
 from service.settings_loader import build_settings
 from substrate.curation import (
+    CurationStore,
     apply_candidate,
     curate,
     recent_json,
@@ -21,7 +22,9 @@ from substrate.curation import (
     undo_candidate,
 )
 from substrate.errors import InvalidInputError
-from substrate.llm import open_chat_client
+from substrate.llm import open_chat_client, resolve_llm
+from substrate.profile import read_profile
+from substrate.promotion import PromotionStore
 from substrate.sessions import finalizations as queue
 from substrate.sessions import open_session_log
 
@@ -158,3 +161,53 @@ def finalization_prune(workspace: Path, keep: int) -> None:
     """Drop finished rows beyond the newest KEEP."""
     log = open_session_log(build_settings(workspace).workspace)
     click.echo(f"pruned {queue.prune(log, keep)} finalizations")
+
+
+def status_json(settings: Any) -> dict[str, Any]:
+    """Counts only, never transcript text: the log, finalizations, curation
+    candidates, promotions and the profile files' use of their budgets."""
+    log = open_session_log(settings.workspace)
+    try:
+        finals = log.query("SELECT status, COUNT(*) FROM finalizations GROUP BY status")
+        sessions = log.query("SELECT COUNT(*) FROM sessions")[0][0]
+        messages = log.count()
+    finally:
+        log.close()
+    candidates: dict[str, int] = {}
+    for c in CurationStore.load(settings.workspace).candidates:
+        candidates[c.status] = candidates.get(c.status, 0) + 1
+    promotions: dict[str, int] = {}
+    for r in PromotionStore.load(settings.workspace).records.values():
+        promotions[r.status] = promotions.get(r.status, 0) + 1
+    return {
+        "curation_mode": settings.tuning.curation_mode,
+        "model_configured": resolve_llm(settings) is not None,
+        "sessions": sessions,
+        "messages": messages,
+        "finalizations": dict(sorted(finals)),
+        "candidates": dict(sorted(candidates.items())),
+        "promotions": dict(sorted(promotions.items())),
+        "profile": {
+            f.name: {"chars": len(f.text), "budget": f.budget}
+            for f in read_profile(settings).values()
+        },
+    }
+
+
+@click.command("status")
+@workspace_option
+@json_option
+def status(workspace: Path, as_json: bool) -> None:
+    """Learning at a glance: the log, finalizations, curation, promotions, profile budgets."""
+    data = status_json(build_settings(workspace))
+    if as_json:
+        print_json(data)
+        return
+    model = "a model is configured" if data["model_configured"] else "no model: curation is off"
+    click.echo(f"curation mode {data['curation_mode']} ({model})")
+    click.echo(f"log: {data['sessions']} sessions, {data['messages']} messages")
+    for key in ("finalizations", "candidates", "promotions"):
+        counts = ", ".join(f"{n} {s}" for s, n in data[key].items()) or "none"
+        click.echo(f"{key}: {counts}")
+    for name, use in data["profile"].items():
+        click.echo(f"{name}: {use['chars']} / {use['budget']} characters")

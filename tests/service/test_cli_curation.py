@@ -141,3 +141,16 @@ def test_ending_a_session_over_http_finalizes_it_on_the_worker(
         assert rows and rows[0]["status"] == "done", rows
         ops = client.get("/v1/curation/recent").json()["operations"]
         assert [op["text"] for op in ops] == ["The user is vegetarian."]
+
+
+def test_status_counts_without_transcript_text(
+    workspace: Workspace, llm_server: ScriptedLLM
+) -> None:
+    seed(workspace, llm_server)
+    shown = CliRunner().invoke(cli, ["status", "--workspace", str(workspace.root), "--json"])
+    assert shown.exit_code == 0, shown.output
+    data = json.loads(shown.stdout)
+    assert data["sessions"] == 1 and data["messages"] == 2 and data["model_configured"]
+    assert data["candidates"] == {"applied": 1, "pending": 1}
+    assert data["profile"]["USER.md"]["chars"] > 0
+    assert "vegetarian" not in shown.stdout and "jazz" not in shown.stdout
