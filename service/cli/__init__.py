@@ -57,6 +57,7 @@ for command in (
     curation.populate,
     curation.finalization,
     curation.status,
+    curation.mode,
     serve.serve,
 ):
     cli.add_command(command)

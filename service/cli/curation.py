@@ -12,6 +12,7 @@ import click
 
 from service.cli.base import json_option, print_json, workspace_option
 from service.settings_loader import build_settings
+from substrate.config import set_substrate_key
 from substrate.curation import (
     CurationStore,
     apply_candidate,
@@ -211,3 +212,17 @@ def status(workspace: Path, as_json: bool) -> None:
         click.echo(f"{key}: {counts}")
     for name, use in data["profile"].items():
         click.echo(f"{name}: {use['chars']} / {use['budget']} characters")
+
+
+@click.command("mode")
+@workspace_option
+@click.argument("mode", required=False, type=click.Choice(["off", "review", "auto"]))
+def mode(workspace: Path, mode: str | None) -> None:
+    """Show the curation mode, or set it: off, review (everything waits for an
+    operator) or auto (explicit, non-sensitive, low-risk facts apply)."""
+    settings = build_settings(workspace)
+    if mode is not None:
+        set_substrate_key(settings.workspace.config_path, "curation_mode", mode)
+        settings = build_settings(workspace)
+    model = "" if resolve_llm(settings) is not None else " (no model configured: curation is off)"
+    click.echo(f"curation mode: {settings.tuning.curation_mode}{model}")

@@ -13,6 +13,7 @@ import click
 
 from service.cli.base import json_option, print_json, workspace_option
 from service.settings_loader import build_settings
+from substrate.curation import forget_candidate, forget_text
 from substrate.promotion import PromotionStore, explain, forget_promotion
 from substrate.sessions import open_session_log
 
@@ -127,15 +128,24 @@ def promotions_explain(obj: tuple[Path, bool], text: str, session_id: str | None
 @click.command("forget")
 @workspace_option
 @json_option
-@click.argument("promotion_id")
-def forget(workspace: Path, as_json: bool, promotion_id: str) -> None:
-    """Forget PROMOTION_ID: its line leaves the profile file; earlier evidence never
-    promotes it again."""
-    record = forget_promotion(build_settings(workspace), promotion_id, time.time())
-    if as_json:
-        print_json(record)
+@click.argument("what")
+def forget(workspace: Path, as_json: bool, what: str) -> None:
+    """Forget WHAT: a promotion id (p-...: its line leaves the profile, and earlier
+    evidence never promotes it again), a curation candidate id (c-...: its line
+    leaves the profile), or the text of a profile line."""
+    settings = build_settings(workspace)
+    if what.startswith("p-"):
+        record = forget_promotion(settings, what, time.time())
+        done = {"forgot": record["id"], "content": record["content"]}
+    elif what.startswith("c-"):
+        candidate = forget_candidate(settings, what)
+        done = {"forgot": candidate["id"], "content": candidate["text"]}
     else:
-        click.echo(f"forgot {record['id']}: {record['content']}")
+        done = {"forgot": what, "content": what, "files": forget_text(settings, what)}
+    if as_json:
+        print_json(done)
+    else:
+        click.echo(f"forgot {done['forgot']}: {done['content']}")
 
 
 def _when(epoch: float | None) -> str:

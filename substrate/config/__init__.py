@@ -8,7 +8,13 @@ only by `tiers` and tunables only resolved by `tuning`. It imports only
 and must not import `pages`, `intake`, `index` or anything above them.
 """
 
-from substrate.config.config_file import MemoryConfig, load_config, migrate_config, parse_config
+from substrate.config.config_file import (
+    MemoryConfig,
+    load_config,
+    migrate_config,
+    parse_config,
+    set_substrate_key,
+)
 from substrate.config.cpus import usable_cpus
 from substrate.config.settings import Settings
 from substrate.config.tiers import (
@@ -48,6 +54,7 @@ __all__ = [
     "parse_config",
     "resolve_substrate_tuning",
     "resolve_v3_tuning",
+    "set_substrate_key",
     "usable_cpus",
     "uses_concept_page_memory",
 ]

@@ -90,6 +90,13 @@ def _check_values(config: MemoryConfig) -> None:
         raise ConfigError(
             f"{source}: {fusion[0]} must be one of {', '.join(FUSION_METHODS)}, got {fusion[1]!r}"
         )
+    for name, allowed in (
+        ("curation_mode", ("off", "review", "auto")),
+        ("auto_apply_max_risk", ("low", "medium", "high")),
+    ):
+        key, value = _resolved_source(config, name)
+        if value not in allowed:
+            raise ConfigError(f"{source}: {key} must be one of {', '.join(allowed)}, got {value!r}")
     for name in (
         "dense_min_span",
         "multilingual_min_span",
@@ -268,3 +275,18 @@ def migrate_config(path: Path) -> list[str]:
     parse_config(new_text, source=str(path))
     write_atomic(path, new_text, expected=snap)
     return [f"memory.substrate.{t.name}" for t in to_copy]
+
+
+def set_substrate_key(path: Path, name: str, value: Any) -> None:
+    """Set one `[memory.substrate]` key in `config.toml`, comments and layout
+    kept; the result is parsed (and so checked) before it is written, drift-aware."""
+    text, snap = read_text_snapshot(path)
+    import tomlkit  # only the commands that edit TOML load it
+
+    doc = tomlkit.parse(text)
+    memory = doc.setdefault("memory", tomlkit.table())
+    substrate = memory.setdefault("substrate", tomlkit.table())
+    substrate[name] = value
+    new_text = tomlkit.dumps(doc)
+    parse_config(new_text, source=str(path))
+    write_atomic(path, new_text, expected=snap)

@@ -12,6 +12,8 @@ from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
 from substrate.curation.finalize import run_finalizations
 from substrate.curation.operations import (
     apply_candidate,
+    forget_candidate,
+    forget_text,
     pending,
     recent,
     recent_json,
@@ -35,6 +37,8 @@ __all__ = [
     "apply_candidate",
     "curate",
     "extract",
+    "forget_candidate",
+    "forget_text",
     "pending",
     "recent",
     "recent_json",

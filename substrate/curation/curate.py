@@ -15,13 +15,11 @@ from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.curation.extract import extract, slices
-from substrate.curation.operations import LOCK_TIMEOUT_S, apply_line
+from substrate.curation.operations import apply_line, lease
 from substrate.curation.review import AUTO, review, target_file
 from substrate.curation.store import Candidate, CurationStore, Operation, Run, candidate_id
 from substrate.errors import InvalidInputError, MemoryServiceError
 from substrate.llm import ChatClient
-from substrate.profile import profile_lock_path
-from substrate.safety import hold_lock
 from substrate.sessions import SessionLog
 
 
@@ -97,9 +95,7 @@ def curate(
 def _decide(
     settings: Settings, run_id: str, facts: list[Any], outcome: CurationOutcome, now: float
 ) -> None:
-    with hold_lock(
-        profile_lock_path(settings.workspace), timeout_s=LOCK_TIMEOUT_S, purpose="profile"
-    ):
+    with lease(settings):
         store = CurationStore.load(settings.workspace)
         for i, fact in enumerate(facts):
             decision = review(settings, fact)
@@ -127,9 +123,7 @@ def _decide(
 
 
 def _record(settings: Settings, run: Run) -> None:
-    with hold_lock(
-        profile_lock_path(settings.workspace), timeout_s=LOCK_TIMEOUT_S, purpose="profile"
-    ):
+    with lease(settings):
         store = CurationStore.load(settings.workspace)
         store.add_run(run)
         store.flush()

@@ -4,6 +4,7 @@ profile lease (`profile_lock_path`) and is drift-aware."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
 from substrate.config.settings import Settings
@@ -21,6 +22,13 @@ from substrate.safety import hold_lock, read_text_snapshot, write_atomic
 LOCK_TIMEOUT_S = 10.0
 
 
+def lease(settings: Settings) -> AbstractContextManager[None]:
+    """The profile lease every program writer of the profile files takes."""
+    return hold_lock(
+        profile_lock_path(settings.workspace), timeout_s=LOCK_TIMEOUT_S, purpose="profile"
+    )
+
+
 def apply_line(settings: Settings, name: str, content: str) -> Operation:
     """Add `- content` to a profile file, checked; the operation that undoes it.
     Call under the profile lease."""
@@ -33,9 +41,7 @@ def apply_line(settings: Settings, name: str, content: str) -> Operation:
 
 
 def apply_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
-    with hold_lock(
-        profile_lock_path(settings.workspace), timeout_s=LOCK_TIMEOUT_S, purpose="profile"
-    ):
+    with lease(settings):
         store = CurationStore.load(settings.workspace)
         candidate = store.get(candidate_id)
         if candidate.status != "pending":
@@ -53,9 +59,7 @@ def apply_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
 
 
 def reject_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
-    with hold_lock(
-        profile_lock_path(settings.workspace), timeout_s=LOCK_TIMEOUT_S, purpose="profile"
-    ):
+    with lease(settings):
         store = CurationStore.load(settings.workspace)
         candidate = store.get(candidate_id)
         if candidate.status != "pending":
@@ -68,9 +72,7 @@ def reject_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
 def undo_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
     """Take back exactly the line an applied candidate added; refused when the
     file changed since (a hand edit, a later write): say so, change nothing."""
-    with hold_lock(
-        profile_lock_path(settings.workspace), timeout_s=LOCK_TIMEOUT_S, purpose="profile"
-    ):
+    with lease(settings):
         store = CurationStore.load(settings.workspace)
         candidate = store.get(candidate_id)
         op = candidate.operation
@@ -128,3 +130,37 @@ def recent_json(settings: Settings) -> dict[str, Any]:
             for c in recent(settings)
         ]
     }
+
+
+def forget_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
+    """Take an applied candidate's line out of its file (wherever it now is in
+    the file, whatever else changed) and mark it forgotten."""
+    with lease(settings):
+        store = CurationStore.load(settings.workspace)
+        candidate = store.get(candidate_id)
+        if candidate.status != "applied" or candidate.operation is None:
+            raise InvalidInputError(f"candidate {candidate_id} is {candidate.status}, not applied")
+        path = profile_path(settings.workspace, candidate.operation.file)
+        text, snapshot = read_text_snapshot(path)
+        after = without_bullet(text, candidate.operation.line[2:])
+        write_atomic(path, after, snapshot)
+        store.written[candidate.operation.file] = sha256(after)
+        candidate.status = "forgotten"
+        store.flush()
+        return candidate.as_json()
+
+
+def forget_text(settings: Settings, text: str) -> list[str]:
+    """Take the bullet `- TEXT` out of USER.md and MEMORY.md; the files it left."""
+    content = " ".join(text.split())
+    left = []
+    with lease(settings):
+        for name in ("USER.md", "MEMORY.md"):
+            path = profile_path(settings.workspace, name)
+            current, snapshot = read_text_snapshot(path)
+            if f"- {content}" in current.splitlines():
+                write_atomic(path, without_bullet(current, content), snapshot)
+                left.append(name)
+    if not left:
+        raise InvalidInputError(f"no line '- {content}' in USER.md or MEMORY.md")
+    return left

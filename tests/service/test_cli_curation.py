@@ -154,3 +154,29 @@ def test_status_counts_without_transcript_text(
     assert data["candidates"] == {"applied": 1, "pending": 1}
     assert data["profile"]["USER.md"]["chars"] > 0
     assert "vegetarian" not in shown.stdout and "jazz" not in shown.stdout
+
+
+def test_mode_is_shown_set_and_checked(workspace: Workspace, llm_server: ScriptedLLM) -> None:
+    seed(workspace, llm_server)
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    assert "curation mode: auto" in runner.invoke(cli, ["mode", *ws]).stdout
+    assert "curation mode: review" in runner.invoke(cli, ["mode", *ws, "review"]).stdout
+    assert build_settings(workspace.root).tuning.curation_mode == "review"
+    assert "scanner_detector = false" in workspace.config_path.read_text()  # the rest kept
+    assert runner.invoke(cli, ["mode", *ws, "sometimes"]).exit_code == 64
+
+
+def test_forget_by_candidate_id_and_by_text(workspace: Workspace, llm_server: ScriptedLLM) -> None:
+    seed(workspace, llm_server)
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    user_md = workspace.memory_dir / "profile" / "USER.md"
+    [op] = json.loads(runner.invoke(cli, ["recent", *ws, "--json"]).stdout)["operations"]
+    user_md.write_text(user_md.read_text() + "- Likes jazz.\n")  # a hand edit meanwhile
+    assert runner.invoke(cli, ["forget", *ws, op["id"]]).exit_code == 0
+    assert "vegetarian" not in user_md.read_text() and "- Likes jazz." in user_md.read_text()
+    assert runner.invoke(cli, ["forget", *ws, "Likes jazz."]).exit_code == 0
+    assert "jazz" not in user_md.read_text()
+    missing = runner.invoke(cli, ["forget", *ws, "Never said this."])
+    assert missing.exit_code != 0 and "no line" in missing.output
