@@ -58,6 +58,7 @@ for command in (
     curation.finalization,
     curation.status,
     curation.mode,
+    curation.compact_command,
     serve.serve,
 ):
     cli.add_command(command)

@@ -16,9 +16,11 @@ from substrate.config import set_substrate_key
 from substrate.curation import (
     CurationStore,
     apply_candidate,
+    compact,
     curate,
     recent_json,
     reject_candidate,
+    restore,
     review_json,
     undo_candidate,
 )
@@ -226,3 +228,39 @@ def mode(workspace: Path, mode: str | None) -> None:
         settings = build_settings(workspace)
     model = "" if resolve_llm(settings) is not None else " (no model configured: curation is off)"
     click.echo(f"curation mode: {settings.tuning.curation_mode}{model}")
+
+
+@click.command("compact")
+@workspace_option
+@json_option
+@click.argument("file", required=False, type=click.Choice(["USER.md", "MEMORY.md"]))
+@click.option(
+    "--restore", "backup", help="Put this backup (a name in memory/profile/backups/) back."
+)
+def compact_command(workspace: Path, as_json: bool, file: str | None, backup: str | None) -> None:
+    """Compact USER.md or MEMORY.md through the model (scanner and budget checked,
+    a timestamped backup first), or put a backup back with --restore."""
+    if (file is None) == (backup is None):
+        raise click.UsageError("give a FILE to compact or --restore BACKUP, not both")
+    settings = build_settings(workspace)
+    if backup is not None:
+        done = restore(settings, backup)
+    else:
+        client = open_chat_client(settings)
+        if client is None:
+            raise InvalidInputError(
+                "compaction needs a model: set [memory.substrate.llm] base_url and model"
+            )
+        assert file is not None
+        done = compact(settings, client, file)
+        client.close()
+    if as_json:
+        print_json(done)
+    elif backup is not None:
+        replaced = done["backup_of_replaced"]
+        click.echo(f"restored {done['file']} from {backup} (the replaced file: {replaced})")
+    else:
+        click.echo(
+            f"compacted {done['file']}: {done['before_chars']} -> {done['after_chars']} "
+            f"characters (backup {done['backup']})"
+        )

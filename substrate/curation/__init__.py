@@ -7,6 +7,7 @@ candidate is recorded (`store`) and the operator controls are implemented
 once (`operations`). Offline (no LLM configured) curation is off and says so.
 """
 
+from substrate.curation.compact import compact, restore
 from substrate.curation.curate import CurationOutcome, curate
 from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
 from substrate.curation.finalize import run_finalizations
@@ -35,6 +36,7 @@ __all__ = [
     "Extraction",
     "Fact",
     "apply_candidate",
+    "compact",
     "curate",
     "extract",
     "forget_candidate",
@@ -43,6 +45,7 @@ __all__ = [
     "recent",
     "recent_json",
     "reject_candidate",
+    "restore",
     "review",
     "review_json",
     "run_finalizations",
