@@ -35,10 +35,16 @@ from substrate.errors import (
 )
 
 log = logging.getLogger("memory.jobs")
-KINDS = ("memory_v2_reembed", "memory_v3_maintain", "memory_v2_consolidate", "memory_finalize")
+KINDS = (
+    "memory_v2_reembed",
+    "memory_v3_maintain",
+    "memory_v2_consolidate",
+    "memory_finalize",
+    "memory_capture",
+)
 # At most one of these queued or running, whatever queued it (a schedule tick,
 # a remember's nudge, run-now): a second request joins the one there is.
-SINGLETONS = frozenset({"memory_v2_consolidate", "memory_finalize"})
+SINGLETONS = frozenset({"memory_v2_consolidate", "memory_finalize", "memory_capture"})
 HISTORY = 200
 FINISHED_KEPT = 1000  # finished job rows kept, besides the bounded run history
 

@@ -31,6 +31,7 @@ from typing import Any
 from injector import Injector
 from service.jobs import JobQueue, Queued
 from service.worker import (
+    CAPTURE,
     CONSOLIDATE,
     FINALIZE,
     NOTHING_TO_DO,
@@ -49,7 +50,7 @@ from substrate import (
     read_buffer,
 )
 from substrate.consolidation import consolidate_all
-from substrate.curation import run_finalizations
+from substrate.curation import capture, run_finalizations
 from substrate.index import Embedder
 from substrate.llm import open_chat_client
 from substrate.promotion import PromotionOutcome, record_turns
@@ -86,6 +87,8 @@ class Runtime:
         self._last_read = time.monotonic()
         self._next_watch = 0.0
         self._next_prune = 0.0
+        self._next_sweep = 0.0
+        self._next_retrospective = time.monotonic() + 3600  # not at every start
         self._watched: PageIndex | None = None
         tuning = settings.tuning
         self.scheduler = Scheduler(
@@ -103,6 +106,7 @@ class Runtime:
                 MAINTAIN: self._maintain_job,
                 CONSOLIDATE: self._consolidate,
                 FINALIZE: self._finalize,
+                CAPTURE: self._capture,
             },
             self.scheduler,
             poll_s=poll_s,
@@ -163,9 +167,40 @@ class Runtime:
         paused. Returns whether compaction ran."""
         self.watch_pages()
         self.prune_sessions()
+        self.schedule_capture()
         if self._unoptimized and time.monotonic() - self._last_read >= OPTIMIZE_IDLE_S:
             return self._optimize()
         return False
+
+    def schedule_capture(self, now: float | None = None) -> list[str]:
+        """Queue the sweep (when enabled, every minute: it picks the quiet
+        conversations itself) and the retrospective (every `retrospective_hours`);
+        only with a model. Returns the triggers queued."""
+        if self.llm is None:
+            return []
+        at = time.monotonic() if now is None else now
+        tuning = self.settings.tuning
+        queued = []
+        if tuning.sweep_enabled and at >= self._next_sweep:
+            self._next_sweep = at + 60
+            queued.append("sweep")
+        hours = tuning.retrospective_hours
+        if hours > 0 and at >= self._next_retrospective:
+            self._next_retrospective = at + hours * 3600
+            queued.append("retrospective")
+        for trigger in queued:
+            self.queue.enqueue(CAPTURE, {"trigger": trigger})
+        return queued
+
+    def _capture(self, payload: dict[str, Any]) -> dict[str, Any]:
+        trigger = str(payload.get("trigger", "retrospective"))
+        if self.llm is None:
+            return {"trigger": trigger, NOTHING_TO_DO: "no model configured: capture is off"}
+        ran = capture(self.settings, self.sessions, self.llm, trigger)
+        detail: dict[str, Any] = {"trigger": trigger, "sessions": ran}
+        if not ran:
+            detail[NOTHING_TO_DO] = "no conversation has unread messages"
+        return detail
 
     def prune_sessions(self) -> int:
         """Drop logged messages past `sessions_retention_days` (0 keeps them),

@@ -30,6 +30,7 @@ from substrate.intake import BufferEntry
 
 CONSOLIDATE = "memory_v2_consolidate"
 FINALIZE = "memory_finalize"
+CAPTURE = "memory_capture"
 # A handler whose result holds this key (with the reason) found nothing to do:
 # the run is recorded as `skipped`, not `ok`.
 NOTHING_TO_DO = "nothing_to_do"

@@ -35,7 +35,7 @@ SUBSTRATE_ROOMS: dict[str, set[str]] = {
     "sessions": {"safety", "config"},
     "profile": {"safety", "config"},
     "promotion": {"safety", "config", "sessions", "profile"},
-    "curation": {"safety", "config", "sessions", "profile", "llm"},
+    "curation": {"safety", "config", "pages", "intake", "sessions", "profile", "llm"},
 }
 SUBSTRATE_SHARED = {"errors"}  # root modules every room may import
 SWITCH_OWNERS = {

@@ -35,6 +35,10 @@ SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("bm25_b", "bm25_b", float, 0.75),
     Tunable("embedding_model", "embed_model", str, "all-MiniLM-L6-v2-int8"),
     Tunable("sweep_enabled", "sweep_enabled", bool, False),
+    # Capture (no v2 twins): the sweep waits for a conversation to be quiet this
+    # long; the retrospective reads every conversation this often (0: never).
+    Tunable("sweep_idle_minutes", "sweep_idle_minutes", float, 10.0),
+    Tunable("retrospective_hours", "retrospective_hours", float, 24.0),
     Tunable("fusion", "fusion", str, "minmax"),
     Tunable("ingest_max_page_bytes", "ingest_max_page_bytes", int, 256 * 1024),
     # The multilingual dense signal (no v2 twin). "off" drops it.

@@ -50,7 +50,13 @@ enabled = true
 # embedding_model = "all-MiniLM-L6-v2-int8"   # v2 twin: embed_model
 # consolidation_interval_hours = 8.0
 # consolidation_max_buffer_lines = 100
-# sweep_enabled = false
+# sweep_enabled = false       # capture from conversations once they are quiet (needs a model)
+# sweep_idle_minutes = 10.0   # how quiet: the sweep's debounce
+# retrospective_hours = 24.0  # read every conversation's unread messages this often (0: never)
+# curation_mode = "auto"      # off | review (an operator decides everything) | auto
+# auto_apply_min_confidence = 0.7
+# auto_apply_max_risk = "low" # low | medium | high
+# sessions_retention_days = 0 # the conversation log keeps messages this long (0: forever)
 # fusion = "minmax"       # how dense and BM25 rankings combine: "minmax" or "rrf"
 # multilingual_model = "use-multilingual-v3"   # second dense vector (dense_ml): the bundled
 #                         # USE, "off", a fastembed model name or "path:/folder"

@@ -23,6 +23,8 @@ class SubstrateTuning:
     bm25_b: float
     embedding_model: str
     sweep_enabled: bool
+    sweep_idle_minutes: float
+    retrospective_hours: float
     fusion: str
     ingest_max_page_bytes: int
     multilingual_model: str

@@ -7,6 +7,7 @@ candidate is recorded (`store`) and the operator controls are implemented
 once (`operations`). Offline (no LLM configured) curation is off and says so.
 """
 
+from substrate.curation.capture import capture, capture_session
 from substrate.curation.compact import compact, restore
 from substrate.curation.curate import CurationOutcome, curate
 from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
@@ -36,6 +37,8 @@ __all__ = [
     "Extraction",
     "Fact",
     "apply_candidate",
+    "capture",
+    "capture_session",
     "compact",
     "curate",
     "extract",

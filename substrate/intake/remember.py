@@ -37,10 +37,16 @@ MAX_HINTS = 64
 
 
 def remember(
-    settings: Settings, text: str, hints: list[str] | None = None, now: datetime | None = None
+    settings: Settings,
+    text: str,
+    hints: list[str] | None = None,
+    now: datetime | None = None,
+    source: str = "user",
 ) -> BufferEntry:
     """Append one fact to the buffer and its day's archive; returns the stored entry.
-    `now` backdates the entry (migrations), and the fact goes to that day's archive."""
+    `now` backdates the entry (migrations), and the fact goes to that day's archive.
+    `source` picks the scanner's policy: a user's own words, or `captured` text a
+    model drew from a conversation (judged strictly)."""
     if not is_memory_enabled(settings.config):
         raise MemoryDisabledError("memory is disabled (memory.enabled = false); nothing was saved")
     checked_text(text, "text", settings.limits.fact_bytes, "fact_bytes")
@@ -48,7 +54,7 @@ def remember(
     if len(hints) > MAX_HINTS:
         raise InvalidInputError(f"at most {MAX_HINTS} hints per fact, got {len(hints)}")
     hint_slugs = [validate_slug(h.strip()) for h in hints]
-    cleaned = settings.scanner.scan(text, "user").strip()
+    cleaned = settings.scanner.scan(text, source).strip()
     if not cleaned:
         raise InvalidInputError("text is empty; nothing was saved")
     stamped = (now or datetime.now(UTC)).astimezone(UTC).replace(second=0, microsecond=0)

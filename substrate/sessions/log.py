@@ -62,6 +62,11 @@ CREATE TABLE IF NOT EXISTS finalizations (
     updated REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS finalizations_status ON finalizations(status, id);
+CREATE TABLE IF NOT EXISTS capture_cursors (
+    session_id TEXT PRIMARY KEY,
+    cursor INTEGER NOT NULL,
+    updated REAL NOT NULL
+);
 CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
     INSERT INTO messages_fts(messages_fts, rowid, folded) VALUES ('delete', old.id, old.folded);
 END;
@@ -303,6 +308,32 @@ class SessionLog:
                 (older_than,),
             )
         return int(gone)
+
+    def capture_cursor(self, session_id: str) -> int:
+        """The last message id capture has read in this session (0: none)."""
+        rows = self.query("SELECT cursor FROM capture_cursors WHERE session_id = ?", (session_id,))
+        return int(rows[0][0]) if rows else 0
+
+    def set_capture_cursor(self, session_id: str, cursor: int, now: float) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO capture_cursors(session_id, cursor, updated) VALUES (?, ?, ?)"
+                " ON CONFLICT(session_id) DO UPDATE SET cursor = excluded.cursor,"
+                " updated = excluded.updated",
+                (session_id, cursor, now),
+            )
+
+    def uncaptured(self, quiet_since: float | None = None, limit: int = 50) -> list[str]:
+        """Sessions holding messages capture has not read; with `quiet_since`, only
+        those whose newest message is older than it (idle: the sweep's debounce)."""
+        rows = self.query(
+            "SELECT m.session_id, MAX(m.id), MAX(m.at) FROM messages m"
+            " LEFT JOIN capture_cursors c ON c.session_id = m.session_id"
+            " GROUP BY m.session_id HAVING MAX(m.id) > COALESCE(MAX(c.cursor), 0)"
+            " ORDER BY MAX(m.id) LIMIT ?",
+            (limit,),
+        )
+        return [r[0] for r in rows if quiet_since is None or float(r[2]) < quiet_since]
 
     def count(self) -> int:
         with self._lock:

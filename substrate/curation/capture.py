@@ -1,0 +1,65 @@
+"""Capture beyond `remember`: what a conversation said that nobody saved.
+
+The retrospective (every `retrospective_hours`) and the sweep (`sweep_enabled`,
+once a conversation has been quiet for `sweep_idle_minutes`) both read the
+messages capture has not read yet, through the extractor (evidence checked,
+our own echoed blocks never evidence), and `remember` each non-sensitive fact
+under the strict `captured` scanner policy; consolidation files them later.
+A session's capture cursor advances only past slices that finished."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from substrate.config.settings import Settings
+from substrate.curation.extract import extract, slices
+from substrate.errors import InvalidInputError
+from substrate.intake import read_buffer, remember
+from substrate.llm import ChatClient
+from substrate.sessions import SessionLog
+
+
+def capture_session(
+    settings: Settings, log: SessionLog, client: ChatClient, session_id: str, now: float
+) -> dict[str, Any]:
+    """Remember what this session's unread messages state; counts, no text."""
+    cursor = log.capture_cursor(session_id)
+    messages = [m for m in log.messages(session_id) if m.id > cursor]
+    known = {e.text for e in read_buffer(settings)}
+    saved = skipped = dropped = 0
+    stamp = datetime.fromtimestamp(now, UTC)
+    for slice_ in slices(messages):
+        extraction = extract(client, slice_)
+        dropped += len(extraction.dropped)
+        for fact in extraction.facts:
+            if fact.sensitive or fact.text in known:
+                skipped += 1
+                continue
+            try:
+                remember(settings, fact.text, now=stamp, source="captured")
+            except InvalidInputError:
+                skipped += 1  # the scanner or a limit refused it
+                continue
+            known.add(fact.text)
+            saved += 1
+        log.set_capture_cursor(session_id, slice_[-1].id, now)
+    return {"session": session_id, "saved": saved, "skipped": skipped, "dropped": dropped}
+
+
+def capture(
+    settings: Settings,
+    log: SessionLog,
+    client: ChatClient,
+    trigger: str,
+    clock: float | None = None,
+) -> list[dict[str, Any]]:
+    """`sweep`: quiet sessions only; `retrospective`: every session with unread
+    messages."""
+    now = time.time() if clock is None else clock
+    quiet = now - settings.tuning.sweep_idle_minutes * 60 if trigger == "sweep" else None
+    return [
+        capture_session(settings, log, client, session, now)
+        for session in log.uncaptured(quiet_since=quiet)
+    ]
