@@ -59,6 +59,7 @@ for command in (
     curation.status,
     curation.mode,
     curation.compact_command,
+    curation.edit,
     serve.serve,
 ):
     cli.add_command(command)

@@ -18,6 +18,7 @@ from substrate.curation import (
     apply_candidate,
     compact,
     curate,
+    edit_candidate,
     recent_json,
     reject_candidate,
     restore,
@@ -264,3 +265,17 @@ def compact_command(workspace: Path, as_json: bool, file: str | None, backup: st
             f"compacted {done['file']}: {done['before_chars']} -> {done['after_chars']} "
             f"characters (backup {done['backup']})"
         )
+
+
+@click.command("edit")
+@workspace_option
+@json_option
+@click.argument("candidate_id")
+@click.argument("text")
+def edit(workspace: Path, as_json: bool, candidate_id: str, text: str) -> None:
+    """Reword an applied curation candidate's line in its profile file."""
+    done = edit_candidate(build_settings(workspace), candidate_id, text)
+    if as_json:
+        print_json(done)
+    else:
+        click.echo(f"edited {done['id']}: {done['text']}")

@@ -3,22 +3,35 @@ as the CLI's `memory review`, `recent`, `apply`, `reject` and `undo`."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import time
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends
+from pydantic import Field
 
-from service.routes.common import ERRORS, settings
+from service.cli.curation import status_json
+from service.routes.common import ERRORS, Strict, runtime, settings
+from service.runtime import Runtime
 from substrate import Settings
+from substrate.config import set_substrate_key
 from substrate.curation import (
     apply_candidate,
+    curate,
+    edit_candidate,
+    forget_candidate,
+    forget_text,
     recent_json,
     reject_candidate,
     review_json,
     undo_candidate,
 )
+from substrate.errors import InvalidInputError
+from substrate.promotion import forget_promotion
+from substrate.sessions import finalizations as queue
 
 router = APIRouter(prefix="/v1/curation", tags=["curation"], responses=ERRORS)
 SettingsDep = Annotated[Settings, Depends(settings)]
+RuntimeDep = Annotated[Runtime, Depends(runtime)]
 
 
 @router.get("/review")
@@ -44,3 +57,69 @@ def reject_post(candidate_id: str, s: SettingsDep) -> dict[str, Any]:
 @router.post("/{candidate_id}/undo")
 def undo_post(candidate_id: str, s: SettingsDep) -> dict[str, Any]:
     return undo_candidate(s, candidate_id)
+
+
+class TextIn(Strict):
+    text: str = Field(min_length=1)
+
+
+class ModeIn(Strict):
+    mode: Literal["off", "review", "auto"]
+
+
+class PopulateIn(Strict):
+    session_id: str = Field(min_length=1)
+
+
+class ForgetIn(Strict):
+    what: str = Field(min_length=1, description="A promotion id, a candidate id or a line's text.")
+
+
+@router.post("/{candidate_id}/edit")
+def edit_post(candidate_id: str, body: TextIn, s: SettingsDep) -> dict[str, Any]:
+    return edit_candidate(s, candidate_id, body.text)
+
+
+@router.get("/status")
+def status_get(s: SettingsDep) -> dict[str, Any]:
+    return status_json(s)
+
+
+@router.get("/mode")
+def mode_get(s: SettingsDep) -> dict[str, Any]:
+    return {"mode": s.tuning.curation_mode}
+
+
+@router.post("/mode")
+def mode_post(body: ModeIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Write `curation_mode` to config.toml; the running service reads it on restart."""
+    set_substrate_key(rt.settings.workspace.config_path, "curation_mode", body.mode)
+    return {"mode": body.mode, "applies": "on the service's next start"}
+
+
+@router.post("/populate")
+def populate_post(body: PopulateIn, rt: RuntimeDep) -> dict[str, Any]:
+    if rt.llm is None:
+        raise InvalidInputError(
+            "curation is off: no model is configured ([memory.substrate.llm] base_url and model)"
+        )
+    messages = rt.sessions.messages(body.session_id)
+    if not messages:
+        raise InvalidInputError(f"session {body.session_id!r} has no logged messages")
+    return curate(
+        rt.settings, rt.sessions, rt.llm, body.session_id, cutoff=messages[-1].id
+    ).as_json()
+
+
+@router.post("/forget")
+def forget_post(body: ForgetIn, s: SettingsDep) -> dict[str, Any]:
+    if body.what.startswith("p-"):
+        return forget_promotion(s, body.what, time.time())
+    if body.what.startswith("c-"):
+        return forget_candidate(s, body.what)
+    return {"forgot": body.what, "files": forget_text(s, body.what)}
+
+
+@router.get("/finalizations")
+def finalizations_get(rt: RuntimeDep, limit: int = 50) -> dict[str, Any]:
+    return {"finalizations": [f.as_json() for f in queue.listed(rt.sessions, limit)]}

@@ -14,6 +14,7 @@ from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
 from substrate.curation.finalize import run_finalizations
 from substrate.curation.operations import (
     apply_candidate,
+    edit_candidate,
     forget_candidate,
     forget_text,
     pending,
@@ -41,6 +42,7 @@ __all__ = [
     "capture_session",
     "compact",
     "curate",
+    "edit_candidate",
     "extract",
     "forget_candidate",
     "forget_text",

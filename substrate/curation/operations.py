@@ -164,3 +164,32 @@ def forget_text(settings: Settings, text: str) -> list[str]:
     if not left:
         raise InvalidInputError(f"no line '- {content}' in USER.md or MEMORY.md")
     return left
+
+
+def edit_candidate(settings: Settings, candidate_id: str, text: str) -> dict[str, Any]:
+    """Replace an applied candidate's line with the operator's wording (their own
+    words: the user policy), budget checked, drift-aware; undo then takes the
+    edited line back."""
+    content = " ".join(text.split())
+    if not content:
+        raise InvalidInputError("edit: the new text is empty")
+    with lease(settings):
+        store = CurationStore.load(settings.workspace)
+        candidate = store.get(candidate_id)
+        op = candidate.operation
+        if candidate.status != "applied" or op is None:
+            raise InvalidInputError(f"candidate {candidate_id} is {candidate.status}, not applied")
+        path = profile_path(settings.workspace, op.file)
+        current, snapshot = read_text_snapshot(path)
+        if op.line not in current.splitlines():
+            raise StaleWriteError(
+                f"memory/profile/{op.file} no longer holds {op.line!r}; nothing edited"
+            )
+        new = with_bullet(op.file, current, content, replacing=op.line[2:])
+        check_profile_text(settings, op.file, new, f"- {content}", "user")
+        write_atomic(path, new, snapshot)
+        candidate.fact = {**candidate.fact, "text": content, "edited": True}
+        candidate.operation = Operation(op.file, f"- {content}", sha256(new))
+        store.written[op.file] = sha256(new)
+        store.flush()
+        return candidate.as_json()

@@ -180,3 +180,44 @@ def test_forget_by_candidate_id_and_by_text(workspace: Workspace, llm_server: Sc
     assert "jazz" not in user_md.read_text()
     missing = runner.invoke(cli, ["forget", *ws, "Never said this."])
     assert missing.exit_code != 0 and "no line" in missing.output
+
+
+def test_edit_rewords_an_applied_line_and_undo_takes_the_edit_back(
+    workspace: Workspace, llm_server: ScriptedLLM
+) -> None:
+    seed(workspace, llm_server)
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    user_md = workspace.memory_dir / "profile" / "USER.md"
+    [op] = json.loads(runner.invoke(cli, ["recent", *ws, "--json"]).stdout)["operations"]
+    edited = runner.invoke(cli, ["edit", *ws, op["id"], "The user eats no meat or fish."])
+    assert edited.exit_code == 0, edited.output
+    assert "- The user eats no meat or fish." in user_md.read_text()
+    assert "vegetarian" not in user_md.read_text()
+    assert runner.invoke(cli, ["undo", *ws, op["id"]]).exit_code == 0
+    assert "meat" not in user_md.read_text()
+    injected = runner.invoke(cli, ["edit", *ws, op["id"], "anything"])
+    assert injected.exit_code != 0 and "not applied" in injected.output
+
+
+def test_the_rest_of_the_controls_over_http(workspace: Workspace, llm_server: ScriptedLLM) -> None:
+    seed(workspace, llm_server)
+    app = create_app(build_settings(workspace.root), runtime_factory=runtime)
+    with served(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+        wait_for_startup_maintain(client)
+        assert client.get("/v1/curation/mode").json() == {"mode": "auto"}
+        assert client.get("/v1/curation/status").json()["candidates"] == {
+            "applied": 1,
+            "pending": 1,
+        }
+        [op] = client.get("/v1/curation/recent").json()["operations"]
+        edited = client.post(f"/v1/curation/{op['id']}/edit", json={"text": "Eats no meat."})
+        assert edited.json()["text"] == "Eats no meat."
+        assert client.post("/v1/curation/forget", json={"what": op["id"]}).status_code == 200
+        assert "meat" not in (workspace.memory_dir / "profile" / "USER.md").read_text()
+        assert client.post("/v1/curation/mode", json={"mode": "review"}).status_code == 200
+        assert 'curation_mode = "review"' in workspace.config_path.read_text()
+        assert client.post("/v1/curation/mode", json={"mode": "never"}).status_code == 422
+        assert client.get("/v1/curation/finalizations").json() == {"finalizations": []}
+        missing = client.post("/v1/curation/populate", json={"session_id": "nope"})
+        assert missing.status_code == 422
