@@ -286,3 +286,42 @@ def test_an_answer_that_breaks_the_schema_is_an_error_not_a_write(
     with pytest.raises(LlmAnswerError, match="schema violation"):
         run(settings_llm, log, client, mid)
     assert user_md(settings_llm) == ""
+
+
+def test_two_profile_writers_are_serialized_by_the_lease(
+    settings_llm: Settings, client: ChatClient, log: SessionLog, llm_server: ScriptedLLM
+) -> None:
+    """A promotion holding the profile lease while curation applies: curation
+    waits, and both lines land (no write is lost to the other)."""
+    import threading
+    import time as clock
+
+    from substrate.curation.operations import lease
+    from substrate.profile import profile_path, with_bullet
+    from substrate.safety import read_text_snapshot, write_atomic
+
+    [mid] = said(log, "I'm vegetarian.")
+    llm_server.say(
+        {"facts": [fact(mid, "I'm vegetarian", "The user is vegetarian.", confidence=0.5)]}
+    )
+    run(settings_llm, log, client, mid)
+    [candidate] = pending(settings_llm)
+    path = profile_path(settings_llm.workspace, "USER.md")
+    held, wrote = threading.Event(), threading.Event()
+
+    def other_writer() -> None:
+        with lease(settings_llm):
+            text, snap = read_text_snapshot(path)
+            held.set()
+            clock.sleep(0.5)  # curation's apply is waiting meanwhile
+            write_atomic(path, with_bullet("USER.md", text, "Prefer TypeScript."), snap)
+            wrote.set()
+
+    thread = threading.Thread(target=other_writer)
+    thread.start()
+    held.wait(5)
+    apply_candidate(settings_llm, candidate.id)
+    assert wrote.is_set()  # the apply ran only once the other writer let go
+    thread.join()
+    lines = path.read_text().splitlines()
+    assert "- Prefer TypeScript." in lines and "- The user is vegetarian." in lines
