@@ -372,8 +372,6 @@ class Maintenance:
     def _write_state(self, state: dict[str, Any]) -> None:
         write_atomic(self._state_path, json.dumps(state, ensure_ascii=False, separators=(",", ":")))
 
-    # -- search ----------------------------------------------------------
-
 
 def _with_context(chunks: Vectors, pages: list[Vectors | None]) -> Vectors:
     """Each chunk's vector plus its page's where it has one, back to unit length."""
