@@ -13,6 +13,7 @@ import click
 from service.cli.base import json_option, print_json, workspace_option
 from service.settings_loader import build_settings
 from substrate.config import set_substrate_key
+from substrate.config.schema import CURATION_MODES
 from substrate.curation import (
     CurationStore,
     apply_candidate,
@@ -219,7 +220,7 @@ def status(workspace: Path, as_json: bool) -> None:
 
 @click.command("mode")
 @workspace_option
-@click.argument("mode", required=False, type=click.Choice(["off", "review", "auto"]))
+@click.argument("mode", required=False, type=click.Choice(CURATION_MODES))
 def mode(workspace: Path, mode: str | None) -> None:
     """Show the curation mode, or set it: off, review (everything waits for an
     operator) or auto (explicit, non-sensitive, low-risk facts apply)."""

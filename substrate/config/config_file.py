@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from substrate.config.schema import (
+    CURATION_MODES,
+    CURATION_RISKS,
     FUSION_METHODS,
     LIMIT_KEYS,
     LLM_KEYS,
@@ -91,8 +93,8 @@ def _check_values(config: MemoryConfig) -> None:
             f"{source}: {fusion[0]} must be one of {', '.join(FUSION_METHODS)}, got {fusion[1]!r}"
         )
     for name, allowed in (
-        ("curation_mode", ("off", "review", "auto")),
-        ("auto_apply_max_risk", ("low", "medium", "high")),
+        ("curation_mode", CURATION_MODES),
+        ("auto_apply_max_risk", CURATION_RISKS),
     ):
         key, value = _resolved_source(config, name)
         if value not in allowed:

@@ -26,6 +26,8 @@ class Tunable:
 # / BM25 0.7 (0.4 / 0.6 lost .006 of LoCoMo window R@5), the request words out of
 # the BM25 query, and MiniLM's best page kept in the top 5 when its cosine
 # reaches `dense_anchor_floor`.
+CURATION_MODES = ("off", "review", "auto")
+CURATION_RISKS = ("low", "medium", "high")  # in order: a fact applies at or under the maximum
 SUBSTRATE_TUNABLES: tuple[Tunable, ...] = (
     Tunable("consolidation_interval_hours", "consolidation_interval_hours", float, 8.0),
     Tunable("consolidation_max_buffer_lines", "consolidation_max_buffer_lines", int, 100),

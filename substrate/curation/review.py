@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from substrate.config.schema import CURATION_RISKS
 from substrate.config.settings import Settings
 from substrate.curation.extract import Fact
-from substrate.errors import ConfigError, InvalidInputError
+from substrate.errors import InvalidInputError
 from substrate.profile import check_profile_text, read_profile, with_bullet
 
-MODES = ("off", "review", "auto")
-RISKS = ("low", "medium", "high")
 AUTO, PENDING, IGNORE = "auto-apply", "pending-review", "ignore"
 
 
@@ -37,23 +36,13 @@ def target_file(fact: Fact) -> str:
     return "USER.md" if fact.target == "user" else "MEMORY.md"
 
 
-def policy(settings: Settings) -> tuple[str, float, str]:
-    tuning = settings.tuning
-    if tuning.curation_mode not in MODES:
-        raise ConfigError(
-            f"memory.substrate.curation_mode: {tuning.curation_mode!r} is not one of "
-            + ", ".join(MODES)
-        )
-    if tuning.auto_apply_max_risk not in RISKS:
-        raise ConfigError(
-            f"memory.substrate.auto_apply_max_risk: {tuning.auto_apply_max_risk!r} is not one "
-            "of " + ", ".join(RISKS)
-        )
-    return tuning.curation_mode, tuning.auto_apply_min_confidence, tuning.auto_apply_max_risk
-
-
 def review(settings: Settings, fact: Fact) -> Decision:
-    mode, min_confidence, max_risk = policy(settings)
+    tuning = settings.tuning  # values checked when the config was read
+    mode, min_confidence, max_risk = (
+        tuning.curation_mode,
+        tuning.auto_apply_min_confidence,
+        tuning.auto_apply_max_risk,
+    )
     if mode == "off":
         return Decision(IGNORE, 'curation is off (curation_mode = "off")', False)
     name = target_file(fact)
@@ -69,7 +58,7 @@ def review(settings: Settings, fact: Fact) -> Decision:
         return Decision(PENDING if over else IGNORE, str(exc), over)
     if fact.sensitive:
         return Decision(PENDING, "sensitive: an operator decides", False)
-    if RISKS.index(fact.risk) > RISKS.index(max_risk):
+    if CURATION_RISKS.index(fact.risk) > CURATION_RISKS.index(max_risk):
         return Decision(PENDING, f"risk {fact.risk} is over auto_apply_max_risk ({max_risk})", True)
     if fact.confidence < min_confidence:
         return Decision(
