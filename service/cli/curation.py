@@ -11,11 +11,11 @@ from typing import Any
 import click
 
 from service.cli.base import json_option, print_json, workspace_option
+from service.learning import status_json
 from service.settings_loader import build_settings
 from substrate.config import set_substrate_key
 from substrate.config.schema import CURATION_MODES
 from substrate.curation import (
-    CurationStore,
     apply_candidate,
     compact,
     curate,
@@ -28,8 +28,6 @@ from substrate.curation import (
 )
 from substrate.errors import InvalidInputError
 from substrate.llm import open_chat_client, resolve_llm
-from substrate.profile import read_profile
-from substrate.promotion import PromotionStore
 from substrate.sessions import finalizations as queue
 from substrate.sessions import open_session_log
 
@@ -166,37 +164,6 @@ def finalization_prune(workspace: Path, keep: int) -> None:
     """Drop finished rows beyond the newest KEEP."""
     log = open_session_log(build_settings(workspace).workspace)
     click.echo(f"pruned {queue.prune(log, keep)} finalizations")
-
-
-def status_json(settings: Any) -> dict[str, Any]:
-    """Counts only, never transcript text: the log, finalizations, curation
-    candidates, promotions and the profile files' use of their budgets."""
-    log = open_session_log(settings.workspace)
-    try:
-        finals = log.query("SELECT status, COUNT(*) FROM finalizations GROUP BY status")
-        sessions = log.query("SELECT COUNT(*) FROM sessions")[0][0]
-        messages = log.count()
-    finally:
-        log.close()
-    candidates: dict[str, int] = {}
-    for c in CurationStore.load(settings.workspace).candidates:
-        candidates[c.status] = candidates.get(c.status, 0) + 1
-    promotions: dict[str, int] = {}
-    for r in PromotionStore.load(settings.workspace).records.values():
-        promotions[r.status] = promotions.get(r.status, 0) + 1
-    return {
-        "curation_mode": settings.tuning.curation_mode,
-        "model_configured": resolve_llm(settings) is not None,
-        "sessions": sessions,
-        "messages": messages,
-        "finalizations": dict(sorted(finals)),
-        "candidates": dict(sorted(candidates.items())),
-        "promotions": dict(sorted(promotions.items())),
-        "profile": {
-            f.name: {"chars": len(f.text), "budget": f.budget}
-            for f in read_profile(settings).values()
-        },
-    }
 
 
 @click.command("status")

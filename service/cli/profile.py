@@ -5,16 +5,15 @@ lock, so a running service is no obstacle)."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
 from service.cli.base import json_option, print_json, workspace_option
+from service.learning import forget as forget_anything
 from service.settings_loader import build_settings
-from substrate.curation import forget_candidate, forget_text
-from substrate.promotion import PromotionStore, explain, forget_promotion
+from substrate.promotion import PromotionStore, explain
 from substrate.sessions import open_session_log
 
 
@@ -133,15 +132,7 @@ def forget(workspace: Path, as_json: bool, what: str) -> None:
     """Forget WHAT: a promotion id (p-...: its line leaves the profile, and earlier
     evidence never promotes it again), a curation candidate id (c-...: its line
     leaves the profile), or the text of a profile line."""
-    settings = build_settings(workspace)
-    if what.startswith("p-"):
-        record = forget_promotion(settings, what, time.time())
-        done = {"forgot": record["id"], "content": record["content"]}
-    elif what.startswith("c-"):
-        candidate = forget_candidate(settings, what)
-        done = {"forgot": candidate["id"], "content": candidate["text"]}
-    else:
-        done = {"forgot": what, "content": what, "files": forget_text(settings, what)}
+    done = forget_anything(build_settings(workspace), what)
     if as_json:
         print_json(done)
     else:

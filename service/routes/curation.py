@@ -3,13 +3,12 @@ as the CLI's `memory review`, `recent`, `apply`, `reject` and `undo`."""
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from service.cli.curation import status_json
+from service.learning import forget, status_json
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
 from substrate import Settings
@@ -18,15 +17,12 @@ from substrate.curation import (
     apply_candidate,
     curate,
     edit_candidate,
-    forget_candidate,
-    forget_text,
     recent_json,
     reject_candidate,
     review_json,
     undo_candidate,
 )
 from substrate.errors import InvalidInputError
-from substrate.promotion import forget_promotion
 from substrate.sessions import finalizations as queue
 
 router = APIRouter(prefix="/v1/curation", tags=["curation"], responses=ERRORS)
@@ -113,11 +109,8 @@ def populate_post(body: PopulateIn, rt: RuntimeDep) -> dict[str, Any]:
 
 @router.post("/forget")
 def forget_post(body: ForgetIn, s: SettingsDep) -> dict[str, Any]:
-    if body.what.startswith("p-"):
-        return forget_promotion(s, body.what, time.time())
-    if body.what.startswith("c-"):
-        return forget_candidate(s, body.what)
-    return {"forgot": body.what, "files": forget_text(s, body.what)}
+    """`memory forget`'s answer: `{"forgot", "content"}` (+ `files` for a line's text)."""
+    return forget(s, body.what)
 
 
 @router.get("/finalizations")

@@ -55,6 +55,12 @@ def listed(log: SessionLog, limit: int = 50) -> list[Finalization]:
     return _rows(log, "ORDER BY id DESC LIMIT ?", (limit,))
 
 
+def counts(log: SessionLog) -> dict[str, int]:
+    """How many finalizations are in each status."""
+    rows = log.query("SELECT status, COUNT(*) FROM finalizations GROUP BY status ORDER BY status")
+    return {str(status): int(n) for status, n in rows}
+
+
 def get(log: SessionLog, finalization_id: int) -> Finalization:
     found = _rows(log, "WHERE id = ?", (finalization_id,))
     if not found:

@@ -335,6 +335,9 @@ class SessionLog:
         )
         return [r[0] for r in rows if quiet_since is None or float(r[2]) < quiet_since]
 
+    def session_count(self) -> int:
+        return int(self.query("SELECT COUNT(*) FROM sessions")[0][0])
+
     def count(self) -> int:
         with self._lock:
             return int(self._db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])

@@ -213,7 +213,8 @@ def test_the_rest_of_the_controls_over_http(workspace: Workspace, llm_server: Sc
         [op] = client.get("/v1/curation/recent").json()["operations"]
         edited = client.post(f"/v1/curation/{op['id']}/edit", json={"text": "Eats no meat."})
         assert edited.json()["text"] == "Eats no meat."
-        assert client.post("/v1/curation/forget", json={"what": op["id"]}).status_code == 200
+        forgot = client.post("/v1/curation/forget", json={"what": op["id"]}).json()
+        assert forgot == {"forgot": op["id"], "content": "Eats no meat."}  # the CLI's answer
         assert "meat" not in (workspace.memory_dir / "profile" / "USER.md").read_text()
         assert client.post("/v1/curation/mode", json={"mode": "review"}).status_code == 200
         assert 'curation_mode = "review"' in workspace.config_path.read_text()
