@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,37 +10,18 @@ import pytest
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, init_workspace, read_buffer
 from substrate.curation import capture, capture_session
-from substrate.llm import ChatClient, open_chat_client
-from substrate.sessions import NewMessage, SessionLog, open_session_log
+from substrate.llm import ChatClient
+from substrate.sessions import NewMessage, SessionLog
 from tests.llm_server import ScriptedLLM
 from tests.service.test_conversations import runtime
+from tests.substrate.curation.scripted import configure
 
 NOW = 1_800_000_000.0
 
 
 @pytest.fixture
 def settings_llm(workspace: Workspace, llm_server: ScriptedLLM) -> Settings:
-    workspace.config_path.write_text(
-        "[memory.substrate]\nscanner_detector = false\nsweep_enabled = true\n"
-        f'[memory.substrate.llm]\nbase_url = "{llm_server.url}"\nmodel = "scripted"\n'
-        "timeout_s = 2.0\n"
-    )
-    return build_settings(workspace.root)
-
-
-@pytest.fixture
-def client(settings_llm: Settings) -> Iterator[ChatClient]:
-    opened = open_chat_client(settings_llm)
-    assert opened is not None
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def log(settings_llm: Settings) -> Iterator[SessionLog]:
-    opened = open_session_log(settings_llm.workspace)
-    yield opened
-    opened.close()
+    return configure(workspace, llm_server.url, "sweep_enabled = true\n")
 
 
 def fact(mid: int, span: str, text: str, sensitive: bool = False) -> dict[str, Any]:

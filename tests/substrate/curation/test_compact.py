@@ -3,41 +3,26 @@ the model's text, drift refused, restore."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from service.settings_loader import build_settings
 from substrate import Settings, Workspace
 from substrate.curation import compact, restore
 from substrate.curation.compact import backups_dir
 from substrate.errors import InvalidInputError, ScannerRejection, StaleWriteError
-from substrate.llm import ChatClient, open_chat_client
+from substrate.llm import ChatClient
 from tests.llm_server import ScriptedLLM
+from tests.substrate.curation.scripted import configure
 
 BEFORE = "# User preferences\n\n- Prefer TypeScript.\n- Prefer TypeScript for new code.\n"
 
 
 @pytest.fixture
 def settings_llm(workspace: Workspace, llm_server: ScriptedLLM) -> Settings:
-    workspace.config_path.write_text(
-        "[memory.substrate]\nscanner_detector = false\n"
-        f'[memory.substrate.llm]\nbase_url = "{llm_server.url}"\nmodel = "scripted"\n'
-        "timeout_s = 2.0\n[memory.limits]\nprofile_user_chars = 200\n"
-    )
-    settings = build_settings(workspace.root)
+    settings = configure(workspace, llm_server.url, limits="profile_user_chars = 200\n")
     path = workspace.memory_dir / "profile" / "USER.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(BEFORE)
     return settings
-
-
-@pytest.fixture
-def client(settings_llm: Settings) -> Iterator[ChatClient]:
-    opened = open_chat_client(settings_llm)
-    assert opened is not None
-    yield opened
-    opened.close()
 
 
 def user_md(settings: Settings) -> str:

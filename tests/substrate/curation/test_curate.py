@@ -4,12 +4,10 @@ reviewer gate, the store, apply / reject / undo, and a failed run's cursor."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from service.settings_loader import build_settings
 from substrate import Settings, Workspace
 from substrate.curation import (
     CurationStore,
@@ -24,34 +22,7 @@ from substrate.errors import InvalidInputError, StaleWriteError, TransientError
 from substrate.llm import ChatClient, LlmAnswerError, open_chat_client
 from substrate.sessions import NewMessage, SessionLog, open_session_log
 from tests.llm_server import ScriptedLLM
-
-
-def configure(workspace: Workspace, url: str, extra: str = "") -> Settings:
-    workspace.config_path.write_text(
-        f"[memory.substrate]\nscanner_detector = false\n{extra}"
-        f'[memory.substrate.llm]\nbase_url = "{url}"\nmodel = "scripted"\ntimeout_s = 2.0\n'
-    )
-    return build_settings(workspace.root)
-
-
-@pytest.fixture
-def settings_llm(workspace: Workspace, llm_server: ScriptedLLM) -> Settings:
-    return configure(workspace, llm_server.url)
-
-
-@pytest.fixture
-def client(settings_llm: Settings) -> Iterator[ChatClient]:
-    opened = open_chat_client(settings_llm)
-    assert opened is not None
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def log(settings_llm: Settings) -> Iterator[SessionLog]:
-    opened = open_session_log(settings_llm.workspace)
-    yield opened
-    opened.close()
+from tests.substrate.curation.scripted import configure
 
 
 def said(log: SessionLog, *texts: str, session: str = "s1") -> list[int]:
@@ -216,11 +187,7 @@ def test_a_duplicate_is_ignored(
 def test_budget_overflow_waits_for_an_operator(
     workspace: Workspace, llm_server: ScriptedLLM
 ) -> None:
-    settings = configure(workspace, llm_server.url, "")
-    workspace.config_path.write_text(
-        workspace.config_path.read_text() + "[memory.limits]\nprofile_user_chars = 20\n"
-    )
-    settings = build_settings(workspace.root)
+    settings = configure(workspace, llm_server.url, limits="profile_user_chars = 20\n")
     client = open_chat_client(settings)
     assert client is not None
     log = open_session_log(settings.workspace)

@@ -3,44 +3,17 @@ leases recovered, failures retried from the cursor, terminal rows bounded."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from service.settings_loader import build_settings
-from substrate import Settings, Workspace
+from substrate import Settings
 from substrate.curation import run_finalizations
 from substrate.errors import InvalidInputError
-from substrate.llm import ChatClient, open_chat_client
+from substrate.llm import ChatClient
 from substrate.sessions import NewMessage, SessionLog, open_session_log
 from substrate.sessions import finalizations as queue
 from tests.llm_server import ScriptedLLM
-
-
-@pytest.fixture
-def settings_llm(workspace: Workspace, llm_server: ScriptedLLM) -> Settings:
-    workspace.config_path.write_text(
-        "[memory.substrate]\nscanner_detector = false\n"
-        f'[memory.substrate.llm]\nbase_url = "{llm_server.url}"\nmodel = "scripted"\n'
-        "timeout_s = 2.0\n"
-    )
-    return build_settings(workspace.root)
-
-
-@pytest.fixture
-def client(settings_llm: Settings) -> Iterator[ChatClient]:
-    opened = open_chat_client(settings_llm)
-    assert opened is not None
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def log(settings_llm: Settings) -> Iterator[SessionLog]:
-    opened = open_session_log(settings_llm.workspace)
-    yield opened
-    opened.close()
 
 
 def vegetarian(message_id: int) -> dict[str, Any]:
