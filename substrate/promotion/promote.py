@@ -64,8 +64,13 @@ class PromotionOutcome:
         }
 
 
+def file_for(kind: str) -> str:
+    """Preferences live in USER.md, project facts in MEMORY.md."""
+    return "USER.md" if kind == PREFERENCE else "MEMORY.md"
+
+
 def target_file(found: Detection) -> str:
-    return "USER.md" if found.kind == PREFERENCE else "MEMORY.md"
+    return file_for(found.kind)
 
 
 def evidence_for(
@@ -213,7 +218,7 @@ def forget_promotion(settings: Settings, promotion_id: str, now: float) -> dict[
     with hold_lock(profile_lock(settings), timeout_s=LOCK_TIMEOUT_S, purpose="profile"):
         store = PromotionStore.load(ws)
         record = store.forget(promotion_id, now)
-        name = "USER.md" if record.kind == PREFERENCE else "MEMORY.md"
+        name = file_for(record.kind)
         path = profile_path(ws, name)
         text, snapshot = read_text_snapshot(path)
         store.flush()
