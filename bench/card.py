@@ -40,7 +40,7 @@ from typing import Any
 
 from common import turn_messages, word_range, write_pages
 
-from injector.assemble import Injector
+from injector import Injector
 from substrate import Settings, init_workspace, load_page_index, open_workspace, parse_config
 from substrate.index import EdgeStore, FastembedEmbedder, SearchIndex, UseEmbedder
 

@@ -44,7 +44,7 @@ from typing import Any
 from rank_bm25 import BM25Okapi
 
 from injector import Injector
-from injector.card import CardPage, render_card
+from injector.v3.card import CardPage, render_card
 from lanes.select import LANE_ORDER
 from substrate import Settings, Workspace, init_workspace, open_workspace, parse_config
 from substrate.index import (

@@ -44,7 +44,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from injector.card import CardPage, render_card
+from injector.v3.card import CardPage, render_card
 from substrate import parse_config
 from substrate.config import resolve_v3_tuning
 from substrate.index.bm25 import tokenize

@@ -1,6 +1,16 @@
-"""What prompt assembly calls each turn: tier dispatch and the rendered blocks.
-Depends on `lanes` and `substrate`."""
+"""What prompt assembly calls each turn: tier dispatch (the spine) and the
+rendered blocks; one engine package per tier (`v1`, `v2`, `v3`). Depends on
+`lanes` and `substrate`."""
 
-from injector.assemble import Blocks, Injector, SelectedPage
+from injector.assemble import Injector
+from injector.blocks import Blocks, SelectedPage, check_conversation_id
+from injector.v1 import PkbFiled, file_into_pkb
 
-__all__ = ["Blocks", "Injector", "SelectedPage"]
+__all__ = [
+    "Blocks",
+    "Injector",
+    "PkbFiled",
+    "SelectedPage",
+    "check_conversation_id",
+    "file_into_pkb",
+]

@@ -9,7 +9,7 @@ escaped like the card's, so a view can never close the block.
 
 from __future__ import annotations
 
-from injector.card import fit_escaped
+from injector.render import fit_escaped
 from substrate.config import VIEW_FILES, Settings, uses_concept_page_memory
 from substrate.intake import BufferEntry, format_timestamp, read_buffer
 

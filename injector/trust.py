@@ -15,7 +15,7 @@ import re
 from datetime import UTC, datetime
 from html import escape
 
-from injector.card import fit_escaped
+from injector.render import fit_escaped
 from substrate.config import Settings
 from substrate.profile import PROFILE_FILES, read_profile
 from substrate.sessions import LoggedMessage, SessionLog

@@ -30,7 +30,13 @@ from service.body_limit import BodyLimit
 from service.routes import conversations, curation, graph, jobs, memory
 from service.routes.common import error_response
 from service.runtime import Runtime
-from substrate import MemoryServiceError, Settings, memory_tier
+from substrate import (
+    MemoryServiceError,
+    Settings,
+    memory_tier,
+    migration_advice,
+    tier_reason,
+)
 
 log = logging.getLogger("memory.service")
 WEB = Path(str(resources.files("service") / "web"))
@@ -76,7 +82,12 @@ def create_app(
 
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, Any]:
-        return {"status": "ok", "tier": memory_tier(settings.config)}
+        return {
+            "status": "ok",
+            "tier": memory_tier(settings.config),
+            "tier_reason": tier_reason(settings.config),
+            "advice": migration_advice(settings.config),
+        }
 
     for router in (memory.router, conversations.router, curation.router, graph.router, jobs.router):
         app.include_router(router)

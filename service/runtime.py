@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from injector import Injector
+from injector import Injector, file_into_pkb
 from service.jobs import JobQueue, Queued
 from service.worker import (
     CAPTURE,
@@ -46,10 +46,12 @@ from substrate import (
     MemoryServiceError,
     PageIndex,
     Settings,
+    memory_tier,
     open_search_index,
     read_buffer,
+    uses_concept_page_memory,
 )
-from substrate.consolidation import consolidate_all
+from substrate.consolidation import consolidate, consolidate_all
 from substrate.curation import capture, run_finalizations
 from substrate.index import Embedder
 from substrate.llm import open_chat_client
@@ -73,9 +75,13 @@ class Runtime:
         poll_s: float = POLL_S,
     ) -> None:
         self.settings = settings
-        self._capabilities = capabilities
+        self.tier = memory_tier(settings.config)
+        # Capability seeding and the concept-page index are substrate machinery; on
+        # v1 the index is the knowledge base's and nothing else is seeded into it.
+        substrate = uses_concept_page_memory(settings.config)
+        self._capabilities = capabilities if substrate else list
         self.queue = JobQueue(settings.workspace.state_dir / "jobs.sqlite")
-        self.search = open_search_index(settings, embedder, multilingual)
+        self.search = open_search_index(settings.indexed_corpus(), embedder, multilingual)
         self.llm = open_chat_client(settings)
         self.sessions = open_session_log(settings.workspace)
         self.injector = Injector(
@@ -115,8 +121,11 @@ class Runtime:
         self.started_at = time.time()
 
     def start(self) -> None:
+        """Warm the turn path, then the boot maintenance: the concept-page index
+        while the substrate is active, the knowledge base's on v1, none when off."""
         self.injector.warm()
-        self.queue.enqueue(MAINTAIN, {"reason": "startup"})
+        if self.tier != "off":
+            self.queue.enqueue(MAINTAIN, {"reason": "startup"})
         self.worker.start()
 
     def stop_writes(self) -> None:
@@ -283,9 +292,26 @@ class Runtime:
             detail[NOTHING_TO_DO] = "no finalization waits"
         return detail
 
+    def plan(self, limit: int | None) -> dict[str, Any]:
+        """A dry run of the filing this tier does: concept pages, or the knowledge base on v1."""
+        if self.tier == "v1":
+            return file_into_pkb(self.settings, dry_run=True).as_json()
+        run = consolidate(
+            self.settings, dry_run=True, limit=limit, search=self.search, client=self.llm
+        )
+        return run.as_json()
+
     def _consolidate(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Bounded runs until the buffer is filed, each followed by a re-index so the
         next run's search step (and every search) sees the pages it wrote."""
+        if self.tier == "v1":
+            filed = file_into_pkb(self.settings)
+            if filed.filed:
+                self.maintain()
+            detail = {"reason": payload.get("reason", "schedule"), **filed.as_json()}
+            if not (filed.filed or filed.earlier or filed.skipped):
+                detail[NOTHING_TO_DO] = "the buffer holds nothing to file"
+            return detail
         limit = payload.get("limit")
         outcome = consolidate_all(
             self.settings,

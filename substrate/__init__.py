@@ -22,9 +22,11 @@ from substrate.config import (
     load_config,
     memory_tier,
     migrate_config,
+    migration_advice,
     open_workspace,
     parse_config,
     resolve_substrate_tuning,
+    tier_reason,
     uses_concept_page_memory,
 )
 from substrate.errors import (
@@ -124,6 +126,7 @@ __all__ = [
     "load_page_index",
     "memory_tier",
     "migrate_config",
+    "migration_advice",
     "open_search_index",
     "open_workspace",
     "parse_buffer",
@@ -133,6 +136,7 @@ __all__ = [
     "read_text_snapshot",
     "remember",
     "resolve_substrate_tuning",
+    "tier_reason",
     "uses_concept_page_memory",
     "write_atomic",
 ]

@@ -1,7 +1,9 @@
 """Architecture rules, checked on the source with `ast`:
 
 - dependency direction: service → injector → lanes → substrate, service → ingest → substrate;
-- tier engines (`injector/v1`, `injector/v2`, `injector/v3`) never import each other;
+- tier engines (`injector/v1`, `injector/v2`, `injector/v3`) never import each other,
+  and the injector outside them is a frozen spine (`SPINE`): only its composers
+  import engines, and engines never import the composers;
 - inside `substrate`, rooms import one way (`SUBSTRATE_ROOMS`), every module lives in a room
   except the shared error tree, and only `substrate/__init__.py` re-exports across rooms;
 - the tier switches `memory.v2.enabled` / `memory.v3.live` are read only in
@@ -44,6 +46,20 @@ SWITCH_OWNERS = {
     "substrate/config/config_file.py",
 }
 ENGINES = ("v1", "v2", "v3")
+# The injector's spine: the frozen set of modules outside the engine packages.
+# Only the composers (`assemble`, the package root) import engines; the rest are
+# leaves every engine may use (blocks, rendering helpers, shared page state) and
+# the blocks every tier shares (`<info>`, profile and recall).
+SPINE = {
+    "injector/__init__.py",
+    "injector/assemble.py",
+    "injector/blocks.py",
+    "injector/info.py",
+    "injector/render.py",
+    "injector/shared.py",
+    "injector/trust.py",
+}
+COMPOSERS = {"injector/__init__.py", "injector/assemble.py"}
 
 
 def imported_modules(tree: ast.AST) -> list[str]:
@@ -73,6 +89,27 @@ def layering_violations(rel: str, source: str) -> list[str]:
                 and mod_parts[1] != parts[1]
             ):
                 problems.append(f"{rel}: tier engine {parts[1]} must not import {module}")
+    return problems
+
+
+def spine_violations(rel: str, source: str) -> list[str]:
+    """Injector modules outside the spine and the engines; engines reaching the
+    composers; spine leaves importing an engine."""
+    parts = rel.split("/")
+    if parts[0] != "injector":
+        return []
+    in_engine = len(parts) > 2 and parts[1] in ENGINES
+    if not in_engine and rel not in SPINE:
+        return [f"{rel}: not a spine module (injector/{{{', '.join(ENGINES)}}}/ hold engines)"]
+    problems = []
+    for module in imported_modules(ast.parse(source)):
+        mod = module.split(".")
+        if mod[0] != "injector":
+            continue
+        if in_engine and (len(mod) == 1 or mod[1] == "assemble"):
+            problems.append(f"{rel}: an engine must not import the spine's composer {module}")
+        if not in_engine and rel not in COMPOSERS and len(mod) > 1 and mod[1] in ENGINES:
+            problems.append(f"{rel}: only the composers import engines, not {module}")
     return problems
 
 
@@ -150,6 +187,26 @@ def test_dependency_direction() -> None:
     assert problems == []
 
 
+def test_the_injector_is_a_frozen_spine_and_isolated_engines() -> None:
+    problems = [p for rel, src in source_files() for p in spine_violations(rel, src)]
+    assert problems == []
+    present = {
+        rel for rel, _ in source_files() if rel.count("/") == 1 and rel.startswith("injector/")
+    }
+    assert present == SPINE
+    for engine in ENGINES:
+        assert (ROOT / "injector" / engine / "__init__.py").is_file()
+
+
+def test_spine_checker_catches_violations() -> None:
+    assert spine_violations("injector/helpers.py", "") != []
+    assert spine_violations("injector/v2/engine.py", "from injector import Injector") != []
+    assert spine_violations("injector/v2/engine.py", "from injector.assemble import x") != []
+    assert spine_violations("injector/v2/engine.py", "from injector.blocks import Blocks") == []
+    assert spine_violations("injector/blocks.py", "from injector.v3 import V3Engine") != []
+    assert spine_violations("injector/assemble.py", "from injector.v3 import V3Engine") == []
+
+
 def test_substrate_rooms_import_one_way() -> None:
     problems = [p for rel, src in source_files() for p in room_violations(rel, src)]
     assert problems == []
@@ -188,7 +245,7 @@ def test_checkers_catch_violations() -> None:
     assert layering_violations("injector/v3/card.py", "from injector.v2 import engine") == [
         "injector/v3/card.py: tier engine v3 must not import injector.v2"
     ]
-    assert layering_violations("injector/spine.py", "from injector.v2 import engine") == []
+    assert layering_violations("injector/assemble.py", "from injector.v2 import engine") == []
     assert switch_reads("lanes/x.py", "live = config.v3.get('live')") != []
     assert switch_reads("lanes/x.py", "on = settings.config.v2['enabled']") != []
     assert switch_reads("substrate/config/tuning.py", "k1 = config.v2.get('bm25_k1')") == []

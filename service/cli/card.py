@@ -55,6 +55,6 @@ def card(
     if as_json:
         print_json(blocks)
         return
-    parts = (blocks.get("profile", ""), blocks["memory"], blocks.get("recall", ""), blocks["info"])
-    shown = "\n\n".join(b for b in parts if b)
-    click.echo(shown or "(nothing to inject)")
+    names = ("profile", "memory", "knowledge_base", "recall", "info")
+    shown = "\n\n".join(str(blocks[n]) for n in names if blocks.get(n))
+    click.echo(shown or f"(nothing to inject: tier {blocks.get('tier', '?')})")

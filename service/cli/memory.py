@@ -65,6 +65,14 @@ def consolidate(
 
 
 def _print_outcome(outcome: dict[str, Any]) -> None:
+    if outcome.get("tier") == "v1":  # the knowledge base's filer (injector.v1.filing)
+        prefix = "dry run: " if outcome["dry_run"] else ""
+        notes = ", ".join(outcome["notes"]) or "no note"
+        click.echo(
+            f"{prefix}{outcome['filed']} filed into the knowledge base ({notes}), "
+            f"{outcome['earlier']} filed earlier, {len(outcome['skipped'])} skipped"
+        )
+        return
     for entry in outcome["entries"]:
         where = f" -> {entry['page']}" if entry["page"] else ""
         by = f" [{entry['decided_by']}]" if entry["decided_by"] else ""

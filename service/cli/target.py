@@ -19,7 +19,7 @@ import click
 
 from ingest import IngestOptions, IngestReport, PageResult, Source, StagedPage
 from ingest import run as run_ingest
-from injector import Injector
+from injector import Injector, file_into_pkb
 from service.cli.base import ProgressBar
 from service.client import ServiceClient
 from service.discovery import running_service
@@ -31,6 +31,7 @@ from substrate import (
     MemoryServiceError,
     SearchIndex,
     Settings,
+    memory_tier,
     open_search_index,
     open_workspace,
     remember,
@@ -89,14 +90,18 @@ class Local:
     brought up to date with the pages first (it embeds only what changed)."""
 
     def __init__(self, settings: Settings, capabilities: Capabilities) -> None:
+        """The index is this tier's (`Settings.indexed_corpus`): on v1 the knowledge
+        base's, and no capabilities are seeded into it (substrate machinery)."""
         self.settings = settings
-        self._capabilities = capabilities
+        self._corpus = settings.indexed_corpus()
+        self._v1 = memory_tier(settings.config) == "v1"
+        self._capabilities = list if self._corpus is not settings else capabilities
         self._index: SearchIndex | None = None
         self._injector: Injector | None = None
 
     def _maintained(self) -> SearchIndex:
         if self._index is None:
-            self._index = open_search_index(self.settings)
+            self._index = open_search_index(self._corpus)
             self._index.maintain(self._capabilities())
         return self._index
 
@@ -105,7 +110,13 @@ class Local:
 
     def consolidate(self, dry_run: bool, limit: int | None) -> dict[str, Any]:
         """File the buffer (bounded runs, each followed by a re-index, so what was
-        filed is searchable when the command returns); a dry run plans one batch."""
+        filed is searchable when the command returns); a dry run plans one batch.
+        On v1 the buffer goes onto the knowledge base's notes instead."""
+        if self._v1:
+            filed = file_into_pkb(self.settings, dry_run=dry_run)
+            if filed.filed and not dry_run:
+                self.maintain(rebuild=False)
+            return filed.as_json()
         index = self._maintained()
         client = open_chat_client(self.settings)
         try:
@@ -130,7 +141,7 @@ class Local:
         return explain(self.settings, entry_id)
 
     def maintain(self, rebuild: bool) -> MaintainReport:
-        index = self._index or open_search_index(self.settings)
+        index = self._index or open_search_index(self._corpus)
         self._index = index
         with ProgressBar("embedding chunks") as bar:
             return index.maintain(self._capabilities(), rebuild=rebuild, progress=bar.update)

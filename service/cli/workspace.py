@@ -16,10 +16,13 @@ from substrate import (
     entry_json,
     init_workspace,
     iso_utc,
+    load_config,
     load_page_index,
+    memory_tier,
     migrate_config,
     open_workspace,
     read_buffer,
+    tier_reason,
 )
 
 
@@ -107,10 +110,32 @@ def config() -> None:
 
 @config.command()
 @workspace_option
-def migrate(workspace: Path) -> None:
-    """Copy explicitly set, non-default memory.v2 tunables into memory.substrate."""
+@click.option(
+    "--to-v3",
+    "to_v3",
+    is_flag=True,
+    help="Also switch the workspace to tier v3 (the lanes-and-card engine).",
+)
+def migrate(workspace: Path, to_v3: bool) -> None:
+    """Copy explicitly set, non-default memory.v2 tunables into memory.substrate;
+    with --to-v3, also move the workspace to tier v3 and say what changed."""
     settings: Settings = build_settings(workspace)
-    copied = migrate_config(settings.workspace.config_path)
-    for key in copied:
-        click.echo(f"set {key}")
-    click.echo(f"{len(copied)} keys migrated")
+    before = memory_tier(settings.config)
+    path = settings.workspace.config_path
+    changes = migrate_config(path, to_v3=to_v3)
+    for change in changes:
+        click.echo(f"set {change}")
+    if not to_v3:
+        click.echo(f"{len(changes)} keys migrated")
+        return
+    after = load_config(path)
+    tier = memory_tier(after)
+    click.echo(f"tier: {before} -> {tier} ({tier_reason(after)})")
+    if tier == "off":
+        click.echo("memory is off (memory.enabled = false): set it to true to use tier v3")
+    elif before == "v1":
+        pkb = settings.workspace.pkb().concepts_dir
+        click.echo(
+            f"the v1 knowledge base ({pkb}) is no longer read; "
+            f"`memory ingest {pkb} --workspace {workspace}` imports its notes as concept pages"
+        )

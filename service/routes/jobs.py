@@ -13,7 +13,7 @@ from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
 from service.worker import CONSOLIDATE
 from substrate import Settings
-from substrate.consolidation import consolidate, explain
+from substrate.consolidation import explain
 
 CONSOLIDATE_WAIT_S = 600.0
 router = APIRouter(tags=["jobs"], responses=ERRORS)
@@ -34,8 +34,7 @@ def consolidation_run_now(rt: RuntimeDep, s: SettingsDep, body: RunNowIn | None 
     a request while one is queued or running joins it (`deduped`)."""
     body = body or RunNowIn.model_validate({})
     if body.dry_run:
-        outcome = consolidate(s, dry_run=True, limit=body.limit, search=rt.search, client=rt.llm)
-        return {"job_id": None, "deduped": False, "state": "done", "outcome": outcome.as_json()}
+        return {"job_id": None, "deduped": False, "state": "done", "outcome": rt.plan(body.limit)}
     payload: dict[str, Any] = {"reason": "run-now"}
     if body.limit is not None:
         payload["limit"] = body.limit

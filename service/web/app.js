@@ -42,7 +42,24 @@ function showUnavailable(graph) {
     "Tier: " + graph.tier + ". " + graph.reason;
   document.getElementById("unavailable-action").textContent = graph.action === "settings"
     ? "Change the setting in the workspace's config.toml, then restart the service."
-    : "Migrate this workspace to tier v3 (memory.v3.live = true), then restart the service.";
+    : "Migrate this workspace to tier v3: run `memory config migrate --to-v3`, " +
+      "then restart the service.";
+}
+
+// Which tier answers turns, and which keys decided it: never a silent tier.
+async function loadTier() {
+  let stats;
+  try {
+    stats = await api("/v1/memory/stats");
+  } catch (err) {
+    return;
+  }
+  const badge = document.getElementById("tier");
+  badge.textContent = "Tier " + stats.tier;
+  badge.title = stats.tier_reason + (stats.advice ? "; " + stats.advice : "");
+  badge.dataset.tier = stats.tier;
+  document.getElementById("tier-reason").textContent =
+    stats.tier_reason + (stats.advice ? " — " + stats.advice : "");
 }
 
 async function loadGraph() {
@@ -237,8 +254,10 @@ document.getElementById("token-save").addEventListener("click", () => {
   state.token = document.getElementById("token-input").value;
   sessionStorage.setItem("memoryToken", state.token);
   document.getElementById("token-bar").hidden = true;
+  loadTier();
   loadGraph();
   loadProfile();
 });
+loadTier();
 loadGraph();
 loadProfile();

@@ -24,6 +24,8 @@ from substrate.config.tiers import (
     is_memory_v3_live,
     is_v3_tier_active,
     memory_tier,
+    migration_advice,
+    tier_reason,
     uses_concept_page_memory,
 )
 from substrate.config.tuning import (
@@ -50,11 +52,13 @@ __all__ = [
     "load_config",
     "memory_tier",
     "migrate_config",
+    "migration_advice",
     "open_workspace",
     "parse_config",
     "resolve_substrate_tuning",
     "resolve_v3_tuning",
     "set_substrate_key",
+    "tier_reason",
     "usable_cpus",
     "uses_concept_page_memory",
 ]

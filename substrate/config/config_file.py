@@ -30,6 +30,8 @@ from substrate.config.schema import (
     PLANNERS,
     QDRANT_KEYS,
     SUBSTRATE_TUNABLES,
+    V2_ENGINE_KEYS,
+    V2_ENGINE_PREFIXES,
     V3_KEYS,
     ScalarType,
     Tunable,
@@ -109,9 +111,12 @@ def _check_values(config: MemoryConfig) -> None:
         key, value = _resolved_source(config, name)
         if value < 0:
             raise ConfigError(f"{source}: {key} must not be negative, got {value}")
-    for key, value in config.v3.items():
-        if key in V3_KEYS and value is not None and value < 0:
-            raise ConfigError(f"{source}: memory.v3.{key} must not be negative, got {value}")
+    for section, keys, table in (("v3", V3_KEYS, config.v3), ("v2", V2_ENGINE_KEYS, config.v2)):
+        for key, value in table.items():
+            if key in keys and value is not None and value < 0:
+                raise ConfigError(
+                    f"{source}: memory.{section}.{key} must not be negative, got {value}"
+                )
     planner = _resolved_source(config, "consolidation_planner")
     if planner[1] not in PLANNERS:
         raise ConfigError(
@@ -152,7 +157,7 @@ def _section(memory: dict[str, Any], name: str, source: str) -> dict[str, Any]:
             out[key] = _subtable(key, value, source)
             continue
         if key not in known:
-            if name == "v2":
+            if name == "v2" and not key.startswith(V2_ENGINE_PREFIXES):
                 out[key] = value
                 continue
             raise ConfigError(f"{source}: unknown key {dotted}")
@@ -183,7 +188,8 @@ def _known_keys(section: str) -> dict[str, ScalarType]:
     if section == "substrate":
         return {t.name: t.kind for t in SUBSTRATE_TUNABLES}
     if section == "v2":
-        return {t.v2_name: t.kind for t in SUBSTRATE_TUNABLES} | {"enabled": bool}
+        engine = {k: kind for k, (kind, _) in V2_ENGINE_KEYS.items()}
+        return {t.v2_name: t.kind for t in SUBSTRATE_TUNABLES} | engine | {"enabled": bool}
     if section == "limits":
         return {k: kind for k, (kind, _) in LIMIT_KEYS.items()}
     return {k: kind for k, (kind, _) in V3_KEYS.items()} | {"live": bool}
@@ -247,16 +253,18 @@ def _resolved_source(config: MemoryConfig, name: str) -> tuple[str, Any]:
     return _v2_source(config, name)
 
 
-def migrate_config(path: Path) -> list[str]:
-    """Copy explicitly set, non-default `memory.v2` tunables into `memory.substrate`.
+def migrate_config(path: Path, *, to_v3: bool = False) -> list[str]:
+    """Copy explicitly set, non-default `memory.v2` tunables into `memory.substrate`;
+    with `to_v3`, also switch the workspace to tier v3 (`memory.v3.live = true`).
 
     Only values a user chose are copied: a v2 key left at its default (or
     absent) keeps following the default, and a key already set under
-    `memory.substrate` wins. Comments and layout are preserved. Returns the
-    dotted substrate keys that were written.
+    `memory.substrate` wins. Comments and layout are preserved; a workspace
+    without a `config.toml` gets one. Returns each change as one line
+    (`memory.substrate.dense_weight = 0.4 (from memory.v2.dense_weight)`).
     """
     text, snap = read_text_snapshot(path)
-    config = parse_config(text, source=str(path))
+    config = parse_config(text or "", source=str(path))
     to_copy = [
         t
         for t in SUBSTRATE_TUNABLES
@@ -264,19 +272,29 @@ def migrate_config(path: Path) -> list[str]:
         and config.v2[t.v2_name] != t.default
         and t.name not in config.substrate
     ]
-    if not to_copy:
+    switch = to_v3 and config.v3.get("live") is not True
+    if not to_copy and not switch:
         return []
     import tomlkit  # only this command edits TOML; keep it off every other start-up
 
-    doc = tomlkit.parse(text)
+    doc = tomlkit.parse(text or "")
     memory = doc.setdefault("memory", tomlkit.table())
-    substrate = memory.setdefault("substrate", tomlkit.table())
+    changes = []
+    if switch:
+        was = config.v3.get("live")
+        memory.setdefault("v3", tomlkit.table())["live"] = True
+        changes.append(f"memory.v3.live = true (was {'unset' if was is None else 'false'})")
+    substrate = memory.setdefault("substrate", tomlkit.table()) if to_copy else None
     for t in to_copy:
+        assert substrate is not None
         substrate[t.name] = config.v2[t.v2_name]
+        changes.append(
+            f"memory.substrate.{t.name} = {config.v2[t.v2_name]!r} (from memory.v2.{t.v2_name})"
+        )
     new_text = tomlkit.dumps(doc)
     parse_config(new_text, source=str(path))
     write_atomic(path, new_text, expected=snap)
-    return [f"memory.substrate.{t.name}" for t in to_copy]
+    return changes
 
 
 def set_substrate_key(path: Path, name: str, value: Any) -> None:

@@ -135,6 +135,27 @@ V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "conversation_ttl_hours": (float, 24.0),
 }
 
+# The v2 engine's own keys (`memory.v2.*` beside the substrate twins), read only
+# through `resolve_v2_tuning`: activation seeded by the turn's search hits and
+# entity matches, spread over authored links and learned edges; the router's
+# threshold and budget; the rerank by dense similarity to each page's best chunk.
+V2_ENGINE_KEYS: dict[str, tuple[ScalarType, Any]] = {
+    "activation_hit_weight": (float, 1.0),
+    "activation_entity_weight": (float, 0.8),
+    "activation_link_weight": (float, 0.5),
+    "activation_edge_weight": (float, 0.3),
+    "activation_decay": (float, 0.5),
+    "activation_hops": (int, 2),
+    "router_threshold": (float, 0.2),
+    "router_max_pages": (int, 8),
+    "router_budget_chars": (int, 2400),
+    "rerank_weight": (float, 0.5),
+    "rerank_candidates": (int, 16),
+}
+# Prefixes of the v2 engine's keys: an unknown key under one is a typo, refused
+# (other unknown `memory.v2` keys are a legacy engine's and tolerated).
+V2_ENGINE_PREFIXES = ("activation_", "router_", "rerank_")
+
 # Input bounds (`[memory.limits]`), read only through `resolve_limits`: what one
 # call may carry. Over a limit is refused before anything is stored (HTTP 413,
 # one CLI line); a card message may be long, but retrieval reads only its last

@@ -6,15 +6,18 @@ library code reads the environment or the config file itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from substrate.config.config_file import MemoryConfig
+from substrate.config.tiers import is_memory_enabled, uses_concept_page_memory
 from substrate.config.tuning import (
     Limits,
     SubstrateTuning,
+    V2Tuning,
     V3Tuning,
     resolve_limits,
     resolve_substrate_tuning,
+    resolve_v2_tuning,
     resolve_v3_tuning,
 )
 from substrate.config.workspace import Workspace
@@ -38,9 +41,24 @@ class Settings:
         return resolve_substrate_tuning(self.config)
 
     @property
+    def v2(self) -> V2Tuning:
+        return resolve_v2_tuning(self.config)
+
+    @property
     def v3(self) -> V3Tuning:
         return resolve_v3_tuning(self.config)
 
     @property
     def limits(self) -> Limits:
         return resolve_limits(self.config)
+
+    def indexed_corpus(self) -> Settings:
+        """The settings whose pages this tier indexes and reads: the concept pages
+        while the substrate is active (v2, v3), the v1 knowledge base otherwise."""
+        if uses_concept_page_memory(self.config) or not is_memory_enabled(self.config):
+            return self
+        return self.pkb()
+
+    def pkb(self) -> Settings:
+        """These settings over the v1 knowledge base (`memory/pkb/`, its own collection)."""
+        return replace(self, workspace=self.workspace.pkb())

@@ -68,6 +68,31 @@ def memory_tier(config: MemoryConfig) -> Tier:
     return "v1"
 
 
+def tier_reason(config: MemoryConfig) -> str:
+    """Which keys decided `memory_tier`, each as set in the file or by default, so a
+    surprising tier (a v2-era config, a workspace without `config.toml`) explains itself."""
+    tier = memory_tier(config)
+    if tier == "off":
+        return "memory.enabled = false"
+    live = _described(config, "memory.v3.live")
+    if tier == "v3":
+        return live
+    return f"{live}, {_described(config, 'memory.v2.enabled')}"
+
+
+def _described(config: MemoryConfig, dotted: str) -> str:
+    raw = config.v2.get("enabled") if dotted == "memory.v2.enabled" else config.v3.get("live")
+    value = "true" if _switch(config, dotted) else "false"
+    return f"{dotted} = {value}" + (" (default)" if raw is None else "")
+
+
+def migration_advice(config: MemoryConfig) -> str | None:
+    """The one command that moves a v1 or v2 workspace to v3; None on v3 or off."""
+    if memory_tier(config) in ("v1", "v2"):
+        return "run `memory config migrate --to-v3` to move to tier v3 (the lanes-and-card engine)"
+    return None
+
+
 def graph_unavailable_reason(config: MemoryConfig) -> tuple[str, str] | None:
     """Why the memory graph cannot be shown on this tier, and whether the fix is a
     setting (`"settings"`) or a migration (`"migrate"`); None on tier v3."""

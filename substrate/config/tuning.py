@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from substrate.config.config_file import MemoryConfig
-from substrate.config.schema import LIMIT_KEYS, SUBSTRATE_TUNABLES, V3_KEYS
+from substrate.config.schema import LIMIT_KEYS, SUBSTRATE_TUNABLES, V2_ENGINE_KEYS, V3_KEYS
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,31 @@ def resolve_v3_tuning(config: MemoryConfig) -> V3Tuning:
         for key, (_, default) in V3_KEYS.items()
     }
     return V3Tuning(**values)
+
+
+@dataclass(frozen=True)
+class V2Tuning:
+    """`memory.v2.*` engine keys: activation, router and rerank of the v2 engine."""
+
+    activation_hit_weight: float
+    activation_entity_weight: float
+    activation_link_weight: float
+    activation_edge_weight: float
+    activation_decay: float
+    activation_hops: int
+    router_threshold: float
+    router_max_pages: int
+    router_budget_chars: int
+    rerank_weight: float
+    rerank_candidates: int
+
+
+def resolve_v2_tuning(config: MemoryConfig) -> V2Tuning:
+    values = {
+        key: config.v2[key] if config.v2.get(key) is not None else default
+        for key, (_, default) in V2_ENGINE_KEYS.items()
+    }
+    return V2Tuning(**values)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ that can be deleted and rebuilt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from substrate.config.template import CONFIG_TEMPLATE
@@ -16,9 +16,20 @@ from substrate.safety.safe_files import write_atomic
 VIEW_FILES = ("essentials.md", "threads.md", "recent.md")
 
 
+CONCEPTS = "concepts"
+PKB = "pkb"
+
+
 @dataclass(frozen=True)
 class Workspace:
+    """`corpus` picks which folder of pages this view indexes: the concept pages
+    (`memory/concepts/`), or the legacy v1 knowledge base (`memory/pkb/`), whose
+    page index, index state and embedded Qdrant shard live under `.substrate/pkb/`
+    so the two collections never share a file. Everything else (buffer, locks,
+    views, profile) is the workspace's own and the same in both views."""
+
     root: Path
+    corpus: str = CONCEPTS
 
     @property
     def config_path(self) -> Path:
@@ -30,7 +41,8 @@ class Workspace:
 
     @property
     def concepts_dir(self) -> Path:
-        return self.memory_dir / "concepts"
+        """The pages of this view's corpus (`memory/concepts/` or `memory/pkb/`)."""
+        return self.memory_dir / self.corpus
 
     @property
     def buffer_path(self) -> Path:
@@ -45,8 +57,14 @@ class Workspace:
         return self.root / ".substrate"
 
     @property
+    def index_dir(self) -> Path:
+        """Where this corpus's derived index lives: page-index cache, index state,
+        BM25 statistics and the embedded Qdrant shard."""
+        return self.state_dir if self.corpus == CONCEPTS else self.state_dir / self.corpus
+
+    @property
     def page_index_path(self) -> Path:
-        return self.state_dir / "page-index.json"
+        return self.index_dir / "page-index.json"
 
     @property
     def buffer_lock_path(self) -> Path:
@@ -58,6 +76,10 @@ class Workspace:
 
     def view_path(self, name: str) -> Path:
         return self.memory_dir / name
+
+    def pkb(self) -> Workspace:
+        """The same workspace seen through its v1 knowledge base (`memory/pkb/`)."""
+        return replace(self, corpus=PKB)
 
 
 def open_workspace(root: Path) -> Workspace:

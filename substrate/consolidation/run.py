@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from substrate.config import Settings, uses_concept_page_memory
+from substrate.config import Settings, is_memory_enabled, uses_concept_page_memory
 from substrate.consolidation.deterministic import Batch, DeterministicFiler
 from substrate.consolidation.filters import skip_reason
 from substrate.consolidation.llm_planner import VIEWS, LlmPlanner
@@ -51,8 +51,14 @@ def consolidate(
     """File the first batch of buffer entries into pages (see the module doc).
     `search` lets the filer's search step run; `client` is the LLM, when one is
     configured. A dry run plans and reports, and writes nothing."""
-    if not uses_concept_page_memory(settings.config):
+    if not is_memory_enabled(settings.config):
         raise MemoryDisabledError("memory is disabled (memory.enabled = false); nothing to file")
+    if not uses_concept_page_memory(settings.config):
+        raise MemoryDisabledError(
+            "this workspace runs tier v1 (the knowledge base in memory/pkb/): concept-page "
+            "consolidation needs tier v2 or v3; `memory consolidate` files into the "
+            "knowledge base instead"
+        )
     planner = _planner(settings, search, client)
     started = time.perf_counter()
     ws = settings.workspace

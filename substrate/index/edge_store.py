@@ -181,6 +181,19 @@ class EdgeStore:
             out[name] = hits
         return out
 
+    def nearest_in(
+        self, name: str, vector: Vectors, slugs: list[str], limit: int
+    ) -> list[StoreHit]:
+        if not slugs or self._shard is None:
+            return []
+        qe = self._qe
+        query = qe.Query.Nearest(np.asarray(vector, dtype=np.float32).tolist(), using=name)
+        request = qe.QueryRequest(
+            limit=limit, query=query, filter=self._slug_filter(slugs), with_payload=True
+        )
+        (found,) = self._shard.query_batch(qe.QueryBatchRequest([request]))
+        return [StoreHit(p.score, dict(p.payload or {}), p.id) for p in found]
+
     def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
         wanted = [h.point for h in hits if h.point is not None]
         records = self._shard.retrieve(wanted, True, False) if wanted and self._shard else []

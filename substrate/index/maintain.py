@@ -126,9 +126,9 @@ class Maintenance:
         self._embedder = embedders[DENSE]
         self._store = store
         self._identity = identity
-        state_dir = settings.workspace.state_dir
-        self._state_path = state_dir / "index-state.json"
-        self.stats_path = state_dir / "bm25-stats.json"
+        index_dir = settings.workspace.index_dir
+        self._state_path = index_dir / "index-state.json"
+        self.stats_path = index_dir / "bm25-stats.json"
         self.saved: Bm25Stats | None = None  # the statistics the last maintain wrote
         self._indexed: dict[str, str] | None = None  # slug -> content hash, as last maintained
         self._capabilities: set[str] = set()

@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from substrate.config.settings import Settings
+from substrate.config.workspace import CONCEPTS
 from substrate.errors import InvalidInputError
 from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector, question_keys
 from substrate.index.embedding import Embedder, Vectors
@@ -140,6 +141,20 @@ class SearchIndex:
         terms = {*tokens, *keys}
         return [replace(h, excerpt=excerpt_for(h.excerpt, terms, excerpt_chars)) for h in hits]
 
+    def best_chunks(self, vectors: QueryVectors, slugs: list[str]) -> dict[str, tuple[float, str]]:
+        """Each page's chunk nearest the query by the `dense` vector: (cosine, its
+        text). A page none of whose chunks came back within the fetched window
+        (many long pages) is absent; a reranker treats it as unrelated."""
+        if not slugs:
+            return {}
+        limit = max(candidate_chunks(len(slugs)), 8 * len(slugs))
+        best: dict[str, tuple[float, str]] = {}
+        for hit in self._store.nearest_in(DENSE, vectors[DENSE], slugs, limit):
+            slug = str(hit.payload.get("slug", ""))
+            if slug and slug not in best:
+                best[slug] = (hit.score, str(hit.payload.get("text", "")))
+        return best
+
     def fusion(self) -> Fusion:
         """The configured fusion over the signals this index has."""
         tuning = self._settings.tuning
@@ -188,9 +203,13 @@ def open_store(settings: Settings) -> VectorStore:
     from substrate.index.server_store import ServerStore
 
     server = resolve_qdrant_server(settings.config)
+    ws = settings.workspace
     if server is not None:
-        return ServerStore(server.url, server.collection, server.api_key)
-    return EdgeStore(settings.workspace.state_dir / "qdrant")
+        collection = (
+            server.collection if ws.corpus == CONCEPTS else f"{server.collection}_{ws.corpus}"
+        )
+        return ServerStore(server.url, collection, server.api_key)
+    return EdgeStore(ws.index_dir / "qdrant")
 
 
 def open_search_index(

@@ -134,6 +134,21 @@ class ServerStore:
             for name, response in zip(queries, responses, strict=True)
         }
 
+    def nearest_in(
+        self, name: str, vector: Vectors, slugs: list[str], limit: int
+    ) -> list[StoreHit]:
+        if not slugs or not self._client.collection_exists(self._name):
+            return []
+        response = self._client.query_points(
+            self._name,
+            query=np.asarray(vector, dtype=np.float32).tolist(),
+            using=name,
+            limit=limit,
+            query_filter=self._slug_filter(slugs),
+            with_payload=True,
+        )
+        return [StoreHit(p.score, dict(p.payload or {})) for p in response.points]
+
     def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
         return [h.payload for h in hits]  # searches here return whole payloads
 

@@ -88,6 +88,13 @@ class VectorStore(Protocol):
         terms), best first, restricted to `kinds`."""
         ...
 
+    def nearest_in(
+        self, name: str, vector: Vectors, slugs: list[str], limit: int
+    ) -> list[StoreHit]:
+        """The `limit` chunks of these pages nearest `vector` by dense vector `name`,
+        best first, with whole payloads (a reranker's view of each page's best chunk)."""
+        ...
+
     def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
         """Each hit's whole payload (text, title, dates), in order; a point deleted
         since the search keeps the partial one."""

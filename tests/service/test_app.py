@@ -197,3 +197,47 @@ def test_the_memory_tab_and_its_vendored_graph_library_are_served(api: TestClien
     page = api.get("/")
     assert page.status_code == 200 and "/static/vendor/cytoscape.min.js" in page.text
     assert api.get("/static/vendor/cytoscape.min.js").status_code == 200
+
+
+def test_a_v1_service_answers_from_the_knowledge_base_and_seeds_nothing_else(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    workspace.config_path.write_text("[memory.v2]\nenabled = false\n[memory.v3]\nlive = false\n")
+    write_page("people/sam", "---\ntitle: Sam\n---\nSam is allergic to shellfish.")
+    note = workspace.pkb().concepts_dir / "garden.md"
+    note.parent.mkdir(parents=True)
+    note.write_text("# Garden\n\nThe tomatoes go in after the last frost in April.")
+    with client_for(build_settings(workspace.root)) as client:
+        wait_for_startup_maintain(client)  # the boot maintenance indexed the knowledge base
+        health = client.get("/healthz").json()
+        assert health["tier"] == "v1"
+        assert (
+            health["tier_reason"] == ("memory.v3.live = false, memory.v2.enabled = false")
+            and "--to-v3" in health["advice"]
+        )
+        card = client.post("/v1/memory/card", json={"message": "when do the tomatoes go in?"})
+        body = card.json()
+        assert body["tier"] == "v1" and "memory" not in body and "info" not in body
+        assert '<note slug="garden" title="Garden">' in body["knowledge_base"]
+        found = client.post(
+            "/v1/memory/search", json={"query": "shellfish remember", "k": 50, "capabilities": True}
+        ).json()["hits"]
+        assert [h["slug"] for h in found] == ["garden"]  # no concept page, no capability
+        stats = client.get("/v1/memory/stats").json()
+        assert (stats["corpus"], stats["pages"]) == ("pkb", 1)
+    assert not (workspace.state_dir / "index-state.json").exists()
+
+
+def test_a_v2_service_card_carries_its_tier_block_and_info(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    workspace.config_path.write_text("[memory.v3]\nlive = false\n")
+    for slug, text in PAGES.items():
+        write_page(slug, text)
+    with client_for(build_settings(workspace.root)) as client:
+        wait_for_startup_maintain(client)
+        client.post("/v1/memory/remember", json={"text": "Sam starts judo in May"})
+        body = client.post("/v1/memory/card", json={"message": "is Sammy allergic?"}).json()
+    assert body["tier"] == "v2" and "knowledge_base" not in body
+    assert body["memory"].startswith("<memory>\nPages from long-term memory activated")
+    assert body["selected"][0]["slug"] == "people/sam" and "judo" in body["info"]

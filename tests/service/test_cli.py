@@ -144,7 +144,10 @@ def test_stats(run, workspace: Workspace, write_page: PageWriter) -> None:  # ty
     stats = json.loads(run("stats", "--json", "--workspace", str(workspace.root)).stdout)
     assert stats == {
         "tier": "v3",
+        "tier_reason": "memory.v3.live = true",
+        "advice": None,
         "graph_supported": True,
+        "corpus": "concepts",
         "pages": 1,
         "buffer_entries": 1,
         "parse_failures": 1,
@@ -168,8 +171,24 @@ def test_bad_weights_fail_every_command_with_one_line(run, workspace: Workspace)
 def test_config_migrate(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
     workspace.config_path.write_text("[memory.v2]\nbm25_k1 = 1.4\n")
     result = run("config", "migrate", "--workspace", str(workspace.root))
-    assert result.stdout.splitlines() == ["set memory.substrate.bm25_k1", "1 keys migrated"]
+    assert result.stdout.splitlines() == [
+        "set memory.substrate.bm25_k1 = 1.4 (from memory.v2.bm25_k1)",
+        "1 keys migrated",
+    ]
     assert "[memory.substrate]" in workspace.config_path.read_text()
+
+
+def test_config_migrate_to_v3_moves_a_v2_era_workspace(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
+    workspace.config_path.write_text("[memory.v2]\nenabled = true\nbm25_k1 = 1.4\n")
+    result = run("config", "migrate", "--to-v3", "--workspace", str(workspace.root))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "set memory.v3.live = true (was unset)",
+        "set memory.substrate.bm25_k1 = 1.4 (from memory.v2.bm25_k1)",
+        "tier: v2 -> v3 (memory.v3.live = true)",
+    ]
+    stats = json.loads(run("stats", "--json", "--workspace", str(workspace.root)).stdout)
+    assert (stats["tier"], stats["advice"]) == ("v3", None)
 
 
 def test_an_os_error_is_one_line_not_a_traceback(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]

@@ -28,7 +28,8 @@ def test_card_json_conversation_voice_and_batch(
     )
     assert first.exit_code == 0, first.output
     blocks = json.loads(first.stdout)
-    assert set(blocks) == {"memory", "info", "profile", "selected"}
+    assert set(blocks) == {"tier", "memory", "info", "profile", "selected"}
+    assert blocks["tier"] == "v3"
     assert blocks["profile"] == ""  # no profile file yet
     assert blocks["selected"][0]["slug"] == "people/sam"
     assert set(blocks["selected"][0]) == {"slug", "title", "lanes", "score"}
@@ -49,3 +50,26 @@ def test_card_json_conversation_voice_and_batch(
     assert len(lines) == 2
     assert any("hot" in s["lanes"] for s in lines[1]["selected"])
     assert not any("hot" in s["lanes"] for s in lines[0]["selected"])
+
+
+def test_a_v1_workspace_files_remembered_facts_into_its_knowledge_base_and_shows_them(
+    workspace: Workspace,
+) -> None:
+    workspace.config_path.write_text("[memory.v2]\nenabled = false\n[memory.v3]\nlive = false\n")
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    assert (
+        runner.invoke(cli, ["remember", *ws, "Dana's bike is stored in the red shed"]).exit_code
+        == 0
+    )
+    filed = runner.invoke(cli, ["consolidate", *ws])
+    assert filed.exit_code == 0, filed.output
+    assert filed.stdout.startswith("1 filed into the knowledge base (remembered/")
+    card = runner.invoke(cli, ["card", *ws, "--json", "where is Dana's bike stored?"])
+    blocks = json.loads(card.stdout)
+    assert blocks["tier"] == "v1" and "red shed" in blocks["knowledge_base"]
+    assert set(blocks) == {"tier", "knowledge_base", "profile", "selected"}
+    plain = runner.invoke(cli, ["card", *ws, "where is Dana's bike stored?"])
+    assert plain.stdout.startswith("<knowledge_base>")
+    stats = json.loads(runner.invoke(cli, ["stats", *ws, "--json"]).stdout)
+    assert (stats["tier"], stats["corpus"], stats["pages"]) == ("v1", "pkb", 1)

@@ -156,8 +156,12 @@ def test_off_tier_v3_the_tab_explains_what_to_change(workspace: Workspace, page:
         page.goto(base + "/")
         page.wait_for_selector("#unavailable:not([hidden])")
         assert "Tier: v2" in page.text_content("#unavailable-reason")
-        assert "Migrate this workspace" in page.text_content("#unavailable-action")
+        assert "memory config migrate --to-v3" in page.text_content("#unavailable-action")
         assert page.is_hidden("#graph")
+        page.wait_for_selector("#tier[data-tier='v2']")
+        assert page.text_content("#tier") == "Tier v2"
+        reason = page.text_content("#tier-reason")
+        assert "memory.v3.live = false" in reason and "memory.v2.enabled = true (default)" in reason
 
 
 def test_the_tab_shows_the_profile_files_and_active_promotions(

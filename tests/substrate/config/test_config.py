@@ -7,6 +7,7 @@ import pytest
 from substrate import (
     ConfigError,
     load_config,
+    memory_tier,
     migrate_config,
     parse_config,
     resolve_substrate_tuning,
@@ -99,8 +100,15 @@ def test_bad_config_gives_one_clear_line(toml: str, message: str) -> None:
     assert "\n" not in info.value.message.split(": not valid TOML")[0]
 
 
-def test_unknown_v2_engine_keys_are_tolerated() -> None:
-    assert parse_config("[memory.v2]\nrouter_threshold = 0.4\n").v2["router_threshold"] == 0.4
+def test_v2_engine_keys_are_typed_and_legacy_keys_tolerated() -> None:
+    config = parse_config("[memory.v2]\nrouter_threshold = 1\nsummarizer = 'old'\n")
+    assert config.v2["router_threshold"] == 1.0 and config.v2["summarizer"] == "old"
+    with pytest.raises(ConfigError, match=r"memory\.v2\.router_treshold"):
+        parse_config("[memory.v2]\nrouter_treshold = 0.4\n")
+    with pytest.raises(ConfigError, match=r"memory\.v2\.rerank_weight must be a number"):
+        parse_config("[memory.v2]\nrerank_weight = 'high'\n")
+    with pytest.raises(ConfigError, match=r"memory\.v2\.activation_decay must not be negative"):
+        parse_config("[memory.v2]\nactivation_decay = -0.5\n")
 
 
 def test_migrate_copies_only_explicit_non_default_v2_tunables(tmp_path: Path) -> None:
@@ -109,7 +117,10 @@ def test_migrate_copies_only_explicit_non_default_v2_tunables(tmp_path: Path) ->
         "# my settings\n[memory.v2]\nbm25_k1 = 1.6  # tuned\nbm25_b = 0.75\nembed_model = 'e5'\n"
         "consolidation_interval_hours = 4\n[memory.substrate]\nconsolidation_interval_hours = 6\n"
     )
-    assert migrate_config(path) == ["memory.substrate.bm25_k1", "memory.substrate.embedding_model"]
+    assert migrate_config(path) == [
+        "memory.substrate.bm25_k1 = 1.6 (from memory.v2.bm25_k1)",
+        "memory.substrate.embedding_model = 'e5' (from memory.v2.embed_model)",
+    ]
     text = path.read_text()
     assert "# my settings" in text and "# tuned" in text
     config = parse_config(text)
@@ -119,3 +130,26 @@ def test_migrate_copies_only_explicit_non_default_v2_tunables(tmp_path: Path) ->
         "embedding_model": "e5",
     }
     assert migrate_config(path) == []
+
+
+def test_migrate_to_v3_switches_the_tier_and_carries_v2_tunables(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        "[memory.v2]\nenabled = true  # legacy\ndense_weight = 0.4\nsparse_weight = 0.6\n"
+    )
+    assert memory_tier(load_config(path)) == "v2"
+    changes = migrate_config(path, to_v3=True)
+    assert changes == [
+        "memory.v3.live = true (was unset)",
+        "memory.substrate.dense_weight = 0.4 (from memory.v2.dense_weight)",
+        "memory.substrate.sparse_weight = 0.6 (from memory.v2.sparse_weight)",
+    ]
+    config = load_config(path)
+    assert memory_tier(config) == "v3" and "# legacy" in path.read_text()
+    assert migrate_config(path, to_v3=True) == []
+
+
+def test_migrate_to_v3_writes_a_config_where_there_was_none(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    assert migrate_config(path, to_v3=True) == ["memory.v3.live = true (was unset)"]
+    assert memory_tier(load_config(path)) == "v3"

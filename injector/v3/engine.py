@@ -1,0 +1,198 @@
+"""The v3 engine: lanes (core, entity, sim, hot, edges, fresh) over the PageIndex,
+the turn's hybrid search hits and the conversation's state, selected within the
+quotas and rendered as the `<memory>` card. Each turn is recorded: the
+conversation's selection (for `hot`, and its card for the voice front door) and
+the co-selection edges.
+
+Edges learn only from pages chosen for what the turn said (entity, sim,
+fresh, hot): a `core` page is on every card and an `edges` pick would
+reinforce itself, so neither strengthens edges on its own.
+
+The voice front door does no retrieval and no query embedding: it returns the
+conversation's frozen card from its previous turn at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from injector.blocks import SelectedPage
+from injector.render import MIN_EXCERPT
+from injector.shared import PageState
+from injector.v3.card import CardPage, render_card
+from lanes.candidates import Candidate
+from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
+from lanes.edges import CoSelectionGraph, edges_lane
+from lanes.entity import entity_lane
+from lanes.recency import core_lane, hot_lane
+from lanes.relevance import Floors, fresh_lane, sim_lane
+from lanes.select import Selected, select, within_room
+from substrate.config import Settings
+from substrate.index import EntityMatcher, Hit, SearchIndex, excerpt_for
+from substrate.index.bm25 import query_terms, question_keys
+from substrate.pages import PageIndex
+
+SEARCH_K = 20
+PAGE_HEAD = 110  # a page's tag and lanes on the card, roughly
+SEEDS = 3
+LEARNS_EDGES = frozenset({"entity", "sim", "fresh", "hot"})
+
+Picked = tuple[str, list[SelectedPage]]  # (the rendered block, the pages on it)
+
+
+class V3Engine:
+    """Holds the v3 state that outlives a turn: the conversations and, through
+    `state`, the page index, matcher and learned edges."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        search: SearchIndex | None,
+        state: PageState,
+        clock: Callable[[], float],
+    ) -> None:
+        """`search` None serves only the voice front door (`frozen`)."""
+        self._settings = settings
+        self._search = search
+        self._state = state
+        self._clock = clock
+        self._v3 = v3 = settings.v3  # resolved once, not on every turn
+        self._conversations = ConversationStore(
+            settings.workspace.state_dir / "conversations",
+            ConversationLimits(
+                max_turns=v3.conversation_turns, ttl_s=v3.conversation_ttl_hours * 3600
+            ),
+        )
+
+    def recent_turns(self) -> list[tuple[str, TurnRecord]]:
+        """Every live conversation's recorded turns, newest first ("why was this chosen")."""
+        return self._conversations.recent_turns(self._clock())
+
+    def assemble(self, turn: str, conversation_id: str | None, now: float) -> Picked:
+        """The card for the turn's text (already cut to `query_bytes`)."""
+        v3 = self._v3
+        assert self._search is not None, "the spine checks for an index first"
+        hits = (
+            self._search.search(turn, SEARCH_K, excerpt_chars=v3.card_budget_chars)
+            if turn.strip()
+            else []
+        )
+        self._state.pages.current()  # a due refresh happens here, outside the turn lock
+        return self._assemble(turn, conversation_id, hits, now)
+
+    def _assemble(
+        self, message: str, conversation_id: str | None, hits: list[Hit], now: float
+    ) -> Picked:
+        """The service runs turns on many threads: only what reads or changes the
+        shared matcher and learned graph holds the lock; file I/O does not."""
+        v3, state = self._v3, self._state
+        conversation = self._conversations.load(conversation_id, now) if conversation_id else None
+        with state.lock:
+            index = state.newest()
+            matcher = state.matcher(index)
+            graph = state.edges.current()
+            proposals = self._proposals(message, index, matcher, hits, conversation, graph, now)
+        chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
+        pages = self._card_pages(chosen, index, hits, message)
+        memory, shown = render_card(pages, v3.card_budget_chars)
+        shown_slugs = {p.slug for p in shown}
+        selected = [
+            SelectedPage(s.slug, index.entries[s.slug].title, tuple(s.lanes), s.score, s.reasons)
+            for s in chosen
+            if s.slug in shown_slugs
+        ]
+        learned = [s.slug for s in selected if LEARNS_EDGES & set(s.lanes)]
+        if len(learned) > 1:
+            with state.lock:
+                state.edges.record(learned)
+        if conversation_id:
+            self._conversations.record_turn(
+                conversation_id,
+                [s.slug for s in selected if "core" not in s.lanes or len(s.lanes) > 1],
+                {"memory": memory, "selected": [s.as_json() for s in selected]},
+                now,
+                {s.slug: s.lanes for s in selected},
+            )
+        return memory, selected
+
+    def frozen(self, conversation_id: str | None, now: float) -> Picked:
+        """The voice front door: the conversation's card from its previous turn."""
+        if not conversation_id:
+            return "", []
+        card = self._conversations.load(conversation_id, now).frozen_card or {}
+        selected = [
+            SelectedPage(s["slug"], s["title"], tuple(s["lanes"]), float(s["score"]), {})
+            for s in card.get("selected", [])
+        ]
+        return str(card.get("memory", "")), selected
+
+    def _proposals(
+        self,
+        message: str,
+        index: PageIndex,
+        matcher: EntityMatcher,
+        hits: list[Hit],
+        conversation: Any,
+        graph: CoSelectionGraph,
+        now: float,
+    ) -> dict[str, list[Candidate]]:
+        v3 = self._v3
+        hits = [h for h in hits if h.slug in index.entries]
+        proposals = {
+            "core": core_lane(index),
+            "entity": entity_lane(matcher, message),
+            "sim": sim_lane(hits, Floors(v3.sim_floor_dense, v3.sim_floor_bm25, v3.sim_floor_ml)),
+            "fresh": fresh_lane(
+                hits,
+                Floors(v3.fresh_floor_dense, v3.fresh_floor_bm25, v3.fresh_floor_ml),
+                datetime.fromtimestamp(now, UTC),
+                v3.fresh_days,
+            ),
+        }
+        seeds = [c.slug for c in proposals["entity"][:SEEDS]]
+        seeds += [c.slug for c in proposals["sim"][:SEEDS] if c.slug not in seeds]
+        proposals["hot"], proposals["edges"] = within_room(
+            proposals["sim"],
+            v3.quota_sim,
+            hot_lane(conversation, v3.hot_decay, index) if conversation else [],
+            edges_lane(graph, seeds, v3.edge_threshold, index.entries),
+        )
+        return proposals
+
+    def _card_pages(
+        self, chosen: list[Selected], index: PageIndex, hits: list[Hit], message: str
+    ) -> list[CardPage]:
+        """Each page with its excerpt re-centred on the lines the turn names, cut to
+        about the room the card can give it: the card shares its budget between all
+        its pages, and cutting a search excerpt from its start would drop the line
+        that matched whenever it was not the first."""
+        by_slug = {h.slug: h for h in hits}
+        rank = {h.slug: i for i, h in enumerate(hits)}
+        terms = {*query_terms(message), *question_keys(message)}
+        decay = self._v3.card_excerpt_decay
+        weights = [decay ** rank.get(s.slug, len(hits)) for s in chosen]
+        room = max(0, self._v3.card_budget_chars - PAGE_HEAD * len(chosen))
+        pages = []
+        for s, weight in zip(chosen, weights, strict=True):
+            entry = index.entries[s.slug]
+            hit = by_slug.get(s.slug)
+            share = max(MIN_EXCERPT, int(room * weight / max(sum(weights), 1e-9)))
+            if hit is not None:
+                excerpt = excerpt_for(hit.excerpt, terms, share)
+            else:
+                excerpt = self._state.page_excerpt(entry)
+            pages.append(
+                CardPage(
+                    slug=s.slug,
+                    title=entry.title,
+                    dated=entry.fresh_at.strftime("%Y-%m-%d") if entry.fresh_at else None,
+                    lanes=tuple(s.lanes),
+                    source=entry.source,
+                    excerpt=excerpt,
+                    quarantine=entry.quarantine,
+                    weight=weight,
+                )
+            )
+        return pages
