@@ -395,3 +395,13 @@ def test_a_short_pages_chunks_carry_the_whole_page_in_dense_ml(
     too_long = _page_context(settings, 5)
     assert _ml_score(too_long, store, "alpha omega") == pytest.approx(chunk_only, abs=1e-5)
     store.close()
+
+
+def test_best_chunks_gives_each_named_page_its_nearest_chunk_only(index: SearchIndex) -> None:
+    index.maintain()
+    vectors = index.embed_query("green tea in the afternoon")
+    best = index.best_chunks(vectors, ["notes/tea", "people/sam"])
+    assert set(best) == {"notes/tea", "people/sam"}  # only the pages asked for
+    assert best["notes/tea"][0] > best["people/sam"][0]
+    assert "green tea" in best["notes/tea"][1]
+    assert index.best_chunks(vectors, []) == {}
