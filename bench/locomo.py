@@ -17,8 +17,11 @@ sample`, clock one day after the conversation's last session): whether an eviden
 `<memory>` card at the default budget (`hit`, `recall`, `pages` shown),
 beside plain search top-k rendered by the same card renderer at the same
 character budget, the card without backfill, and the card with each lane
-switched off in turn; `--card-variant NAME=TOML` adds a card with other
-`memory.v3` settings (repeatable), so defaults are chosen on the same run.
+switched off in turn, and the v2 engine's block (`v2_engine`) at the same
+budget; `--card-variant NAME=TOML` adds a card with other `memory.v3`
+settings and `--v2-variant NAME=TOML` a v2 block with other `memory.v2`
+settings (repeatable), so defaults are chosen on the same run; `--cards`
+keeps only the named ones.
 `--skip N` starts at conversation N, to split a long run. `--card-turns
 sample` asks each sample's questions in the dataset's order as one
 conversation (so `hot` and the learned edges carry context from turn to
@@ -181,23 +184,37 @@ class CachedQueries:
         return self.inner.count_tokens(texts)
 
 
+V3 = "[memory.v3]\nlive = true\n"
+V2 = "[memory.v3]\nlive = false\n[memory.v2]\nenabled = true\n"
+
+
 def card_variants(
-    ws: Workspace, index: SearchIndex, now: float, extra_variants: dict[str, str]
+    ws: Workspace,
+    index: SearchIndex,
+    now: float,
+    extra: dict[str, str],
+    only: set[str] | None,
 ) -> dict[str, Injector]:
-    """The default card, one with each lane switched off and any `--card-variant`,
-    each with its own state (conversation, learned edges) over the same pages and index."""
+    """The default card, one with each lane switched off, the v2 engine at the same
+    character budget, and any `--card-variant` / `--v2-variant`, each with its own
+    state (conversation, learned edges) over the same pages and index; `only`
+    keeps the named ones."""
     variants = (
-        {"card": "", "card_no_backfill": "backfill = false\n"}
-        | {f"card_no_{lane}": f"quota_{lane} = 0\n" for lane in LANE_ORDER}
-        | {f"card_{name}": lines for name, lines in extra_variants.items()}
+        {"card": V3, "card_no_backfill": f"{V3}backfill = false\n"}
+        | {f"card_no_{lane}": f"{V3}quota_{lane} = 0\n" for lane in LANE_ORDER}
+        | {"v2_engine": V2}
+        | extra
     )
     out = {}
-    for name, extra in variants.items():
+    for name, toml in variants.items():
+        if only is not None and name not in only:
+            continue
         root = ws.root.parent / f"{ws.root.name}-{name}"
         (root / ".substrate").mkdir(parents=True, exist_ok=True)
         (root / "memory").symlink_to(ws.memory_dir, target_is_directory=True)
-        config = parse_config(f"[memory.v3]\nlive = true\n{extra}")
-        out[name] = Injector(Settings(Workspace(root), config), index, clock=lambda: now)
+        settings = Settings(Workspace(root), parse_config(toml))
+        assert settings.v2.router_budget_chars == settings.v3.card_budget_chars  # same budget
+        out[name] = Injector(settings, index, clock=lambda: now)
     return out
 
 
@@ -255,14 +272,17 @@ def overlap(question: str, turns: list[str]) -> float:
     return len(terms & evidence) / len(terms) if terms else 1.0
 
 
-def parse_variant(spec: str) -> tuple[str, str]:
-    """`NAME=key = value;key = value` -> (NAME, TOML lines), checked by the config parser."""
+def parse_variant(spec: str, engine: str) -> tuple[str, str]:
+    """`NAME=key = value;key = value` -> (card name, its whole TOML), checked by the
+    config parser; `engine` "v3" puts the lines under memory.v3, "v2" under memory.v2."""
     name, sep, lines = spec.partition("=")
     if not sep or not name.strip():
-        raise SystemExit(f"--card-variant {spec!r}: expected NAME=TOML")
-    toml = "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
-    parse_config(f"[memory.v3]\nlive = true\n{toml}", source=f"--card-variant {name}")
-    return name.strip(), toml
+        raise SystemExit(f"--{engine}-variant {spec!r}: expected NAME=TOML")
+    toml = (V3 if engine == "v3" else V2) + "".join(
+        f"{line.strip()}\n" for line in lines.split(";") if line.strip()
+    )
+    parse_config(toml, source=f"--{engine} variant {name}")
+    return f"{'card' if engine == 'v3' else 'v2'}_{name.strip()}", toml
 
 
 def bm25_baseline_tokens(text: str) -> list[str]:
@@ -296,6 +316,18 @@ def main() -> None:
         "'lowfloor=sim_floor_dense = 0.25;sim_floor_bm25 = 2.0' (';' separates lines)",
     )
     parser.add_argument(
+        "--v2-variant",
+        action="append",
+        default=[],
+        metavar="NAME=TOML",
+        help="another v2-engine block to measure: NAME=memory.v2 lines, e.g. "
+        "'strict=router_threshold = 0.4'",
+    )
+    parser.add_argument(
+        "--cards",
+        help="measure only these cards (comma-separated names, e.g. card,v2_engine)",
+    )
+    parser.add_argument(
         "--card-turns",
         choices=["fresh", "sample"],
         default="fresh",
@@ -309,7 +341,9 @@ def main() -> None:
         help="start at this conversation (0-based), to split a run",
     )
     args = parser.parse_args()
-    extra_variants = dict(parse_variant(v) for v in args.card_variant)
+    extra_variants = dict(parse_variant(v, "v3") for v in args.card_variant)
+    extra_variants |= dict(parse_variant(v, "v2") for v in args.v2_variant)
+    only = set(args.cards.split(",")) if args.cards else None
     samples = json.loads(args.data.read_text())[: args.conversations]
     audit_dir = args.data.parent / "locomo-audit"
     config = parse_config("[memory.v3]\nlive = true\n")
@@ -367,7 +401,7 @@ def main() -> None:
                     and sample["conversation"].get(k[: -len("_date_time")])
                 )
                 cards = card_variants(
-                    ws, card_index, last_session.timestamp() + 86400, extra_variants
+                    ws, card_index, last_session.timestamp() + 86400, extra_variants, only
                 )
                 budget = Settings(ws, config).v3.card_budget_chars
             for qi, qa in enumerate(sample["qa"]):

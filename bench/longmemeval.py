@@ -26,7 +26,9 @@ evidence sessions when a question marks none).
 --batch`, a fresh conversation each) and scores **evidence in card**: the
 share of the best evidence turn's content words present in the card text,
 and whether at least 80% of them are ("turn in card"), against plain search's
-top 5 rendered by the card's own renderer at the same character budget.
+top 5 rendered by the card's own renderer and the v2 engine's block
+(`v2_engine`: the same workspace switched to tier v2), both at the same
+character budget.
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from injector.v3.card import CardPage, render_card
-from substrate import parse_config
-from substrate.config import resolve_v3_tuning
+from substrate import memory_tier, parse_config
+from substrate.config.tuning import resolve_v2_tuning, resolve_v3_tuning
 from substrate.index.bm25 import tokenize
 
 ALONE = "dense_anchor_floor = 0.0\n"  # one signal alone: no anchoring by another
@@ -232,19 +234,29 @@ def turn_share(card: str, turns: list[str]) -> float:
     return best
 
 
+def cards_for(root: Path, lines: str) -> list[dict[str, Any]]:
+    out = memory("card", "--workspace", str(root), "--batch", stdin=lines)
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
 def card_figures(
     root: Path, questions: list[dict[str, Any]], sessions: dict[str, Any]
 ) -> dict[str, Any]:
-    budget = resolve_v3_tuning(parse_config((root / "config.toml").read_text())).card_budget_chars
+    template = (root / "config.toml").read_text()
+    budget = resolve_v3_tuning(parse_config(template)).card_budget_chars
+    assert resolve_v2_tuning(parse_config(template)).router_budget_chars == budget
     lines = "".join(json.dumps({"message": q["question"]}) + "\n" for q in questions)
-    cards = [
-        json.loads(line)
-        for line in memory("card", "--workspace", str(root), "--batch", stdin=lines).splitlines()
-        if line.strip()
-    ]
+    cards = cards_for(root, lines)
+    v2_config = template.replace("live = true", "live = false", 1)
+    assert memory_tier(parse_config(v2_config)) == "v2"
+    (root / "config.toml").write_text(v2_config)
+    try:
+        v2_cards = cards_for(root, lines)  # the v2 engine's block, same index and budget
+    finally:
+        (root / "config.toml").write_text(template)
     plain = search(root, [q["question"] for q in questions], k=5)
     out: dict[str, list[dict[str, float]]] = defaultdict(list)
-    for q, card, hits in zip(questions, cards, plain, strict=True):
+    for q, card, v2, hits in zip(questions, cards, v2_cards, plain, strict=True):
         turns = [t["content"] for s in q["haystack_sessions"] for t in s if t.get("has_answer")]
         if not turns:
             continue
@@ -264,6 +276,7 @@ def card_figures(
         rendered, shown = render_card(pages, budget)
         for name, text, slugs in (
             ("card", card["memory"], {s["slug"] for s in card["selected"]}),
+            ("v2_engine", v2["memory"], {s["slug"] for s in v2["selected"]}),
             ("search_top5_at_budget", rendered, {p.slug for p in shown}),
         ):
             share = turn_share(text, turns)

@@ -139,6 +139,9 @@ V3_KEYS: dict[str, tuple[ScalarType, Any]] = {
 # through `resolve_v2_tuning`: activation seeded by the turn's search hits and
 # entity matches, spread over authored links and learned edges; the router's
 # threshold and budget; the rerank by dense similarity to each page's best chunk.
+# Threshold and rerank weight were chosen on LoCoMo conversations 1-2 by evidence
+# in the block (bench/locomo.py --card --v2-variant; docs/tiers.md): threshold 0.4
+# over 0.2 (.837 against .791: fewer, fuller pages), rerank 0.2 over 0.5 and 0.8.
 V2_ENGINE_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "activation_hit_weight": (float, 1.0),
     "activation_entity_weight": (float, 0.8),
@@ -146,10 +149,10 @@ V2_ENGINE_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "activation_edge_weight": (float, 0.3),
     "activation_decay": (float, 0.5),
     "activation_hops": (int, 2),
-    "router_threshold": (float, 0.2),
+    "router_threshold": (float, 0.4),
     "router_max_pages": (int, 8),
     "router_budget_chars": (int, 2400),
-    "rerank_weight": (float, 0.5),
+    "rerank_weight": (float, 0.2),
     "rerank_candidates": (int, 16),
 }
 # Prefixes of the v2 engine's keys: an unknown key under one is a typo, refused

@@ -36,9 +36,21 @@ live = true
 # conversation_ttl_hours = 24.0
 
 [memory.v2]
-# The legacy v2 engine. Its tunables below are the historical defaults for
-# [memory.substrate]; `memory config migrate` copies values you set here.
+# The legacy v2 engine. Its substrate twins (dense_weight, bm25_k1, ...) are the
+# historical defaults for [memory.substrate]; `memory config migrate` copies
+# values you set here. It answers turns only while v3 is not live.
 enabled = true
+# activation_hit_weight = 1.0     # seed: the turn's search hits (over the best)
+# activation_entity_weight = 0.8  #       and the pages it names
+# activation_link_weight = 0.5    # spread over authored links,
+# activation_edge_weight = 0.3    #   and learned co-selection edges,
+# activation_decay = 0.5          #   decaying this much per hop,
+# activation_hops = 2             #   for this many hops
+# router_threshold = 0.4          # pages at or over this activation go on
+# rerank_candidates = 16          #   at most this many, to the reranker
+# rerank_weight = 0.2             # share of the dense cosine to the best chunk
+# router_max_pages = 8            # pages on the block
+# router_budget_chars = 2400      # size of its <memory> block
 
 [memory.substrate]
 # Substrate tunables. Each key falls back to its memory.v2 twin.

@@ -90,7 +90,10 @@ def test_v1_renders_the_knowledge_base_and_does_no_substrate_work(corpus: Settin
 
 
 def test_v2_renders_its_own_block_beside_info(corpus: Settings) -> None:
-    settings = configured(corpus, "[memory.v3]\nlive = false\n")
+    # a lower router threshold than the default lets the linked page through
+    settings = configured(
+        corpus, "[memory.v3]\nlive = false\n[memory.v2]\nrouter_threshold = 0.2\n"
+    )
     injector = injector_for(settings)
     blocks = injector.assemble("is Sam allergic to shellfish?")
     out = blocks.as_json()

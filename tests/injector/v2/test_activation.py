@@ -95,8 +95,9 @@ def test_a_hub_keeps_its_strongest_arrival_not_the_sum() -> None:
 
 def test_the_router_keeps_pages_over_its_threshold_within_its_window() -> None:
     active = {s: Activated(v) for s, v in {"a": 1.0, "b": 0.5, "c": 0.1, "d": 0.3}.items()}
-    assert route(active, DEFAULTS) == ["a", "b", "d"]
-    assert route(active, tuning("rerank_candidates = 2")) == ["a", "b"]
+    assert route(active, tuning("router_threshold = 0.2")) == ["a", "b", "d"]
+    assert route(active, DEFAULTS) == ["a", "b"]  # the default threshold, 0.4
+    assert route(active, tuning("router_threshold = 0.2\nrerank_candidates = 2")) == ["a", "b"]
     assert route(active, tuning("router_threshold = 0.6")) == ["a"]
     ranked = [("a", 0.9), ("b", 0.5), ("d", 0.2)]
     assert keep(ranked, tuning("router_max_pages = 2")) == [("a", 0.9), ("b", 0.5)]
@@ -105,7 +106,7 @@ def test_the_router_keeps_pages_over_its_threshold_within_its_window() -> None:
 def test_the_reranker_lifts_a_neighbour_the_turn_is_actually_about() -> None:
     active = {"hit": Activated(1.0), "near": Activated(0.3), "far": Activated(0.3)}
     cosine = {"hit": 0.2, "near": 0.9, "far": 0.05}
-    ranked = rerank(["hit", "near", "far"], active, cosine, DEFAULTS)
+    ranked = rerank(["hit", "near", "far"], active, cosine, tuning("rerank_weight = 0.5"))
     assert [slug for slug, _ in ranked] == ["hit", "near", "far"]
     ranked = rerank(["hit", "near", "far"], active, cosine, tuning("rerank_weight = 0.9"))
     assert [slug for slug, _ in ranked] == ["near", "hit", "far"]

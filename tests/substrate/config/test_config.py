@@ -27,6 +27,17 @@ def test_template_is_valid_and_on_v3() -> None:
     assert memory_tier(parse_config(CONFIG_TEMPLATE)) == "v3"
 
 
+def test_the_template_lists_every_v2_engine_key_at_its_default() -> None:
+    import tomllib
+
+    from substrate.config.schema import V2_ENGINE_KEYS
+
+    section = CONFIG_TEMPLATE.split("[memory.v2]\n", 1)[1].split("\n[", 1)[0]
+    lines = [line[2:].split("#")[0] for line in section.splitlines() if line.startswith("# ")]
+    listed = tomllib.loads("\n".join(line for line in lines if "=" in line))
+    assert listed == {key: default for key, (_, default) in V2_ENGINE_KEYS.items()}
+
+
 def test_substrate_keys_fall_back_per_key_to_their_v2_twin() -> None:
     config = parse_config(
         "[memory.v2]\nbm25_k1 = 1.5\nembed_model = 'custom'\nbm25_b = 0.5\n"
