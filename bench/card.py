@@ -21,7 +21,9 @@ state to read, with messages mixing topic words and page titles (the
   machine that steals wall time from the process inflates less;
 - `voice_ms` p50/p95: the voice front door for a conversation that has a
   frozen card;
-- `first_turn_ms`: the cold turn (PageIndex load, entity matcher build).
+- `first_turn_ms`: the cold turn (PageIndex load, entity matcher build);
+- `v2_assemble_ms` p50/p95: the same messages through the v2 engine
+  (tier v2 over the same index, interleaved), and its median over v3's.
 
 Targets (issue 5): assemble p50 <= 25 ms, p95 <= 50 ms, voice <= 1 ms.
 """
@@ -93,6 +95,8 @@ def main() -> None:
         search = SearchIndex(settings, model, EdgeStore(ws.state_dir / "qdrant"), UseEmbedder())
         maintained = search.maintain()
         injector = Injector(settings, search)
+        v2 = Injector(Settings(ws, parse_config("[memory.v3]\nlive = false\n")), search)
+        assert v2.tier == "v2"
         rng = random.Random(7)
 
         index = load_page_index(ws)
@@ -100,7 +104,8 @@ def main() -> None:
         texts = turn_messages(rng, titles, args.turns)
 
         first = timed_ms(lambda: injector.assemble(texts[0], "c0"))
-        assemble, assemble_cpu, plain, cards = [], [], [], []
+        v2.assemble(texts[0])
+        assemble, assemble_cpu, plain, cards, v2_ms = [], [], [], [], []
         for i, text in enumerate(texts):
             conversation = f"c{i % CONVERSATIONS}"
             started, cpu = time.perf_counter(), time.process_time()
@@ -109,6 +114,7 @@ def main() -> None:
             assemble_cpu.append((time.process_time() - cpu) * 1000)
             cards.append(len(blocks.selected))
             plain.append(timed_ms(lambda text=text: search.search(text, 20)))
+            v2_ms.append(timed_ms(lambda text=text: v2.assemble(text)))
         voice = [
             timed_ms(lambda i=i: injector.assemble("", f"c{i % CONVERSATIONS}", True))
             for i in range(args.turns)
@@ -127,6 +133,8 @@ def main() -> None:
                     statistics.median(assemble) / statistics.median(plain), 2
                 ),
                 "voice_ms": summary(voice),
+                "v2_assemble_ms": summary(v2_ms),
+                "v2_over_v3_p50": round(statistics.median(v2_ms) / statistics.median(assemble), 2),
                 "pages_per_card_median": statistics.median(cards),
             },
             indent=1,
