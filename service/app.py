@@ -24,9 +24,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from mcp.server import MCPServer
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute
 
 from service.body_limit import BodyLimit
+from service.mcp import build_server
+from service.mcp.runtime_target import RuntimeTarget
 from service.routes import conversations, curation, graph, jobs, memory
 from service.routes.common import error_response
 from service.runtime import Runtime
@@ -41,6 +45,7 @@ from substrate import (
 log = logging.getLogger("memory.service")
 WEB = Path(str(resources.files("service") / "web"))
 INGEST_PATH = "/v1/memory/ingest"
+MCP_PATH = "/mcp"
 
 
 def create_app(
@@ -49,13 +54,17 @@ def create_app(
     token: str | None = None,
     runtime_factory: Callable[[Settings], Runtime] = Runtime,
 ) -> FastAPI:
+    mcp_server = build_server(settings, lambda: RuntimeTarget(app.state.runtime))
+    mcp_route = _mcp_route(mcp_server)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = runtime_factory(settings)
         runtime.start()
         app.state.runtime = runtime
         try:
-            yield
+            async with mcp_server.session_manager.run():
+                yield
         finally:
             app.state.runtime = None
             runtime.close()
@@ -74,7 +83,7 @@ def create_app(
     app.add_middleware(
         BodyLimit,
         limit_for=lambda path: (
-            limits.ingest_request_bytes if path == INGEST_PATH else limits.request_bytes
+            limits.ingest_request_bytes if path in (INGEST_PATH, MCP_PATH) else limits.request_bytes
         ),
     )
     if token:
@@ -91,6 +100,7 @@ def create_app(
 
     for router in (memory.router, conversations.router, curation.router, graph.router, jobs.router):
         app.include_router(router)
+    app.router.routes.append(mcp_route)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -133,10 +143,19 @@ def _install_auth(app: FastAPI, token: str) -> None:
     async def bearer(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
-        if request.url.path.startswith("/v1/"):
+        path = request.url.path
+        if path.startswith("/v1/") or path == MCP_PATH or path.startswith(MCP_PATH + "/"):
             given = request.headers.get("authorization", "").encode()
             if not hmac.compare_digest(given, expected):
                 return error_response(
                     401, "unauthorized", "missing or wrong bearer token (Authorization header)"
                 )
         return await call_next(request)
+
+
+def _mcp_route(server: MCPServer) -> BaseRoute:
+    """Streamable HTTP MCP at `/mcp`, as a route of this app (a mount would answer
+    `/mcp` with a redirect). The SDK's default transport security accepts loopback
+    hosts only (DNS-rebinding protection), as `memory serve` binds by default."""
+    starlette_app = server.streamable_http_app(streamable_http_path=MCP_PATH)
+    return next(r for r in starlette_app.routes if getattr(r, "path", None) == MCP_PATH)

@@ -15,6 +15,7 @@ from service.cli import (
     card,
     curation,
     imports,
+    mcp,
     memory,
     profile,
     scan,
@@ -61,6 +62,7 @@ for command in (
     curation.compact_command,
     curation.edit,
     serve.serve,
+    mcp.mcp,
 ):
     cli.add_command(command)
 

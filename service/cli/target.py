@@ -10,10 +10,9 @@ index work must go through it; `--url` points at any other service.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import click
 
@@ -24,6 +23,7 @@ from service.cli.base import ProgressBar
 from service.client import ServiceClient
 from service.discovery import running_service
 from service.settings_loader import build_settings, service_token
+from service.target import Ingested, Target
 from substrate import (
     Capability,
     InvalidInputError,
@@ -42,32 +42,6 @@ from substrate.pages import decode_page
 from substrate.sessions import open_session_log
 
 Capabilities = Callable[[], list[Capability]]
-
-
-class Target(Protocol):
-    def remember(self, text: str, hints: list[str], at: datetime | None = None) -> str: ...
-
-    def consolidate(self, dry_run: bool, limit: int | None) -> dict[str, Any]: ...
-
-    def explain(self, entry_id: str) -> dict[str, Any]: ...
-
-    def maintain(self, rebuild: bool) -> MaintainReport: ...
-
-    def search(self, query: str, k: int, capabilities: bool) -> list[dict[str, Any]]: ...
-
-    def card(self, message: str, conversation_id: str | None, voice: bool) -> dict[str, Any]: ...
-
-    def ingest(self, source: Source, options: IngestOptions) -> Ingested: ...
-
-
-@dataclass(frozen=True)
-class Ingested:
-    """An ingest's report, and what indexing made of it: the maintain report, or
-    why indexing failed (the pages stay written; a rerun indexes them)."""
-
-    report: IngestReport
-    indexed: MaintainReport | None = None
-    index_error: str | None = None
 
 
 def target_for(workspace: Path, url: str | None, capabilities: Capabilities) -> Target:

@@ -9,13 +9,12 @@ from fastapi import APIRouter, Depends, Path
 from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.operations import consolidate_now
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
-from service.worker import CONSOLIDATE
 from substrate import Settings
 from substrate.consolidation import explain
 
-CONSOLIDATE_WAIT_S = 600.0
 router = APIRouter(tags=["jobs"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
 SettingsDep = Annotated[Settings, Depends(settings)]
@@ -28,25 +27,12 @@ class RunNowIn(Strict):
 
 
 @router.post("/v1/consolidation/run-now")
-def consolidation_run_now(rt: RuntimeDep, s: SettingsDep, body: RunNowIn | None = None) -> Any:
+def consolidation_run_now(rt: RuntimeDep, body: RunNowIn | None = None) -> Any:
     """File the buffer into pages now (the job the schedule runs). A dry run is
     planned on the request; a real one runs on the worker, at most one at a time:
     a request while one is queued or running joins it (`deduped`)."""
     body = body or RunNowIn.model_validate({})
-    if body.dry_run:
-        return {"job_id": None, "deduped": False, "state": "done", "outcome": rt.plan(body.limit)}
-    payload: dict[str, Any] = {"reason": "run-now"}
-    if body.limit is not None:
-        payload["limit"] = body.limit
-    queued = rt.queue.enqueue(CONSOLIDATE, payload)
-    out: dict[str, Any] = {"job_id": queued.id, "deduped": queued.deduped, "outcome": None}
-    job = rt.wait_for(queued, CONSOLIDATE_WAIT_S) if body.wait else None
-    out["state"] = job["state"] if job else "queued"
-    if job is not None:
-        run = rt.last_result(queued.id)
-        out["outcome"] = run["detail"] if run else None
-        out["error"] = job["last_error"] if job["state"] == "failed" else None
-    return out
+    return consolidate_now(rt, body.dry_run, body.limit, body.wait)
 
 
 @router.get("/v1/consolidation/explain/{entry_id}")

@@ -8,14 +8,13 @@ from fastapi import APIRouter, BackgroundTasks, Depends
 from pydantic import BaseModel, Field
 
 from ingest import IngestOptions, InlineSource
-from ingest import run as run_ingest
+from service.operations import ingest_and_index
 from service.routes.common import ERRORS, Strict, runtime, settings
-from service.runtime import REEMBED, Runtime
+from service.runtime import Runtime
 from substrate import Settings, collect_stats, iso_utc, remember
 from substrate.intake import parse_at
 from substrate.sessions import NewMessage
 
-INGEST_WAIT_S = 600.0
 router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
 SettingsDep = Annotated[Settings, Depends(settings)]
@@ -78,21 +77,7 @@ def remember_post(body: RememberIn, rt: RuntimeDep, s: SettingsDep) -> RememberO
 def ingest_post(body: IngestIn, rt: RuntimeDep, s: SettingsDep) -> dict[str, Any]:
     manifest = InlineSource(tuple((p.slug, p.content) for p in body.pages))
     options = IngestOptions(dry_run=body.dry_run, overwrite=body.overwrite, source=body.source)
-    report = run_ingest(s, manifest, options)
-    out: dict[str, Any] = {**report.as_json(), "index": None, "index_error": None, "job_id": None}
-    if body.dry_run:
-        return out
-    # Queued even when nothing was written: an earlier run may have written pages
-    # whose indexing failed, and a rerun finds them unchanged (a no-op otherwise).
-    queued = rt.queue.enqueue(REEMBED, {"reason": "ingest"})
-    out["job_id"] = queued.id
-    if body.wait:
-        job = rt.wait_for(queued, INGEST_WAIT_S)
-        run = rt.last_result(queued.id) if job else None
-        out["index"] = run["detail"] if run and run["outcome"] == "ok" else None
-        if job is not None and job["state"] == "failed":
-            out["index_error"] = job["last_error"]
-    return out
+    return ingest_and_index(rt, manifest, options, body.wait).as_json()
 
 
 @router.post("/search")

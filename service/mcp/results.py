@@ -1,0 +1,91 @@
+"""The MCP tools' typed results: what a host sees as each tool's output schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class Remembered(BaseModel):
+    id: str = Field(description="The buffer entry's id (consolidation files it later).")
+
+
+class SearchHit(BaseModel):
+    slug: str
+    title: str
+    score: float
+    excerpt: str
+    fresh_at: str | None = None
+    source: str | None = None
+    quarantine: str | None = None
+
+
+class SearchResult(BaseModel):
+    query: str
+    hits: list[SearchHit]
+
+
+class SelectedPage(BaseModel):
+    slug: str
+    title: str
+    lanes: list[str] = Field(description="Why it was chosen: v3 lanes, v2 sources, or pkb.")
+    score: float
+
+
+class Context(BaseModel):
+    """What prompt assembly would inject for the message, block by block."""
+
+    tier: str
+    memory: str = Field("", description="The <memory> card (v3) or block (v2).")
+    knowledge_base: str = Field("", description="The <knowledge_base> block (v1).")
+    info: str = ""
+    profile: str = Field("", description="Trusted profile memory.")
+    recall: str = ""
+    selected: list[SelectedPage]
+
+
+class Page(BaseModel):
+    slug: str
+    title: str
+    content: str = Field(description="The page file: frontmatter, then markdown.")
+    aliases: list[str]
+    links: list[str]
+    source: str | None
+    fresh_at: str | None
+    modified_at: str
+
+
+class PageSummary(BaseModel):
+    slug: str
+    title: str
+    modified_at: str
+    source: str | None
+
+
+class PageList(BaseModel):
+    pages: list[PageSummary]
+    total: int = Field(description="Pages matching, before the limit.")
+
+
+class IngestPage(BaseModel):
+    slug: str
+    content: str = Field(description="The whole page: optional YAML frontmatter, then markdown.")
+
+
+class Ingested(BaseModel):
+    dry_run: bool
+    pages: list[dict[str, Any]] = Field(description="Each page's slug, status and reason.")
+    index: dict[str, Any] | None = None
+    index_error: str | None = None
+
+
+class Consolidated(BaseModel):
+    dry_run: bool
+    outcome: dict[str, Any] = Field(description="What was (or would be) filed where.")
+
+
+class Records(BaseModel):
+    """Operator views: promotions, curation candidates, one decided candidate."""
+
+    items: list[dict[str, Any]]

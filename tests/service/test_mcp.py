@@ -1,0 +1,182 @@
+"""The MCP server driven by the SDK's own client: in memory, over stdio in a
+subprocess, and over streamable HTTP on loopback (the `/mcp` mount)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+import httpx2
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from service.app import create_app
+from service.mcp import build_server
+from service.mcp.runtime_target import RuntimeTarget
+from service.runtime import Runtime
+from service.settings_loader import build_settings
+from substrate import Settings, Workspace, read_buffer
+from tests.conftest import PageWriter
+from tests.embedders import HashingEmbedder
+from tests.service.served import served, wait_for_startup_maintain
+
+PAGES = {
+    "people/sam": "---\ntitle: Sam\naliases: [Sammy]\n---\nSam is allergic to shellfish.",
+    "places/lisbon": "---\ntitle: Lisbon\n---\nThe family lives in Lisbon near the river.",
+}
+TOOLS = {
+    "remember",
+    "search",
+    "get_context",
+    "read_page",
+    "list_pages",
+    "ingest",
+    "consolidate",
+    "promotions",
+    "forget",
+    "curation_review",
+    "curation_apply",
+    "curation_reject",
+}
+NEW_PAGE = "---\ntitle: Porto\n---\nThe train to Porto leaves at noon on Fridays."
+
+
+def runtime(settings: Settings) -> Runtime:
+    return Runtime(
+        settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48), poll_s=0.05
+    )
+
+
+def structured(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    out: dict[str, Any] = result.structured_content
+    return out
+
+
+async def round_trip(client: Client, settings: Settings) -> None:
+    """Every tool once, and the error cases, through whichever transport `client` uses."""
+    listed = await client.list_tools()
+    tools = {t.name: t for t in listed.tools}
+    assert set(tools) == TOOLS
+    assert tools["search"].annotations.read_only_hint is True
+    assert tools["forget"].annotations.destructive_hint is True
+    assert tools["search"].output_schema is not None
+
+    remembered = structured(await client.call_tool("remember", {"text": "Sam started judo"}))
+    assert remembered["id"] in {e.id for e in read_buffer(settings)}
+    rejected = await client.call_tool("remember", {"text": "my key is ghp_" + "a1" * 18})
+    assert rejected.is_error and "rejected by scanner rule 'credential'" in rejected.content[0].text
+
+    hits = structured(await client.call_tool("search", {"query": "shellfish allergy", "k": 2}))
+    assert hits["hits"][0]["slug"] == "people/sam"
+    context = structured(
+        await client.call_tool("get_context", {"message": "is Sammy ok?", "conversation_id": "m"})
+    )
+    assert context["tier"] == "v3" and context["memory"].startswith("<memory>")
+    assert "judo" in context["info"]
+    lanes = {s["slug"]: s["lanes"] for s in context["selected"]}
+    assert "entity" in lanes["people/sam"]
+
+    page = structured(await client.call_tool("read_page", {"slug": "people/sam"}))
+    assert page["title"] == "Sam" and "shellfish" in page["content"]
+    missing = await client.call_tool("read_page", {"slug": "people/nobody"})
+    # the SDK puts "Error executing tool read_page: " before the product's message
+    assert missing.is_error and missing.content[0].text.endswith(": no page named 'people/nobody'")
+    listed_pages = structured(await client.call_tool("list_pages", {"prefix": "people/"}))
+    assert [p["slug"] for p in listed_pages["pages"]] == ["people/sam"]
+    assert structured(await client.call_tool("list_pages", {"limit": 1}))["total"] == 2
+
+    pages = [{"slug": "places/porto", "content": NEW_PAGE}]
+    dry = structured(await client.call_tool("ingest", {"pages": pages}))
+    assert (
+        dry["dry_run"] is True
+        and not (settings.workspace.concepts_dir / "places/porto.md").exists()
+    )
+    done = structured(await client.call_tool("ingest", {"pages": pages, "dry_run": False}))
+    assert done["pages"][0]["status"] == "written" and done["index_error"] is None
+    found = structured(await client.call_tool("search", {"query": "train to Porto", "k": 1}))
+    assert found["hits"][0]["slug"] == "places/porto"
+
+    planned = structured(await client.call_tool("consolidate", {}))
+    assert planned["dry_run"] is True and len(read_buffer(settings)) == 1
+    structured(await client.call_tool("consolidate", {"dry_run": False}))
+    assert read_buffer(settings) == []
+
+    assert structured(await client.call_tool("promotions", {}))["items"] == []
+    assert structured(await client.call_tool("curation_review", {}))["items"] == []
+    unknown = await client.call_tool("curation_apply", {"candidate_id": "c-missing"})
+    assert unknown.is_error
+
+    resource = await client.read_resource("memory://page/people%2Fsam")
+    assert "shellfish" in resource.contents[0].text
+
+
+def run(coro: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(coro())
+
+
+@pytest.fixture
+def pages(workspace: Workspace, write_page: PageWriter) -> Settings:
+    for slug, text in PAGES.items():
+        write_page(slug, text)
+    return build_settings(workspace.root)
+
+
+def test_every_tool_round_trips_in_memory(pages: Settings) -> None:
+    rt = runtime(pages)
+    rt.start()
+    try:
+        server = build_server(pages, lambda: RuntimeTarget(rt))
+
+        async def main() -> None:
+            async with Client(server) as client:
+                await round_trip(client, pages)
+
+        run(main)
+    finally:
+        rt.close()
+
+
+def test_every_tool_round_trips_over_http_and_needs_the_token(pages: Settings) -> None:
+    app = create_app(pages, token="s3cret", runtime_factory=runtime)
+    with served(app) as base:
+        with httpx2.Client() as probe:
+            denied = probe.post(f"{base}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+            assert denied.status_code == 401 and denied.json()["error"]["code"] == "unauthorized"
+        with httpx.Client(base_url=base, headers={"Authorization": "Bearer s3cret"}) as api:
+            wait_for_startup_maintain(api)
+
+        async def main() -> None:
+            headers = {"Authorization": "Bearer s3cret"}
+            async with (
+                httpx2.AsyncClient(headers=headers, timeout=120) as http,
+                Client(streamable_http_client(f"{base}/mcp", http_client=http)) as client,
+            ):
+                await round_trip(client, pages)
+
+        run(main)
+
+
+@pytest.mark.slow
+def test_every_tool_round_trips_over_stdio_in_a_subprocess(pages: Settings) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-c",
+            "from service.cli import main; main()",
+            "mcp",
+            "--workspace",
+            str(pages.workspace.root),
+        ],
+    )
+
+    async def main() -> None:
+        async with Client(params, read_timeout_seconds=300) as client:
+            await round_trip(client, pages)
+
+    run(main)
