@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lanes.health import note_reset
 from substrate.safety import hold_lock, write_atomic
 
 STATE_VERSION = 2
@@ -101,7 +102,8 @@ class ConversationStore:
             return Conversation(conv_id)
         try:
             conv = Conversation.from_json(conv_id, doc)
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            note_reset("conversation", self._path(conv_id), type(exc).__name__)
             return Conversation(conv_id)
         if now - conv.updated_at > self._limits.ttl_s:
             return Conversation(conv_id)
@@ -168,7 +170,10 @@ class ConversationStore:
                 doc = json.loads(path.read_bytes())
                 if isinstance(doc, dict):
                     self._keep(path, stamp, doc)
-        except (OSError, ValueError):
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            note_reset("conversation", path, type(exc).__name__)
             return None
         if not isinstance(doc, dict) or doc.get("version") != STATE_VERSION:
             return None

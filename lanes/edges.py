@@ -36,6 +36,7 @@ from typing import Any
 import networkx as nx
 
 from lanes.candidates import Candidate
+from lanes.health import note_reset
 from substrate.safety import hold_lock, write_atomic
 
 STATE_VERSION = 2
@@ -54,21 +55,22 @@ class CoSelectionGraph:
         return cls(nx.Graph(), 0, decay)
 
     @classmethod
-    def from_snapshot(cls, line: bytes, decay: float) -> CoSelectionGraph:
-        """The journal's first line; anything unreadable is an empty graph (derived data)."""
+    def from_snapshot(cls, line: bytes, decay: float) -> CoSelectionGraph | None:
+        """The journal's first line; None when it does not parse (derived data: the
+        reader starts empty, and says so)."""
         try:
             doc = json.loads(line)
         except ValueError:
-            return cls.empty(decay)
+            return None
         if not isinstance(doc, dict) or doc.get("version") != STATE_VERSION:
-            return cls.empty(decay)
+            return None
         graph = nx.Graph()
         try:
             for a, b, weight, last in doc["edges"]:
                 graph.add_edge(str(a), str(b), weight=float(weight), last=int(last))
             return cls(graph, int(doc["turn"]), decay)
         except (KeyError, TypeError, ValueError):
-            return cls.empty(decay)
+            return None
 
     def weight(self, a: str, b: str) -> float:
         data = self.graph.get_edge_data(a, b)
@@ -205,8 +207,12 @@ class LearnedEdges:
         head_end = data.find(b"\n") + 1
         if head_end == 0:  # no complete snapshot line: the next record rewrites the file
             return _Journal(CoSelectionGraph.empty(self._decay), inode, 0, 0, len(data))
+        graph = CoSelectionGraph.from_snapshot(data[:head_end], self._decay)
+        if graph is None:
+            note_reset("learned edges", self._path, "its snapshot line does not parse")
+            graph = CoSelectionGraph.empty(self._decay)
         journal = _Journal(
-            CoSelectionGraph.from_snapshot(data[:head_end], self._decay),
+            graph,
             inode,
             head_end,
             0,

@@ -48,6 +48,12 @@ def running_service(workspace: Workspace) -> ServiceInfo | None:
     return found
 
 
+def stale_service_file(workspace: Workspace) -> ServiceInfo | None:
+    """The service file of a process that is gone (killed before it could withdraw)."""
+    found = _read(service_file(workspace))
+    return found if found is not None and not _alive(found.pid) else None
+
+
 def _read(path: Path) -> ServiceInfo | None:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))

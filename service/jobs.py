@@ -209,6 +209,27 @@ class JobQueue:
             db.execute("COMMIT")
         return Job(int(job_id), str(kind), json.loads(payload), int(attempts) + 1)
 
+    def expired_leases(self) -> list[tuple[int, str, float]]:
+        """(id, kind, lease_until) of running jobs whose lease ran out: their worker
+        died (the next claim would take them again)."""
+        with self._db() as db:
+            rows = db.execute(
+                "SELECT id, kind, lease_until FROM jobs "
+                "WHERE state = 'running' AND lease_until < ?",
+                (self._clock(),),
+            ).fetchall()
+        return [(int(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+    def release(self, job_id: int) -> bool:
+        """Put a running job whose lease expired back in the queue, due now."""
+        with self._db() as db:
+            cur = db.execute(
+                "UPDATE jobs SET state = 'queued', lease_until = NULL, run_after = ? "
+                "WHERE id = ? AND state = 'running' AND lease_until < ?",
+                (self._clock(), job_id, self._clock()),
+            )
+        return cur.rowcount == 1
+
     def complete(
         self, job: Job, detail: dict[str, Any], started_at: float, outcome: str = "ok"
     ) -> None:

@@ -14,6 +14,7 @@ import click
 from service.cli import (
     card,
     curation,
+    doctor,
     imports,
     mcp,
     memory,
@@ -63,6 +64,7 @@ for command in (
     curation.edit,
     serve.serve,
     mcp.mcp,
+    doctor.doctor,
 ):
     cli.add_command(command)
 

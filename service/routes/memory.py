@@ -8,6 +8,7 @@ from fastapi import APIRouter, BackgroundTasks, Depends
 from pydantic import BaseModel, Field
 
 from ingest import IngestOptions, InlineSource
+from lanes.health import RESETS
 from service.operations import ingest_and_index
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
@@ -110,4 +111,5 @@ def stats_get(rt: RuntimeDep, s: SettingsDep) -> dict[str, Any]:
         **collect_stats(s, rt.injector.page_index()).as_json(),
         "jobs": rt.queue.counts(),
         "last_runs": rt.queue.last_runs(),
+        "derived_resets": dict(RESETS),
     }

@@ -223,6 +223,11 @@ class EdgeStore:
             if offset is None:
                 return points
 
+    def slug_counts(self) -> dict[str, int]:
+        if self._shard is None:
+            return {}
+        return self._scan_points().slug_counts()
+
     def count(self) -> int:
         if self._shard is None:
             return 0
@@ -257,6 +262,9 @@ class _PointMap:
 
     def kinds(self) -> set[str]:
         return {kind for kind, n in self._kinds.items() if n > 0}
+
+    def slug_counts(self) -> dict[str, int]:
+        return {slug: len(points) for slug, points in self._by_slug.items() if points}
 
     def add(self, point: Any, slug: str, kind: str) -> None:
         old = self._named.get(point)

@@ -17,7 +17,6 @@ A short page's chunks carry the whole page in their `dense_ml` vectors
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import time
@@ -33,14 +32,19 @@ from substrate.errors import InvalidInputError, StoreUnavailableError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
 from substrate.index.chunks import Chunk, chunk_facts, chunk_page, page_text
 from substrate.index.embedding import Embedder, Vectors
+from substrate.index.index_state import (
+    STATE_VERSION,
+    read_index_state,
+    state_path,
+    write_index_state,
+)
 from substrate.index.reweight import avgdl_for, reweight
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
 from substrate.pages.facts import split_facts
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
-from substrate.safety.safe_files import sweep_stale_temps, write_atomic
+from substrate.safety.safe_files import sweep_stale_temps
 
-STATE_VERSION = 2
 EMBED_BATCH = 64
 # Qdrant Edge maps its segment files: writing one on a full disk is a SIGBUS that
 # kills the process with nothing printed. Refuse before touching it instead.
@@ -127,7 +131,7 @@ class Maintenance:
         self._store = store
         self._identity = identity
         index_dir = settings.workspace.index_dir
-        self._state_path = index_dir / "index-state.json"
+        self._state_path = state_path(index_dir)
         self.stats_path = index_dir / "bm25-stats.json"
         self.saved: Bm25Stats | None = None  # the statistics the last maintain wrote
         self._indexed: dict[str, str] | None = None  # slug -> content hash, as last maintained
@@ -363,14 +367,10 @@ class Maintenance:
         return chunks + chunk_facts(doc.title, facts, per_chunk, count, budget, len(chunks))
 
     def _read_state(self) -> dict[str, Any]:
-        try:
-            state = json.loads(self._state_path.read_bytes())
-        except (OSError, ValueError):
-            return {}
-        return state if isinstance(state, dict) and state.get("version") == STATE_VERSION else {}
+        return read_index_state(self._state_path)
 
     def _write_state(self, state: dict[str, Any]) -> None:
-        write_atomic(self._state_path, json.dumps(state, ensure_ascii=False, separators=(",", ":")))
+        write_index_state(self._state_path, state)
 
 
 def _with_context(chunks: Vectors, pages: list[Vectors | None]) -> Vectors:

@@ -51,6 +51,10 @@ class SearchIndex:
         return self._store
 
     @property
+    def stats_path(self) -> Path:
+        return self._maintenance.stats_path
+
+    @property
     def identity(self) -> str:
         """What every stored vector depends on: a change means a full rebuild."""
         models = ";".join(f"{name}={e.identity}" for name, e in self._embedders.items())

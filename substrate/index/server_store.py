@@ -152,6 +152,21 @@ class ServerStore:
     def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
         return [h.payload for h in hits]  # searches here return whole payloads
 
+    def slug_counts(self) -> dict[str, int]:
+        if not self._client.collection_exists(self._name):
+            return {}
+        counts: dict[str, int] = {}
+        offset = None
+        while True:
+            records, offset = self._client.scroll(
+                self._name, limit=2048, offset=offset, with_payload=["slug"]
+            )
+            for record in records:
+                slug = str((record.payload or {}).get("slug"))
+                counts[slug] = counts.get(slug, 0) + 1
+            if offset is None:
+                return counts
+
     def count(self) -> int:
         if not self._client.collection_exists(self._name):
             return 0

@@ -195,9 +195,11 @@ def scan_all(jobs: list[tuple[str, str, int, int]]) -> list[Scanned]:
         return list(pool.map(_scan_job, jobs, chunksize=256))
 
 
-def load_page_index(workspace: Workspace) -> PageIndex:
-    """Scan the concepts folder, reusing cached entries for unchanged files."""
-    return assemble(rescan(workspace, read_cache(workspace.page_index_path), None))
+def load_page_index(workspace: Workspace, *, write_cache: bool = True) -> PageIndex:
+    """Scan the concepts folder, reusing cached entries for unchanged files;
+    `write_cache=False` leaves the cache as it is (a check must not repair it)."""
+    cached = read_cache(workspace.page_index_path)
+    return assemble(rescan(workspace, cached, None, write_cache=write_cache))
 
 
 def rescan(
@@ -205,6 +207,8 @@ def rescan(
     cached: dict[str, Scanned],
     folders: dict[str, int] | None,
     inodes: dict[str, int] | None = None,
+    *,
+    write_cache: bool = True,
 ) -> dict[str, Scanned]:
     scanned: dict[str, Scanned] = {}
     jobs: list[tuple[str, str, int, int]] = []
@@ -219,7 +223,7 @@ def rescan(
             jobs.append((concepts, rel, st.st_mtime_ns, st.st_size))
     for job, result in zip(jobs, scan_all(jobs), strict=True):
         scanned[job[1]] = result
-    if jobs or set(cached) != set(scanned):
+    if write_cache and (jobs or set(cached) != set(scanned)):
         _write_cache(workspace.page_index_path, scanned)
     return scanned
 
@@ -258,6 +262,22 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def cache_problem(path: Path) -> str | None:
+    """Why the page-index cache at `path` cannot be used, or None (absent is fine:
+    the first scan writes it)."""
+    if not path.exists():
+        return None
+    try:
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        return f"unreadable ({type(exc).__name__})"
+    if not isinstance(doc, dict) or doc.get("version") != CACHE_VERSION:
+        return "of another version"
+    if _parse_cache(path) == {} and doc.get("files"):
+        return "its entries do not parse"
+    return None
 
 
 def _parse_cache(path: Path) -> dict[str, Scanned]:
