@@ -42,11 +42,24 @@ class TimedEmbedder:
         try:
             return self.inner.embed_documents(texts)
         finally:
-            self.seconds += time.perf_counter() - started
-            self.texts += len(texts)
+            sink = getattr(self, "seconds_sink", self)
+            sink.seconds += time.perf_counter() - started
+            sink.texts += len(texts)
 
     def embed_query(self, text: str) -> Vectors:
         return self.inner.embed_query(text)
+
+    def with_threads(self, threads: int) -> TimedEmbedder:
+        """The inner model's `threads` sibling, timed into the same counters."""
+        sibling = TimedEmbedder(self.inner.with_threads(threads))  # type: ignore[attr-defined]
+        sibling.seconds_sink = self
+        return sibling
+
+    def set_threads(self, threads: int) -> None:
+        """`frozen` keeps the model's threads as they were (the baseline: before
+        USE got every core when running alone)."""
+        if not getattr(self, "frozen", False):
+            self.inner.set_threads(threads)  # type: ignore[attr-defined]
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         return self.inner.embed_queries(texts)

@@ -29,6 +29,7 @@ from typing import Any
 from common import WORDS, TimedEmbedder, word_range, write_pages
 
 from substrate import Settings, init_workspace, open_workspace, parse_config
+from substrate.config import usable_cpus
 from substrate.index import EdgeStore, Embedder, FastembedEmbedder, SearchIndex, UseEmbedder
 
 
@@ -38,6 +39,7 @@ def run_size(
     models: tuple[FastembedEmbedder, Embedder | None],
     root: Path,
     words: tuple[int, int],
+    mode: str = "default",
 ) -> dict[str, Any]:
     rng = random.Random(n)
     init_workspace(root)
@@ -45,27 +47,38 @@ def run_size(
     write_pages(ws.concepts_dir, n, rng, words)
     timed = TimedEmbedder(models[0])
     second = TimedEmbedder(models[1]) if models[1] else None
-    settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n"))
+    if second is not None and mode == "before":
+        second.frozen = True  # type: ignore[attr-defined]
+    concurrent = "true" if mode == "concurrent" else "false"
+    compute = f"[memory.substrate.compute]\nconcurrent = {concurrent}\n"
+    settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n" + compute))
     index = SearchIndex(settings, timed, EdgeStore(ws.state_dir / "qdrant"), second)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = index.maintain()
     total = time.perf_counter() - started
+    cpu_share = (time.process_time() - cpu) / (total * usable_cpus())
     noop = []
     for _ in range(3):
         again = index.maintain()
         noop.append(again.seconds)
         assert again.embedded == 0
-    latencies = []
+    latencies, ranked = [], []
     for _ in range(queries):
         query = " ".join(rng.sample(WORDS, 3))
         started = time.perf_counter()
-        index.search(query, k=10)
+        hits = index.search(query, k=10)
         latencies.append((time.perf_counter() - started) * 1000)
+        ranked.append([h.slug for h in hits])
     index.store.close()
     latencies.sort()
     model_seconds = timed.seconds + (second.seconds if second else 0.0)
     return {
         "signals": "ml" if second else "en",
+        "compute": mode,
+        "cpu_busy_share": round(cpu_share, 3),
+        "minilm_busy_share": round(timed.seconds / total, 3),
+        "use_busy_share": round(second.seconds / total, 3) if second else None,
+        "rankings": ranked,
         "pages": n,
         "words_per_page": list(words),
         "chunks": report.chunks,
@@ -83,6 +96,20 @@ def run_size(
     }
 
 
+def compare_modes(results: list[dict[str, Any]]) -> None:
+    """Each mode's speed over `before` for each size, and whether every query
+    ranked the same pages (the vectors are the models' own either way)."""
+    for size in sorted({r["pages"] for r in results}):
+        runs = {r["compute"]: r for r in results if r["pages"] == size and r["signals"] == "ml"}
+        base = runs.get("before")
+        for run in runs.values():
+            if base is None or run is base:
+                continue
+            same = sum(a == b for a, b in zip(base["rankings"], run["rankings"], strict=True))
+            run["speedup_over_before"] = round(base["index_seconds"] / run["index_seconds"], 3)
+            run["same_rankings_as_before"] = f"{same}/{len(run['rankings'])}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -91,6 +118,13 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--words", type=word_range, default=(60, 160), help="MIN,MAX per page")
     parser.add_argument("--signals", choices=["both", "en", "ml"], default="both")
+    parser.add_argument(
+        "--compute",
+        default="default",
+        help="bulk embedding modes to run, comma-separated, each in the same process: "
+        "`before` (USE on one thread throughout, as before issue 25), `default` (USE on "
+        "every core whenever it runs alone), `concurrent` (the two models side by side)",
+    )
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,11 +134,20 @@ def main() -> None:
         multilingual.embed_query("warm up")
         sets = {"en": None, "ml": multilingual}
         chosen = ["en", "ml"] if args.signals == "both" else [args.signals]
+        modes = args.compute.split(",")
         for size in (int(s) for s in args.sizes.split(",")):
             for name in chosen:
-                root = Path(tmp) / f"ws{size}-{name}"
-                results.append(run_size(size, args.queries, (model, sets[name]), root, args.words))
-                print(json.dumps(results[-1]), file=sys.stderr)
+                for mode in modes if name == "ml" else ["default"]:
+                    root = Path(tmp) / f"ws{size}-{name}-{mode}"
+                    run = run_size(size, args.queries, (model, sets[name]), root, args.words, mode)
+                    results.append(run)
+                    print(
+                        json.dumps({k: v for k, v in run.items() if k != "rankings"}),
+                        file=sys.stderr,
+                    )
+        compare_modes(results)
+        for r in results:
+            r.pop("rankings")
         for size in {r["pages"] for r in results}:
             pair = {r["signals"]: r for r in results if r["pages"] == size}
             if len(pair) == 2:

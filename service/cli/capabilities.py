@@ -9,7 +9,10 @@ from substrate import Capability
 
 def command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str, click.Command]]:
     out: list[tuple[str, click.Command]] = []
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         path = f"{prefix} {name}"
         if isinstance(command, click.Group):
             out.extend(command_paths(command, path))

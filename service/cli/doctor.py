@@ -9,7 +9,6 @@ import click
 
 from service.cli.base import json_option, print_json, workspace_option
 from service.cli.capabilities import cli_capabilities
-from service.cli.target import Local, target_for
 from service.doctor import diagnose, repair
 from service.settings_loader import build_settings
 
@@ -25,6 +24,7 @@ def doctor(workspace: Path, as_json: bool, fix: bool) -> None:
     settings = build_settings(workspace)
     checkup = diagnose(settings)
     if fix and checkup.problems:
+        from service.cli.target import Local, target_for  # the model stack: only to repair
 
         def maintain(rebuild: bool) -> object:
             """Through the service when one runs; else here, releasing the embedded

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from substrate.config.schema import (
+    COMPUTE_KEYS,
     CURATION_MODES,
     CURATION_RISKS,
     FUSION_METHODS,
@@ -156,6 +157,9 @@ def _section(memory: dict[str, Any], name: str, source: str) -> dict[str, Any]:
         if name == "substrate" and key in SUBTABLES:
             out[key] = _subtable(key, value, source)
             continue
+        if name == "substrate" and key == "compute":
+            out[key] = _compute(value, source)
+            continue
         if key not in known:
             if name == "v2" and not key.startswith(V2_ENGINE_PREFIXES):
                 out[key] = value
@@ -181,6 +185,31 @@ def _subtable(name: str, value: Any, source: str) -> dict[str, Any]:
         if key not in known:
             raise ConfigError(f"{source}: unknown key {dotted}")
         out[key] = _typed(item, known[key], dotted, source)
+    return out
+
+
+def _compute(value: Any, source: str) -> dict[str, Any]:
+    """`[memory.substrate.compute]`: `providers` a non-empty list of provider names,
+    `batch_size` a positive integer, `concurrent` true or false."""
+    table = _table(value, "memory.substrate.compute", source)
+    out: dict[str, Any] = {}
+    for key, item in table.items():
+        dotted = f"memory.substrate.compute.{key}"
+        if key not in COMPUTE_KEYS:
+            raise ConfigError(f"{source}: unknown key {dotted}")
+        if key == "providers":
+            if not isinstance(item, list) or not item or not all(isinstance(p, str) for p in item):
+                raise ConfigError(
+                    f"{source}: {dotted} must be a non-empty list of execution provider "
+                    f'names, e.g. ["CPUExecutionProvider"], got {item!r}'
+                )
+            out[key] = list(item)
+        elif key == "batch_size":
+            out[key] = _typed(item, int, dotted, source)
+            if out[key] < 1:
+                raise ConfigError(f"{source}: {dotted} must be at least 1, got {item}")
+        else:
+            out[key] = _typed(item, bool, dotted, source)
     return out
 
 

@@ -97,6 +97,18 @@ LLM_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "max_output_tokens": (int, 4096),
 }
 PLANNERS = ("auto", "deterministic", "llm")
+# `[memory.substrate.compute]`: how the embedding models run. `providers` are ONNX
+# Runtime execution providers for MiniLM, in order (e.g. ["CUDAExecutionProvider",
+# "CPUExecutionProvider"] where onnxruntime-gpu is installed); `batch_size` is the
+# chunks embedded per batch during indexing; `concurrent` runs MiniLM and USE side
+# by side during bulk indexing (one thread each; the one still busy gets every
+# core when the other is done): off by default, it lost on 180-280-word pages
+# (substrate/index/bulk.py). Vectors are the same either way.
+COMPUTE_KEYS: dict[str, tuple[type, Any]] = {
+    "providers": (list, ["CPUExecutionProvider"]),
+    "batch_size": (int, 64),
+    "concurrent": (bool, False),
+}
 
 TIER_SWITCHES: dict[str, tuple[type[bool], bool]] = {
     "memory.enabled": (bool, True),

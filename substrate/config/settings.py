@@ -11,10 +11,12 @@ from dataclasses import dataclass, field, replace
 from substrate.config.config_file import MemoryConfig
 from substrate.config.tiers import is_memory_enabled, uses_concept_page_memory
 from substrate.config.tuning import (
+    Compute,
     Limits,
     SubstrateTuning,
     V2Tuning,
     V3Tuning,
+    resolve_compute,
     resolve_limits,
     resolve_substrate_tuning,
     resolve_v2_tuning,
@@ -47,6 +49,10 @@ class Settings:
     @property
     def v3(self) -> V3Tuning:
         return resolve_v3_tuning(self.config)
+
+    @property
+    def compute(self) -> Compute:
+        return resolve_compute(self.config)
 
     @property
     def limits(self) -> Limits:

@@ -10,7 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from substrate.config.config_file import MemoryConfig
-from substrate.config.schema import LIMIT_KEYS, SUBSTRATE_TUNABLES, V2_ENGINE_KEYS, V3_KEYS
+from substrate.config.schema import (
+    COMPUTE_KEYS,
+    LIMIT_KEYS,
+    SUBSTRATE_TUNABLES,
+    V2_ENGINE_KEYS,
+    V3_KEYS,
+)
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,21 @@ def resolve_v2_tuning(config: MemoryConfig) -> V2Tuning:
         for key, (_, default) in V2_ENGINE_KEYS.items()
     }
     return V2Tuning(**values)
+
+
+@dataclass(frozen=True)
+class Compute:
+    """`[memory.substrate.compute]` (see `schema.COMPUTE_KEYS`)."""
+
+    providers: tuple[str, ...]
+    batch_size: int
+    concurrent: bool
+
+
+def resolve_compute(config: MemoryConfig) -> Compute:
+    table = config.substrate.get("compute") or {}
+    values = {key: table.get(key, default) for key, (_, default) in COMPUTE_KEYS.items()}
+    return Compute(tuple(values["providers"]), values["batch_size"], values["concurrent"])
 
 
 @dataclass(frozen=True)

@@ -226,7 +226,19 @@ class EdgeStore:
     def slug_counts(self) -> dict[str, int]:
         if self._shard is None:
             return {}
-        return self._scan_points().slug_counts()
+        qe = self._qe
+        counts: dict[str, int] = {}
+        offset = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset, limit=4096, with_payload=qe.PayloadSelector.Include(["slug"])
+            )
+            records, offset = self._shard.scroll(request)
+            for r in records:
+                slug = str((r.payload or {}).get("slug"))
+                counts[slug] = counts.get(slug, 0) + 1
+            if offset is None:
+                return counts
 
     def count(self) -> int:
         if self._shard is None:
@@ -263,8 +275,6 @@ class _PointMap:
     def kinds(self) -> set[str]:
         return {kind for kind, n in self._kinds.items() if n > 0}
 
-    def slug_counts(self) -> dict[str, int]:
-        return {slug: len(points) for slug, points in self._by_slug.items() if points}
 
     def add(self, point: Any, slug: str, kind: str) -> None:
         old = self._named.get(point)

@@ -157,10 +157,20 @@ def clip(texts: Sequence[str], max_chars: int) -> list[str]:
 class FastembedEmbedder:
     """A fastembed model: identity resolved cheaply, the model loaded on first embed."""
 
-    def __init__(self, model: str, cache_dir: Path, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        model: str,
+        cache_dir: Path,
+        threads: int | None = None,
+        providers: Sequence[str] | None = None,
+    ) -> None:
+        """`providers`: ONNX Runtime execution providers in order (None: the CPU);
+        a provider this onnxruntime lacks is refused when the model loads."""
         self._model_name = model
         self._cache_dir = cache_dir
         self._threads = threads or usable_cpus()
+        self._providers = list(providers) if providers else None
+        self._siblings: dict[int, FastembedEmbedder] = {}
         self._lock = threading.Lock()
         self._model: Any = None
         self._tokenizer: Any = None
@@ -185,14 +195,28 @@ class FastembedEmbedder:
                 self._model = self._open(self._spec)
             return self._model
 
+    def with_threads(self, threads: int) -> FastembedEmbedder:
+        """The same model on `threads` threads (its own session, made once): bulk
+        indexing runs it beside the multilingual model, one core each."""
+        if threads == self._threads:
+            return self
+        with self._lock:
+            if threads not in self._siblings:
+                self._siblings[threads] = FastembedEmbedder(
+                    self._model_name, self._cache_dir, threads, self._providers
+                )
+            return self._siblings[threads]
+
     def _open(self, spec: _ModelSpec) -> Any:
         from fastembed import TextEmbedding
         from fastembed.common.model_description import ModelSource, PoolingType
 
+        options: dict[str, Any] = {"threads": self._threads}
+        if self._providers is not None:
+            self._check_providers()
+            options["providers"] = self._providers
         if spec.folder is None:
-            return TextEmbedding(
-                spec.name, cache_dir=str(self._cache_dir / "models"), threads=self._threads
-            )
+            return TextEmbedding(spec.name, cache_dir=str(self._cache_dir / "models"), **options)
         custom = f"local/{spec.name}"
         if custom not in {m["model"] for m in TextEmbedding.list_supported_models()}:
             TextEmbedding.add_custom_model(
@@ -203,7 +227,18 @@ class FastembedEmbedder:
                 dim=spec.dim,
                 model_file="model.onnx",
             )
-        return TextEmbedding(custom, specific_model_path=str(spec.folder), threads=self._threads)
+        return TextEmbedding(custom, specific_model_path=str(spec.folder), **options)
+
+    def _check_providers(self) -> None:
+        import onnxruntime
+
+        available = set(onnxruntime.get_available_providers())
+        missing = [p for p in self._providers or () if p not in available]
+        if missing:
+            raise StoreUnavailableError(
+                f"memory.substrate.compute.providers: {', '.join(missing)} not available in "
+                f"this onnxruntime (available: {', '.join(sorted(available))})"
+            )
 
     @property
     def identity(self) -> str:

@@ -27,9 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from substrate.config.cpus import usable_cpus
 from substrate.config.settings import Settings
 from substrate.errors import InvalidInputError, StoreUnavailableError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
+from substrate.index.bulk import all_cores, embed_batches
 from substrate.index.chunks import Chunk, chunk_facts, chunk_page, page_text
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.index_state import (
@@ -296,10 +298,13 @@ class Maintenance:
         context = self._page_context(pages)
         avgdl = avgdl_for(weighted, stats.avgdl)
         total = len(planned)
-        for start in range(0, total, EMBED_BATCH):
-            batch = planned[start : start + EMBED_BATCH]
-            texts = [chunk.text for _, chunk, _, _ in batch]
-            vectors = {name: e.embed_documents(texts) for name, e in self._embedders.items()}
+        size = self._settings.compute.batch_size
+        batches = [planned[start : start + size] for start in range(0, total, size)]
+        texts = [[chunk.text for _, chunk, _, _ in batch] for batch in batches]
+        embedded = embed_batches(
+            self._embedders, texts, usable_cpus(), self._settings.compute.concurrent
+        )
+        for start, batch, vectors in zip(range(0, total, size), batches, embedded, strict=True):
             if DENSE_ML in vectors and context:
                 vectors[DENSE_ML] = _with_context(
                     vectors[DENSE_ML], [context.get(doc.slug) for doc, _, _, _ in batch]
@@ -316,7 +321,7 @@ class Maintenance:
             ]
             self._store.upsert(points)
             if progress is not None:
-                progress(min(start + EMBED_BATCH, total), total)
+                progress(min(start + size, total), total)
         return counts, avgdl
 
     def _page_context(self, pages: dict[str, tuple[str, list[Chunk]]]) -> dict[str, Vectors]:
@@ -343,10 +348,11 @@ class Maintenance:
         sizes = model.count_tokens([whole[slug] for slug in slugs])
         fitting = [slug for slug, n in zip(slugs, sizes, strict=True) if n <= limit]
         vectors: dict[str, Vectors] = {}
-        for start in range(0, len(fitting), EMBED_BATCH):
-            batch = fitting[start : start + EMBED_BATCH]
-            embedded = model.embed_documents([whole[slug] for slug in batch])
-            vectors.update(zip(batch, embedded, strict=True))
+        with all_cores(model, usable_cpus()):
+            for start in range(0, len(fitting), EMBED_BATCH):
+                batch = fitting[start : start + EMBED_BATCH]
+                embedded = model.embed_documents([whole[slug] for slug in batch])
+                vectors.update(zip(batch, embedded, strict=True))
         return vectors
 
     def _chunks(self, doc: _Doc) -> list[Chunk]:

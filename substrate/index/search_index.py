@@ -227,7 +227,8 @@ def open_search_index(
 
     tuning = settings.tuning
     state_dir = settings.workspace.state_dir
-    model = embedder or FastembedEmbedder(tuning.embedding_model, state_dir)
+    providers = settings.compute.providers
+    model = embedder or FastembedEmbedder(tuning.embedding_model, state_dir, providers=providers)
     second = multilingual or open_multilingual(tuning.multilingual_model, state_dir)
     return SearchIndex(settings, model, open_store(settings), second)
 

@@ -73,6 +73,13 @@ class UseEmbedder:
         self._running = threading.Lock()  # one forward pass at a time, as for fastembed
         self._backend: Any = None
 
+    def set_threads(self, threads: int) -> None:
+        """BLAS threads for the next forward passes: one beside MiniLM during bulk
+        indexing, every core once it runs alone."""
+        self._threads = threads
+        if self._backend is not None:
+            self._backend.threads = threads
+
     @functools.cached_property
     def _digest(self) -> str:
         """The packaged weights' sha256 (16 hex digits): in the identity and the cache name."""

@@ -275,8 +275,8 @@ def cache_problem(path: Path) -> str | None:
         return f"unreadable ({type(exc).__name__})"
     if not isinstance(doc, dict) or doc.get("version") != CACHE_VERSION:
         return "of another version"
-    if _parse_cache(path) == {} and doc.get("files"):
-        return "its entries do not parse"
+    if not isinstance(doc.get("files"), dict):
+        return "it lists no files"
     return None
 
 
