@@ -96,6 +96,11 @@ enabled = true
 # api_key = "..."
 # collection = "memory_pages"
 #
+# [memory.substrate.compute]        # how the embedding models run
+# providers = ["CPUExecutionProvider"]   # ONNX Runtime providers for MiniLM, in order
+# batch_size = 64                   # chunks per indexing batch
+# concurrent = false                # MiniLM and USE side by side while bulk indexing
+#
 # [memory.substrate.llm]            # any OpenAI-compatible chat-completions endpoint
 # base_url = "http://localhost:11434/v1"
 # model = "llama3.1"

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,27 @@ def test_migrate_to_v3_writes_a_config_where_there_was_none(tmp_path: Path) -> N
     path = tmp_path / "config.toml"
     assert migrate_config(path, to_v3=True) == ["memory.v3.live = true (was unset)"]
     assert memory_tier(load_config(path)) == "v3"
+
+
+def test_compute_settings_are_checked_and_default_to_the_cpu() -> None:
+    from substrate.config.tuning import resolve_compute
+
+    assert resolve_compute(parse_config("")).providers == ("CPUExecutionProvider",)
+    custom = parse_config(
+        '[memory.substrate.compute]\nproviders = ["CUDAExecutionProvider", "CPUExecutionProvider"]\n'
+        "batch_size = 16\nconcurrent = true\n"
+    )
+    compute = resolve_compute(custom)
+    assert (compute.providers[0], compute.batch_size, compute.concurrent) == (
+        "CUDAExecutionProvider",
+        16,
+        True,
+    )
+    for toml, words in [
+        ('providers = "CPU"', "must be a non-empty list of execution provider names"),
+        ("providers = []", "must be a non-empty list"),
+        ("batch_size = 0", "batch_size must be at least 1"),
+        ("threads = 4", "unknown key memory.substrate.compute.threads"),
+    ]:
+        with pytest.raises(ConfigError, match=re.escape(words)):
+            parse_config(f"[memory.substrate.compute]\n{toml}\n")

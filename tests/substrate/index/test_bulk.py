@@ -119,3 +119,11 @@ def test_the_real_models_give_the_same_vectors_side_by_side(tmp_path: Path) -> N
     for a, b in zip(side, alone, strict=True):
         assert np.allclose(a[DENSE], b[DENSE], atol=1e-5)
         assert np.allclose(a[DENSE_ML], b[DENSE_ML], atol=1e-5)
+
+
+def test_a_provider_this_onnxruntime_lacks_is_refused_by_name(tmp_path: Path) -> None:
+    from substrate.errors import StoreUnavailableError
+
+    model = FastembedEmbedder("all-MiniLM-L6-v2-int8", tmp_path, providers=["NoSuchProvider"])
+    with pytest.raises(StoreUnavailableError, match="NoSuchProvider not available"):
+        model.embed_documents(["a text"])
