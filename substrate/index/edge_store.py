@@ -275,7 +275,6 @@ class _PointMap:
     def kinds(self) -> set[str]:
         return {kind for kind, n in self._kinds.items() if n > 0}
 
-
     def add(self, point: Any, slug: str, kind: str) -> None:
         old = self._named.get(point)
         if old is not None:

@@ -25,14 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from substrate.config.cpus import usable_cpus
 from substrate.config.settings import Settings
 from substrate.errors import InvalidInputError, StoreUnavailableError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
-from substrate.index.bulk import all_cores, embed_batches
-from substrate.index.chunks import Chunk, chunk_facts, chunk_page, page_text
+from substrate.index.bulk import embed_batches
+from substrate.index.chunks import Chunk, chunk_facts, chunk_page
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.index_state import (
     STATE_VERSION,
@@ -40,6 +38,7 @@ from substrate.index.index_state import (
     state_path,
     write_index_state,
 )
+from substrate.index.page_context import page_context, with_context
 from substrate.index.reweight import avgdl_for, reweight
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
 from substrate.pages.facts import split_facts
@@ -47,7 +46,6 @@ from substrate.pages.page_file import decode_page, read_page_file, split_frontma
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
 from substrate.safety.safe_files import sweep_stale_temps
 
-EMBED_BATCH = 64
 # Qdrant Edge maps its segment files: writing one on a full disk is a SIGBUS that
 # kills the process with nothing printed. Refuse before touching it instead.
 MIN_FREE_BYTES = 64 * 1024 * 1024
@@ -306,7 +304,7 @@ class Maintenance:
         )
         for start, batch, vectors in zip(range(0, total, size), batches, embedded, strict=True):
             if DENSE_ML in vectors and context:
-                vectors[DENSE_ML] = _with_context(
+                vectors[DENSE_ML] = with_context(
                     vectors[DENSE_ML], [context.get(doc.slug) for doc, _, _, _ in batch]
                 )
             points = [
@@ -325,35 +323,9 @@ class Maintenance:
         return counts, avgdl
 
     def _page_context(self, pages: dict[str, tuple[str, list[Chunk]]]) -> dict[str, Vectors]:
-        """The multilingual vector of each whole page that is cut into several chunks
-        yet fits `multilingual_page_context` of the model's tokens.
-
-        A chunk of a short page loses the rest of its paragraph: MiniLM's tokenizer
-        cuts a 600-character Arabic paragraph in three, and each third alone is a
-        weaker match for a question about the paragraph. Each such chunk's `dense_ml`
-        vector is its own plus the page's (`_with_context`). A long page is left
-        alone: its vector averages many topics (a conversation session) and blurs
-        every chunk. Measured (README, Search index): XQuAD en→ar hit@5 .900 → .918,
-        LoCoMo unchanged at session granularity and R@1 +.002 at window."""
-        limit = self._settings.tuning.multilingual_page_context
         model = self._embedders.get(DENSE_ML)
-        if model is None or limit <= 0:
-            return {}
-        whole = {
-            slug: page_text(title, chunks)
-            for slug, (title, chunks) in pages.items()
-            if len(chunks) > 1
-        }
-        slugs = list(whole)
-        sizes = model.count_tokens([whole[slug] for slug in slugs])
-        fitting = [slug for slug, n in zip(slugs, sizes, strict=True) if n <= limit]
-        vectors: dict[str, Vectors] = {}
-        with all_cores(model, usable_cpus()):
-            for start in range(0, len(fitting), EMBED_BATCH):
-                batch = fitting[start : start + EMBED_BATCH]
-                embedded = model.embed_documents([whole[slug] for slug in batch])
-                vectors.update(zip(batch, embedded, strict=True))
-        return vectors
+        limit = self._settings.tuning.multilingual_page_context
+        return page_context(model, pages, limit) if model is not None else {}
 
     def _chunks(self, doc: _Doc) -> list[Chunk]:
         body = doc.text
@@ -377,16 +349,6 @@ class Maintenance:
 
     def _write_state(self, state: dict[str, Any]) -> None:
         write_index_state(self._state_path, state)
-
-
-def _with_context(chunks: Vectors, pages: list[Vectors | None]) -> Vectors:
-    """Each chunk's vector plus its page's where it has one, back to unit length."""
-    out = np.array(chunks, dtype=np.float32)
-    for i, page in enumerate(pages):
-        if page is not None:
-            blended = out[i] + page
-            out[i] = blended / max(float(np.linalg.norm(blended)), 1e-12)
-    return out
 
 
 def _same(indexed: list[Any] | None, content_hash: str) -> bool:
