@@ -28,7 +28,7 @@ from lanes.edges import STATE_VERSION as EDGES_VERSION
 from lanes.health import conversation_problems, edges_problems
 from service.discovery import running_service, service_file, stale_service_file
 from service.jobs import JobQueue
-from substrate import Settings, load_page_index, open_search_index
+from substrate import Settings, open_search_index
 from substrate.index.consistency import (
     DELETE,
     REBUILD,
@@ -38,6 +38,7 @@ from substrate.index.consistency import (
     page_cache_problems,
 )
 from substrate.index.index_state import mark_stale, state_path
+from substrate.pages.page_index import checked_page_index
 
 Maintain = Callable[[bool], object]  # rebuild -> report
 
@@ -60,8 +61,8 @@ def diagnose(settings: Settings) -> Checkup:
     corpus = settings.indexed_corpus()
     state = settings.workspace.state_dir
     notes = []
-    problems = page_cache_problems(corpus)
-    index = load_page_index(corpus.workspace, write_cache=False)
+    index, cache_trouble = checked_page_index(corpus.workspace)
+    problems = page_cache_problems(corpus, cache_trouble)
     service = running_service(settings.workspace)
     if service is None:
         search = open_search_index(corpus)

@@ -17,7 +17,7 @@ from substrate.index.bm25 import Bm25Stats
 from substrate.index.index_state import read_index_state, state_path
 from substrate.index.reweight import DRIFT
 from substrate.index.search_index import SearchIndex
-from substrate.pages.page_index import PageIndex, cache_problem
+from substrate.pages.page_index import PageIndex
 
 CAPABILITY_PREFIX = "capability/"  # synthetic entries (`Capability`), not pages
 REINDEX = "reindex"  # fix: re-embed the named pages
@@ -64,10 +64,9 @@ def index_problems(
     return problems
 
 
-def page_cache_problems(settings: Settings) -> list[Problem]:
-    """Ask before the page index is loaded: a scan rewrites the cache."""
+def page_cache_problems(settings: Settings, why: str | None) -> list[Problem]:
+    """`why` the page-index cache could not be used (`checked_page_index`)."""
     path = settings.workspace.page_index_path
-    why = cache_problem(path)
     if why is None:
         return []
     fix = "delete it (the next scan rewrites it)"

@@ -195,11 +195,9 @@ def scan_all(jobs: list[tuple[str, str, int, int]]) -> list[Scanned]:
         return list(pool.map(_scan_job, jobs, chunksize=256))
 
 
-def load_page_index(workspace: Workspace, *, write_cache: bool = True) -> PageIndex:
-    """Scan the concepts folder, reusing cached entries for unchanged files;
-    `write_cache=False` leaves the cache as it is (a check must not repair it)."""
-    cached = read_cache(workspace.page_index_path)
-    return assemble(rescan(workspace, cached, None, write_cache=write_cache))
+def load_page_index(workspace: Workspace) -> PageIndex:
+    """Scan the concepts folder, reusing cached entries for unchanged files."""
+    return assemble(rescan(workspace, read_cache(workspace.page_index_path), None))
 
 
 def rescan(
@@ -264,20 +262,29 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def cache_problem(path: Path) -> str | None:
-    """Why the page-index cache at `path` cannot be used, or None (absent is fine:
-    the first scan writes it)."""
-    if not path.exists():
-        return None
-    try:
-        doc = json.loads(path.read_bytes())
-    except (OSError, ValueError) as exc:
-        return f"unreadable ({type(exc).__name__})"
-    if not isinstance(doc, dict) or doc.get("version") != CACHE_VERSION:
-        return "of another version"
-    if not isinstance(doc.get("files"), dict):
-        return "it lists no files"
-    return None
+def checked_page_index(workspace: Workspace) -> tuple[PageIndex, str | None]:
+    """The page index, read as `load_page_index` would but writing nothing, and
+    why its cache could not be used (None when it could, or is simply absent:
+    the first scan writes it). The cache is parsed once for both."""
+    path = workspace.page_index_path
+    problem: str | None = None
+    cached: dict[str, Scanned] = {}
+    if path.exists():
+        with _gc_paused():
+            try:
+                doc = json.loads(path.read_bytes())
+            except (OSError, ValueError) as exc:
+                doc, problem = None, f"unreadable ({type(exc).__name__})"
+            if problem is None and (
+                not isinstance(doc, dict) or doc.get("version") != CACHE_VERSION
+            ):
+                problem = "of another version"
+            elif problem is None:
+                try:
+                    cached = {rel: _scanned_from_json(i) for rel, i in doc["files"].items()}
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    problem = "its entries do not parse"
+    return assemble(rescan(workspace, cached, None, write_cache=False)), problem
 
 
 def _parse_cache(path: Path) -> dict[str, Scanned]:
