@@ -7,7 +7,9 @@ default. Nothing else reads these keys.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from substrate.config.config_file import MemoryConfig
 from substrate.config.schema import (
@@ -92,11 +94,16 @@ class V3Tuning:
         }
 
 
-def resolve_v3_tuning(config: MemoryConfig) -> V3Tuning:
-    values = {
-        key: config.v3[key] if config.v3.get(key) is not None else default
-        for key, (_, default) in V3_KEYS.items()
+def _with_defaults(table: Mapping[str, Any], keys: Mapping[str, tuple[Any, Any]]) -> dict[str, Any]:
+    """Each key's value as set in `table` (a `config.toml` section), else its default."""
+    return {
+        key: table[key] if table.get(key) is not None else default
+        for key, (_, default) in keys.items()
     }
+
+
+def resolve_v3_tuning(config: MemoryConfig) -> V3Tuning:
+    values = _with_defaults(config.v3, V3_KEYS)
     return V3Tuning(**values)
 
 
@@ -118,10 +125,7 @@ class V2Tuning:
 
 
 def resolve_v2_tuning(config: MemoryConfig) -> V2Tuning:
-    values = {
-        key: config.v2[key] if config.v2.get(key) is not None else default
-        for key, (_, default) in V2_ENGINE_KEYS.items()
-    }
+    values = _with_defaults(config.v2, V2_ENGINE_KEYS)
     return V2Tuning(**values)
 
 
@@ -135,8 +139,7 @@ class Compute:
 
 
 def resolve_compute(config: MemoryConfig) -> Compute:
-    table = config.substrate.get("compute") or {}
-    values = {key: table.get(key, default) for key, (_, default) in COMPUTE_KEYS.items()}
+    values = _with_defaults(config.substrate.get("compute") or {}, COMPUTE_KEYS)
     return Compute(tuple(values["providers"]), values["batch_size"], values["concurrent"])
 
 
@@ -184,8 +187,5 @@ class Limits:
 
 
 def resolve_limits(config: MemoryConfig) -> Limits:
-    values = {
-        key: config.limits[key] if config.limits.get(key) is not None else default
-        for key, (_, default) in LIMIT_KEYS.items()
-    }
+    values = _with_defaults(config.limits, LIMIT_KEYS)
     return Limits(**values)
