@@ -245,8 +245,7 @@ def _order(s: Scanned) -> str:
 
 def read_cache(path: Path) -> dict[str, Scanned]:
     """The cached scan; anything unreadable or from another version means a full scan."""
-    with _gc_paused():
-        return _parse_cache(path)
+    return _parse_cache(path)[0]
 
 
 @contextmanager
@@ -265,36 +264,26 @@ def _gc_paused() -> Iterator[None]:
 def checked_page_index(workspace: Workspace) -> tuple[PageIndex, str | None]:
     """The page index, read as `load_page_index` would but writing nothing, and
     why its cache could not be used (None when it could, or is simply absent:
-    the first scan writes it). The cache is parsed once for both."""
-    path = workspace.page_index_path
-    problem: str | None = None
-    cached: dict[str, Scanned] = {}
-    if path.exists():
-        with _gc_paused():
-            try:
-                doc = json.loads(path.read_bytes())
-            except (OSError, ValueError) as exc:
-                doc, problem = None, f"unreadable ({type(exc).__name__})"
-            if problem is None and (
-                not isinstance(doc, dict) or doc.get("version") != CACHE_VERSION
-            ):
-                problem = "of another version"
-            elif problem is None:
-                try:
-                    cached = {rel: _scanned_from_json(i) for rel, i in doc["files"].items()}
-                except (KeyError, TypeError, ValueError, AttributeError):
-                    problem = "its entries do not parse"
+    the first scan writes it)."""
+    cached, problem = _parse_cache(workspace.page_index_path)
     return assemble(rescan(workspace, cached, None, write_cache=False)), problem
 
 
-def _parse_cache(path: Path) -> dict[str, Scanned]:
-    try:
-        doc = json.loads(path.read_bytes())
-        if doc.get("version") != CACHE_VERSION:
-            return {}
-        return {rel: _scanned_from_json(item) for rel, item in doc["files"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+def _parse_cache(path: Path) -> tuple[dict[str, Scanned], str | None]:
+    """(the cached scan, why it could not be used); ({}, None) when absent."""
+    with _gc_paused():
+        try:
+            doc = json.loads(path.read_bytes())
+        except FileNotFoundError:
+            return {}, None
+        except (OSError, ValueError) as exc:
+            return {}, f"unreadable ({type(exc).__name__})"
+        if not isinstance(doc, dict) or doc.get("version") != CACHE_VERSION:
+            return {}, "of another version"
+        try:
+            return {rel: _scanned_from_json(item) for rel, item in doc["files"].items()}, None
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return {}, "its entries do not parse"
 
 
 def _write_cache(path: Path, scanned: dict[str, Scanned]) -> None:
