@@ -147,7 +147,7 @@ class ConversationStore:
         for name in names:
             try:
                 doc = json.loads(Path(name).read_bytes())
-                if doc.get("version") != STATE_VERSION:
+                if not _is_conversation(doc):
                     continue
                 conv = self._live(doc, str(doc["id"]), now)
             except (OSError, ValueError, KeyError, TypeError):
@@ -175,9 +175,9 @@ class ConversationStore:
         except (OSError, ValueError) as exc:
             note_reset("conversation", path, type(exc).__name__)
             return None
-        if not isinstance(doc, dict) or doc.get("version") != STATE_VERSION:
+        if not _is_conversation(doc):
             return None
-        return doc if doc.get("id") == conv_id else None
+        return doc if doc["id"] == conv_id else None
 
     def _remember(self, path: Path, doc: dict[str, Any]) -> None:
         try:
@@ -215,3 +215,25 @@ def _stamp(st: os.stat_result) -> tuple[int, int, int]:
     """A replaced file (every write is a rename) has a new inode; size and mtime
     catch the rest."""
     return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _is_conversation(doc: Any) -> bool:
+    return isinstance(doc, dict) and doc.get("version") == STATE_VERSION and "id" in doc
+
+
+def unreadable_conversations(folder: Path) -> list[Path]:
+    """The files in `folder` that do not parse as a conversation (each reader of
+    one would start that conversation empty)."""
+    try:
+        names = sorted(e.path for e in os.scandir(folder) if e.name.endswith(".json"))
+    except OSError:
+        return []
+    bad = []
+    for name in names:
+        try:
+            good = _is_conversation(json.loads(Path(name).read_bytes()))
+        except (OSError, ValueError):
+            good = False
+        if not good:
+            bad.append(Path(name))
+    return bad

@@ -129,14 +129,36 @@ def _apply(journal: _Journal, data: bytes) -> None:
     line that does not parse (torn by a crash) is skipped."""
     end = data.rfind(b"\n") + 1
     for line in data[:end].splitlines():
-        try:
-            selected = json.loads(line)["selected"]
-        except (ValueError, TypeError, KeyError):
-            continue
-        if isinstance(selected, list):
-            journal.graph.record([str(s) for s in selected])
+        selected = _turn(line)
+        if selected is not None:
+            journal.graph.record(selected)
             journal.turns += 1
     journal.offset += end
+
+
+def _turn(line: bytes) -> list[str] | None:
+    """One turn line's selected pages; None when it does not parse (torn)."""
+    try:
+        selected = json.loads(line)["selected"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    return [str(s) for s in selected] if isinstance(selected, list) else None
+
+
+def journal_problem(path: Path) -> str | None:
+    """Why the journal at `path` would lose learned state for a reader, or None
+    (an absent journal is an empty graph, not a problem)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    head, _, rest = data.partition(b"\n")
+    if CoSelectionGraph.from_snapshot(head, 1.0) is None:
+        return "its snapshot line does not parse"
+    torn = sum(1 for line in rest.splitlines() if _turn(line) is None)
+    return f"{torn} turn lines do not parse" if torn else None
 
 
 class LearnedEdges:

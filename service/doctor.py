@@ -23,9 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lanes.conversations import STATE_VERSION as CONVERSATIONS_VERSION
-from lanes.edges import STATE_VERSION as EDGES_VERSION
-from lanes.health import conversation_problems, edges_problems
+from lanes.checks import conversation_problems, edges_problems
 from service.discovery import running_service, service_file, stale_service_file
 from service.jobs import JobQueue
 from substrate import Settings, open_search_index
@@ -75,8 +73,8 @@ def diagnose(settings: Settings) -> Checkup:
             f"the service at {service.url} (pid {service.pid}) owns the index: "
             "the store and model checks were skipped"
         )
-    problems += edges_problems(state / "edges.jsonl", EDGES_VERSION)
-    problems += conversation_problems(state / "conversations", CONVERSATIONS_VERSION)
+    problems += edges_problems(state / "edges.jsonl")
+    problems += conversation_problems(state / "conversations")
     problems += _queue_problems(state / "jobs.sqlite")
     stale = stale_service_file(settings.workspace)
     if stale is not None:
