@@ -61,11 +61,6 @@ class Blocks:
             out["recall"] = self.recall
         return out
 
-    def rendered(self) -> list[str]:
-        """The non-empty blocks in the order prompt assembly places them."""
-        parts = (self.profile, self.memory, self.knowledge_base, self.recall, self.info)
-        return [p for p in parts if p]
-
 
 def check_conversation_id(conversation_id: str) -> str:
     """A conversation id names a state file (hashed): any text, but short and valid."""

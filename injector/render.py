@@ -70,6 +70,16 @@ def trust_attrs(source: str | None, quarantine: str | None) -> tuple[list[str], 
 
 
 MIN_EXCERPT = 60
+PAGE_HEAD = 110  # a page's tag (slug, title, lanes or sources) on a block, roughly
+
+
+def excerpt_shares(weights: list[float], budget: int) -> list[int]:
+    """About the excerpt room each page gets on a block of `budget` characters, by
+    weight: an excerpt is re-centred on the turn's words within its share before
+    `render_entries` fits it, so the line that matched is not cut off."""
+    room = max(0, budget - PAGE_HEAD * len(weights))
+    total = max(sum(weights), 1e-9)
+    return [max(MIN_EXCERPT, int(room * w / total)) for w in weights]
 
 
 @dataclass(frozen=True)

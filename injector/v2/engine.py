@@ -11,7 +11,7 @@ block on v2).
 from __future__ import annotations
 
 from injector.blocks import SelectedPage
-from injector.render import MIN_EXCERPT
+from injector.render import excerpt_shares
 from injector.shared import PageState
 from injector.v2.activation import Activated, Neighbours, linked_pages, seed, spread
 from injector.v2.injection import V2Page, render_block
@@ -22,10 +22,9 @@ from substrate.config import Settings
 from substrate.index import SearchIndex
 from substrate.index.bm25 import query_terms, question_keys
 from substrate.index.excerpts import excerpt_for
-from substrate.pages import PageIndex
+from substrate.pages import PageEntry, PageIndex
 
 SEARCH_K = 20
-PAGE_HEAD = 110  # a page's tag on the block, roughly
 
 Picked = tuple[str, list[SelectedPage]]
 
@@ -43,8 +42,8 @@ class V2Engine:
             return "", []
         tuning, state = self._tuning, self._state
         vectors = self._search.embed_query(turn)
-        room = tuning.router_budget_chars
-        hits = self._search.search_embedded(turn, vectors, SEARCH_K, excerpt_chars=room)
+        budget = tuning.router_budget_chars
+        hits = self._search.search_embedded(turn, vectors, SEARCH_K, excerpt_chars=budget)
         state.pages.current()  # a due refresh happens here, outside the lock
         with state.lock:
             index = state.newest()
@@ -58,20 +57,16 @@ class V2Engine:
         kept = keep(rerank(routed, active, cosine, tuning), tuning)
         terms = {*query_terms(turn), *question_keys(turn)}
         found = {h.slug: h.excerpt for h in hits}
-        room = max(0, tuning.router_budget_chars - PAGE_HEAD * len(kept))
-        total = sum(score for _, score in kept) or 1.0
-        pages = [
-            self._page(
-                index,
-                slug,
-                score,
-                active[slug],
-                found.get(slug) or best.get(slug),
-                (terms, max(MIN_EXCERPT, int(room * score / total))),
+        shares = excerpt_shares([score for _, score in kept], budget)
+        pages = []
+        for (slug, score), share in zip(kept, shares, strict=True):
+            entry = index.entries[slug]
+            text = found.get(slug) or (
+                _without_title(best[slug][1], entry.title) if slug in best else ""
             )
-            for slug, score in kept
-        ]
-        block, shown = render_block(pages, tuning.router_budget_chars)
+            excerpt = excerpt_for(text, terms, share) if text else state.page_excerpt(entry)
+            pages.append(_page(entry, score, active[slug], excerpt))
+        block, shown = render_block(pages, budget)
         selected = [
             SelectedPage(p.slug, p.title, p.via, p.score, {"v2": active[p.slug].reason})
             for p in shown
@@ -87,31 +82,19 @@ class V2Engine:
             self._links = (index, linked_pages(index))
         return self._links[1]
 
-    def _page(
-        self,
-        index: PageIndex,
-        slug: str,
-        score: float,
-        act: Activated,
-        text: str | tuple[float, str] | None,
-        centre: tuple[set[str], int],
-    ) -> V2Page:
-        """`text`: the search hit's excerpt, else the page's best dense chunk; it is
-        re-centred on the turn's `terms` within the page's share of the room."""
-        entry = index.entries[slug]
-        terms, room = centre
-        if isinstance(text, tuple):
-            text = _without_title(text[1], entry.title)
-        excerpt = excerpt_for(text, terms, room) if text else self._state.page_excerpt(entry)
-        return V2Page(
-            slug=slug,
-            title=entry.title,
-            via=tuple(s for s in ("search", "entity", "link", "edge") if s in act.sources),
-            score=score,
-            source=entry.source,
-            quarantine=entry.quarantine,
-            excerpt=excerpt,
-        )
+
+def _page(entry: PageEntry, score: float, act: Activated, excerpt: str) -> V2Page:
+    """`excerpt`: the search hit's, else the page's best dense chunk's, re-centred
+    on the turn's words within the page's share of the block."""
+    return V2Page(
+        slug=entry.slug,
+        title=entry.title,
+        via=tuple(s for s in ("search", "entity", "link", "edge") if s in act.sources),
+        score=score,
+        source=entry.source,
+        quarantine=entry.quarantine,
+        excerpt=excerpt,
+    )
 
 
 def _without_title(chunk: str, title: str) -> str:

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from injector.blocks import SelectedPage
-from injector.render import MIN_EXCERPT
+from injector.render import excerpt_shares
 from injector.shared import PageState
 from injector.v3.card import CardPage, render_card
 from lanes.candidates import Candidate
@@ -35,7 +35,6 @@ from substrate.index.bm25 import query_terms, question_keys
 from substrate.pages import PageIndex
 
 SEARCH_K = 20
-PAGE_HEAD = 110  # a page's tag and lanes on the card, roughly
 SEEDS = 3
 LEARNS_EDGES = frozenset({"entity", "sim", "fresh", "hot"})
 
@@ -173,12 +172,11 @@ class V3Engine:
         terms = {*query_terms(message), *question_keys(message)}
         decay = self._v3.card_excerpt_decay
         weights = [decay ** rank.get(s.slug, len(hits)) for s in chosen]
-        room = max(0, self._v3.card_budget_chars - PAGE_HEAD * len(chosen))
+        shares = excerpt_shares(weights, self._v3.card_budget_chars)
         pages = []
-        for s, weight in zip(chosen, weights, strict=True):
+        for s, weight, share in zip(chosen, weights, shares, strict=True):
             entry = index.entries[s.slug]
             hit = by_slug.get(s.slug)
-            share = max(MIN_EXCERPT, int(room * weight / max(sum(weights), 1e-9)))
             if hit is not None:
                 excerpt = excerpt_for(hit.excerpt, terms, share)
             else:

@@ -65,7 +65,8 @@ def test_off_renders_nothing_at_all(corpus: Settings) -> None:
     injector = injector_for(settings)
     blocks = injector.assemble("is Sam allergic to shellfish?")
     assert blocks.as_json() == {"tier": "off", "selected": []}
-    assert blocks.rendered() == []
+    rendered = (blocks.memory, blocks.knowledge_base, blocks.info, blocks.profile, blocks.recall)
+    assert rendered == ("", "", "", "", "")
     injector.close()
 
 
