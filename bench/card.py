@@ -40,10 +40,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import turn_messages, word_range, write_pages
+from common import turn_messages, word_range, workspace_for
 
 from injector import Injector
-from substrate import Settings, init_workspace, load_page_index, open_workspace, parse_config
+from substrate import Settings, load_page_index, open_workspace, parse_config
 from substrate.index import EdgeStore, FastembedEmbedder, SearchIndex, UseEmbedder
 
 CONVERSATIONS = 8
@@ -68,17 +68,6 @@ def timed_ms(call: Callable[[], Any]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def workspace(args: argparse.Namespace, tmp: Path) -> Path:
-    if args.workspace:
-        return Path(args.workspace)
-    root = tmp / "ws"
-    init_workspace(root)
-    write_pages(
-        open_workspace(root).concepts_dir, args.pages, random.Random(args.pages), args.words
-    )
-    return root
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -89,7 +78,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=300)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        ws = open_workspace(workspace(args, Path(tmp)))
+        ws = open_workspace(workspace_for(args, Path(tmp)))
         settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n"))
         model = FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tmp) / "cache")
         search = SearchIndex(settings, model, EdgeStore(ws.state_dir / "qdrant"), UseEmbedder())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 from collections.abc import Sequence
@@ -20,8 +21,12 @@ WORDS = (
 class TimedEmbedder:
     """Wraps an embedder and sums the seconds spent embedding documents."""
 
-    def __init__(self, inner: Embedder) -> None:
+    def __init__(self, inner: Embedder, sink: TimedEmbedder | None = None) -> None:
+        """`sink` receives the counts (a sibling session timed into its parent's);
+        `frozen` keeps `set_threads` from reaching the model (a baseline)."""
         self.inner = inner
+        self.sink = sink or self
+        self.frozen = False
         self.seconds = 0.0
         self.texts = 0
 
@@ -42,23 +47,18 @@ class TimedEmbedder:
         try:
             return self.inner.embed_documents(texts)
         finally:
-            sink = getattr(self, "seconds_sink", self)
-            sink.seconds += time.perf_counter() - started
-            sink.texts += len(texts)
+            self.sink.seconds += time.perf_counter() - started
+            self.sink.texts += len(texts)
 
     def embed_query(self, text: str) -> Vectors:
         return self.inner.embed_query(text)
 
     def with_threads(self, threads: int) -> TimedEmbedder:
         """The inner model's `threads` sibling, timed into the same counters."""
-        sibling = TimedEmbedder(self.inner.with_threads(threads))  # type: ignore[attr-defined]
-        sibling.seconds_sink = self
-        return sibling
+        return TimedEmbedder(self.inner.with_threads(threads), self)  # type: ignore[attr-defined]
 
     def set_threads(self, threads: int) -> None:
-        """`frozen` keeps the model's threads as they were (the baseline: before
-        USE got every core when running alone)."""
-        if not getattr(self, "frozen", False):
+        if not self.frozen:
             self.inner.set_threads(threads)  # type: ignore[attr-defined]
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
@@ -92,3 +92,17 @@ def write_pages(
         path = concepts / f"notes/page-{i:05d}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"---\ntitle: Note {i} {rng.choice(WORDS)}\n---\n{body}\n")
+
+
+def workspace_for(args: argparse.Namespace, tmp: Path) -> Path:
+    """`--workspace` when given, else a new workspace under `tmp` holding
+    `--pages` generated pages of `--words` words (not indexed)."""
+    from substrate import init_workspace, open_workspace
+
+    if args.workspace:
+        return Path(args.workspace)
+    root = tmp / "ws"
+    init_workspace(root)
+    concepts = open_workspace(root).concepts_dir
+    write_pages(concepts, args.pages, random.Random(args.pages), args.words)
+    return root

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import subprocess
 import sys
@@ -25,21 +24,17 @@ import time
 from pathlib import Path
 
 import onnxruntime
-from common import word_range, write_pages
+from common import word_range, workspace_for
 
 from service.doctor import diagnose
 from service.settings_loader import build_settings
-from substrate import init_workspace, open_search_index, open_workspace
+from substrate import open_search_index
 
 
 def indexed_workspace(args: argparse.Namespace, tmp: Path) -> Path:
+    root = workspace_for(args, tmp)
     if args.workspace:
-        return Path(args.workspace)
-    root = tmp / "ws"
-    init_workspace(root)
-    write_pages(
-        open_workspace(root).concepts_dir, args.pages, random.Random(args.pages), args.words
-    )
+        return root
     settings = build_settings(root)
     index = open_search_index(settings)
     started = time.perf_counter()
@@ -67,15 +62,15 @@ def main() -> None:
         def counted(self: object, *a: object, **k: object) -> None:
             nonlocal sessions
             sessions += 1
-            real_init(self, *a, **k)  # type: ignore[arg-type]
+            real_init(self, *a, **k)
 
-        onnxruntime.InferenceSession.__init__ = counted  # type: ignore[method-assign]
+        onnxruntime.InferenceSession.__init__ = counted
         seconds, problems = [], 0
         for _ in range(args.runs):
             started = time.perf_counter()
             problems = len(diagnose(settings).problems)
             seconds.append(time.perf_counter() - started)
-        onnxruntime.InferenceSession.__init__ = real_init  # type: ignore[method-assign]
+        onnxruntime.InferenceSession.__init__ = real_init
         started = time.perf_counter()
         command = subprocess.run(
             [

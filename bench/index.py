@@ -48,7 +48,7 @@ def run_size(
     timed = TimedEmbedder(models[0])
     second = TimedEmbedder(models[1]) if models[1] else None
     if second is not None and mode == "before":
-        second.frozen = True  # type: ignore[attr-defined]
+        second.frozen = True  # USE on one thread throughout, as before issue 25
     concurrent = "true" if mode == "concurrent" else "false"
     compute = f"[memory.substrate.compute]\nconcurrent = {concurrent}\n"
     settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n" + compute))

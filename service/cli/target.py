@@ -35,6 +35,7 @@ from substrate import (
     open_search_index,
     open_workspace,
     remember,
+    uses_concept_page_memory,
 )
 from substrate.consolidation import consolidate, consolidate_all, explain
 from substrate.llm import open_chat_client
@@ -69,7 +70,8 @@ class Local:
         self.settings = settings
         self._corpus = settings.indexed_corpus()
         self._v1 = memory_tier(settings.config) == "v1"
-        self._capabilities = list if self._corpus is not settings else capabilities
+        substrate = uses_concept_page_memory(settings.config)
+        self._capabilities = capabilities if substrate else list
         self._index: SearchIndex | None = None
         self._injector: Injector | None = None
 
