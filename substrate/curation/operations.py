@@ -29,6 +29,14 @@ def lease(settings: Settings) -> AbstractContextManager[None]:
     )
 
 
+def _applied(store: CurationStore, candidate_id: str) -> tuple[Candidate, Operation]:
+    """The candidate and the line it wrote; refused unless it is applied."""
+    candidate = store.get(candidate_id)
+    if candidate.status != "applied" or candidate.operation is None:
+        raise InvalidInputError(f"candidate {candidate_id} is {candidate.status}, not applied")
+    return candidate, candidate.operation
+
+
 def apply_line(settings: Settings, name: str, content: str) -> Operation:
     """Add `- content` to a profile file, checked; the operation that undoes it.
     Call under the profile lease."""
@@ -74,10 +82,7 @@ def undo_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
     file changed since (a hand edit, a later write): say so, change nothing."""
     with lease(settings):
         store = CurationStore.load(settings.workspace)
-        candidate = store.get(candidate_id)
-        op = candidate.operation
-        if candidate.status != "applied" or op is None:
-            raise InvalidInputError(f"candidate {candidate_id} is {candidate.status}, not applied")
+        candidate, op = _applied(store, candidate_id)
         path = profile_path(settings.workspace, op.file)
         text, snapshot = read_text_snapshot(path)
         if (
@@ -137,14 +142,12 @@ def forget_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
     the file, whatever else changed) and mark it forgotten."""
     with lease(settings):
         store = CurationStore.load(settings.workspace)
-        candidate = store.get(candidate_id)
-        if candidate.status != "applied" or candidate.operation is None:
-            raise InvalidInputError(f"candidate {candidate_id} is {candidate.status}, not applied")
-        path = profile_path(settings.workspace, candidate.operation.file)
+        candidate, op = _applied(store, candidate_id)
+        path = profile_path(settings.workspace, op.file)
         text, snapshot = read_text_snapshot(path)
-        after = without_bullet(text, candidate.operation.line[2:])
+        after = without_bullet(text, op.line[2:])
         write_atomic(path, after, snapshot)
-        store.written[candidate.operation.file] = sha256(after)
+        store.written[op.file] = sha256(after)
         candidate.status = "forgotten"
         store.flush()
         return candidate.as_json()
@@ -175,10 +178,7 @@ def edit_candidate(settings: Settings, candidate_id: str, text: str) -> dict[str
         raise InvalidInputError("edit: the new text is empty")
     with lease(settings):
         store = CurationStore.load(settings.workspace)
-        candidate = store.get(candidate_id)
-        op = candidate.operation
-        if candidate.status != "applied" or op is None:
-            raise InvalidInputError(f"candidate {candidate_id} is {candidate.status}, not applied")
+        candidate, op = _applied(store, candidate_id)
         path = profile_path(settings.workspace, op.file)
         current, snapshot = read_text_snapshot(path)
         if op.line not in current.splitlines():
