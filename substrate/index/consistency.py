@@ -40,11 +40,9 @@ class Problem:
         return {"kind": self.kind, "message": self.message, "fix": self.fix}
 
 
-def index_problems(
-    settings: Settings, search: SearchIndex, index: PageIndex, *, store: bool = True
-) -> list[Problem]:
+def index_problems(settings: Settings, search: SearchIndex, index: PageIndex) -> list[Problem]:
     """Every disagreement between the pages, the index state, the store and the
-    BM25 statistics; `store=False` skips what needs the store."""
+    BM25 statistics."""
     ws = settings.workspace
     state = read_index_state(state_path(ws.index_dir))
     problems = _state_problems(state, index)
@@ -58,7 +56,7 @@ def index_problems(
                 REBUILD,
             )
         )
-    if store and state:
+    if state:
         problems += _store_problems(search, state)
     problems += _stats_problems(search, state)
     return problems
