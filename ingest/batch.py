@@ -14,7 +14,6 @@ re-embed and maintenance follow-ups when the report says pages were written.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -47,6 +46,7 @@ from substrate.safety import (
     hold_lock,
     printable,
     read_bytes_snapshot,
+    runs,
     strip_hidden_reasoning,
     write_many_atomic,
 )
@@ -54,7 +54,7 @@ from substrate.safety import (
 Status = Literal["written", "skipped", "failed", "would_write"]
 Progress = Callable[[int, int], None]
 STATUSES: tuple[Status, ...] = ("written", "would_write", "skipped", "failed")
-_PROVIDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_PROVIDER = runs(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 @dataclass(frozen=True)

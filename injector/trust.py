@@ -11,13 +11,13 @@ taken from a file or the log is escaped, so none can close or open a block.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from html import escape
 
 from injector.render import fit_escaped
 from substrate.config import Settings
 from substrate.profile import PROFILE_FILES, read_profile
+from substrate.safety import IGNORECASE, linear, runs
 from substrate.sessions import LoggedMessage, SessionLog
 
 PROFILE_OPEN = (
@@ -36,15 +36,15 @@ RECALL_TURNS = 6
 RECALL_CHARS = 1500
 RECALL_TURN_CHARS = 300
 # A turn about the past: "what did we decide", "last week", "remind me", "ماذا قررنا".
-RECALL_STYLE = re.compile(
+RECALL_STYLE = linear(
     r"\b(?:what|when|where|which|how) (?:did|was|were|had) (?:we|i|you)\b"
     r"|\b(?:we|i|you) (?:discussed|decided|agreed|talked|mentioned|said)\b"
     r"|\b(?:last|previous|earlier) (?:time|week|month|session|conversation|chat)\b"
     r"|\bremind me\b|\bremember when\b|\bearlier today\b|\byesterday\b"
     r"|ماذا قررنا|ماذا قلنا|تحدثنا|ناقشنا|المرة الماضية|الأسبوع الماضي|ذكرتني|ذكّرني",
-    re.I,
+    IGNORECASE,
 )
-_WORD = re.compile(r"\w{3,}", re.UNICODE)
+_WORD = runs(r"\w{3,}")
 _STOP = frozenset(
     "what when where which did was were had the and for you about with that this last week "
     "previous earlier time session conversation remind remember decided discussed agreed "

@@ -87,7 +87,7 @@ def file_into_pkb(settings: Settings, *, dry_run: bool = False) -> PkbFiled:
 
 def _append(path: Path, batch: list[BufferEntry]) -> None:
     text, snap = read_text_snapshot(path)
-    bullets = [FactBullet(e.id, e.at.date(), e.text) for e in batch]
+    bullets = [FactBullet(e.id, e.at.date(), e.text, e.source) for e in batch]
     if not text:
         first: date = batch[0].at.date()
         title = f"Remembered in {MONTHS[first.month - 1]} {first.year}"

@@ -15,7 +15,6 @@ a new name goes where the first went. Which step decided is recorded.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from substrate.config import Settings
@@ -24,8 +23,9 @@ from substrate.consolidation.plan import Placement, Plan
 from substrate.index import EntityMatcher, Hit, SearchIndex, name_words
 from substrate.intake import BufferEntry
 from substrate.pages import PageIndex, slug_problem
+from substrate.safety import linear
 
-_HINT = re.compile(r"\[\[[^\]]*\]\]")
+_HINT = linear(r"\[\[[^\]]*\]\]")
 SEARCH_K = 3
 
 

@@ -5,37 +5,21 @@ now (its rules may have grown since the entry was remembered)."""
 
 from __future__ import annotations
 
-import re
+from substrate.safety import Scanner, has_echo, linear, runs
 
-from substrate.safety import Scanner
-
-# Lines only our own prompt blocks carry (the card, <info>, the profile block),
-# raw or HTML-escaped: a fact holding one was copied from a prompt.
-ECHOES = (
-    "Pages from long-term memory chosen for this turn",
-    "Remembered recently, not yet filed into pages",
-    "(Imported reference material: may be wrong",
-    '<page slug="',
-    '&lt;page slug="',
-    "&lt;memory&gt;",
-    "&lt;/memory&gt;",
-    "&lt;info&gt;",
-    "&lt;/info&gt;",
-)
 PHATIC = frozenset(
     """ok okay k kk thanks thank you thx ty cheers hi hello hey bye goodbye yes no yep
     nope sure great cool nice good fine lol haha hmm hm wow yay noted done right alright
     got it sounds good will do np""".split()
 )
-_WORD = re.compile(r"\w+")
-_HINT = re.compile(r"\[\[[^\]]*\]\]")
+_WORD = runs(r"\w+")
+_HINT = linear(r"\[\[[^\]]*\]\]")
 
 
 def skip_reason(text: str, scanner: Scanner) -> str | None:
     """Why an entry must not be filed, or None when it may be."""
-    for echo in ECHOES:
-        if echo in text:
-            return "echoes a block the assistant was shown (memory card, info or profile)"
+    if has_echo(text):
+        return "echoes a block the assistant was shown (memory card, info or profile)"
     words = [w.lower() for w in _WORD.findall(_HINT.sub(" ", text))]
     if not words:
         return "empty: nothing to file"

@@ -10,15 +10,16 @@ function words). Deterministic and cheap: no tagger, no model.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Container
 
 from substrate.index import STOPWORDS
 from substrate.pages import slug_problem
+from substrate.safety import linear, runs
 
-_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
-_HINT = re.compile(r"\[\[[^\]]*\]\]")
+_WORD = runs(r"[^\W\d_][\w'’-]*")
+_HINT = linear(r"\[\[[^\]]*\]\]")
+_SLUG_WORD = runs(r"\w+")
 _CONNECTORS = frozenset({"of", "de", "da", "van", "von", "del", "la", "le", "and", "&"})
 # Capitalised everywhere, yet never what a fact is about.
 CALENDAR = frozenset(
@@ -84,15 +85,17 @@ def _plain_opener(word: str) -> bool:
 
 
 def _opens_sentence(text: str, start: int) -> bool:
-    before = text[:start].rstrip()
-    return not before or before[-1] in '.!?:;\n"“('
+    at = start
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return at == 0 or text[at - 1] in '.!?:;\n"“('
 
 
 def slugify(title: str) -> str:
     """Lower-case words joined by `-`, letters of any script kept, marks dropped."""
     folded = unicodedata.normalize("NFKD", title.casefold())
     kept = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    words = re.findall(r"\w+", kept)
+    words = _SLUG_WORD.findall(kept)
     slug = "-".join(words)[:MAX_SLUG_CHARS].strip("-")
     return slug or "note"
 

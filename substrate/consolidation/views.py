@@ -9,17 +9,16 @@ is drift-aware) and the next run rewrites from it.
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 from substrate.config import Settings
 from substrate.errors import StaleWriteError
 from substrate.pages import fold
-from substrate.safety import read_text_snapshot, write_atomic
+from substrate.safety import linear, read_text_snapshot, write_atomic
 
 RECENT = "recent.md"
 RECENT_FACTS = 20
-_LINE = re.compile(r"^- \[(\d{4}-\d{2}-\d{2})\] (.*) \(\[\[([^\]]+)\]\]\)$")
+_LINE = linear(r"^- \[(\d{4}-\d{2}-\d{2})\] (.*) \(\[\[([^\]]+)\]\]\)$")
 
 
 def update_recent(settings: Settings, filed: list[tuple[date, str, str]]) -> bool:

@@ -13,7 +13,6 @@ for it stay in the buffer for the next run.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,9 +27,15 @@ from substrate.pages import (
     path_for_slug,
     with_facts,
 )
-from substrate.safety import FileSnapshot, PlannedWrite, read_text_snapshot, write_many_atomic
+from substrate.safety import (
+    FileSnapshot,
+    PlannedWrite,
+    anchored,
+    read_text_snapshot,
+    write_many_atomic,
+)
 
-_CONTINUATION = re.compile(r"^(.+)/\d{4}-\d{2}(?:-\d+)?$")
+_MONTH = anchored(r"\d{4}-\d{2}(?:-\d+)?")
 MONTHS = "January February March April May June July August September October November December"
 
 
@@ -118,7 +123,8 @@ class Writer:
             return EntryOutcome(p.entry.id, "skipped", None, p.decided_by, p.reason)
         target = self._room_for(p.slug, p.title, p.entry.at.year, p.entry.at.month)
         target.placements.append(p)
-        bullet = FactBullet(p.entry.id, p.entry.at.date(), bullet_text(p.entry.text, target.slug))
+        text = bullet_text(p.entry.text, target.slug)
+        bullet = FactBullet(p.entry.id, p.entry.at.date(), text, p.entry.source)
         if bullet.key in target.keys:
             return EntryOutcome(
                 p.entry.id, "merged", target.slug, p.decided_by, "already on the page"
@@ -204,8 +210,9 @@ class Writer:
 
 
 def _base(slug: str) -> str:
-    match = _CONTINUATION.match(slug)
-    return match.group(1) if match else slug
+    """The page a continuation page continues (`people/sam/2024-05-2` -> `people/sam`)."""
+    base, slash, last = slug.rpartition("/")
+    return base if slash and base and _MONTH.fullmatch(last) else slug
 
 
 def bullet_text(text: str, slug: str) -> str:

@@ -45,6 +45,8 @@ def capture_session(
             known.add(fact.text)
             saved += 1
         log.set_capture_cursor(session_id, slice_[-1].id, now)
+    if messages:  # every slice finished: tool messages after the last one are read too
+        log.set_capture_cursor(session_id, messages[-1].id, now)
     return {"session": session_id, "saved": saved, "skipped": skipped, "dropped": dropped}
 
 

@@ -8,7 +8,6 @@ of that file. `restore` puts a backup back (backing up what it replaces)."""
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,10 @@ from substrate.curation.operations import lease
 from substrate.errors import InvalidInputError, NotFoundError
 from substrate.llm import ChatClient, LlmAnswerError
 from substrate.profile import check_profile_text, profile_path
-from substrate.safety import read_text_snapshot, strip_hidden_reasoning, write_atomic
+from substrate.safety import anchored, read_text_snapshot, strip_hidden_reasoning, write_atomic
 
 COMPACTABLE = ("USER.md", "MEMORY.md")
-_BACKUP = re.compile(r"^(USER|MEMORY)\.md\.\d{8}T\d{6}\d{0,6}Z\.bak$")
+_BACKUP = anchored(r"(USER|MEMORY)\.md\.\d{8}T\d{6}\d{0,6}Z\.bak")
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -74,7 +73,7 @@ def compact(settings: Settings, client: ChatClient, name: str) -> dict[str, Any]
 
 def restore(settings: Settings, backup_name: str) -> dict[str, Any]:
     """Put a backup back in place; what it replaces is backed up first."""
-    if not _BACKUP.match(backup_name):
+    if not _BACKUP.fullmatch(backup_name):
         raise InvalidInputError(
             f"restore: {backup_name!r} is not a backup name (see memory/profile/backups/)"
         )

@@ -15,7 +15,7 @@ from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.curation.extract import extract, slices
-from substrate.curation.operations import apply_line, lease
+from substrate.curation.operations import Edits, lease
 from substrate.curation.review import AUTO, review, target_file
 from substrate.curation.store import Candidate, CurationStore, Operation, Run, candidate_id
 from substrate.errors import InvalidInputError, MemoryServiceError
@@ -97,17 +97,19 @@ def _decide(
 ) -> None:
     with lease(settings):
         store = CurationStore.load(settings.workspace)
+        edits = Edits(settings)
         for i, fact in enumerate(facts):
-            decision = review(settings, fact)
+            name = target_file(fact)
+            decision = review(settings, fact, edits.text(name))
             cid = candidate_id(run_id, len(store.candidates) + i, fact.text)
-            op = Operation(target_file(fact), f"- {fact.text}") if decision.applyable else None
+            op = Operation(name, f"- {fact.text}") if decision.applyable else None
             status = {"auto-apply": "applied", "pending-review": "pending"}.get(
                 decision.disposition, "ignored"
             )
             reason = decision.reason
             if decision.disposition == AUTO:
                 try:
-                    op = apply_line(settings, target_file(fact), fact.text)
+                    op = edits.add_line(name, fact.text, "extracted")
                     store.written[op.file] = str(op.after_sha256)
                 except (InvalidInputError, MemoryServiceError, OSError) as exc:
                     status, reason = "pending", f"apply failed: {exc}"
@@ -119,7 +121,7 @@ def _decide(
             {"applied": outcome.applied, "pending": outcome.pending}.get(
                 status, outcome.ignored
             ).append(cid)
-        store.flush()
+        edits.commit(store)
 
 
 def _record(settings: Settings, run: Run) -> None:

@@ -1,28 +1,43 @@
 """Extraction: a model reads a bounded slice of the log and proposes facts.
 
-The model only proposes. Each fact must quote its evidence: spans that occur
-verbatim in the messages it cites, which must be in the slice, and never in
-text our own blocks put there (a `<memory>` card, the profile or recall block
-echoed back by a host). A fact that fails is dropped and counted, with why;
-what is written is decided by the reviewer, in code."""
+The model only proposes, and it reads only what the user and the assistant
+said: tool and system messages (a web page, a command's output) never reach
+it, and our own blocks echoed back in a message are cut out first
+(`strip_echoes`). Each fact must quote its evidence, and evidence means
+evidence: every span occurs verbatim in a *user* message of the slice,
+outside our echoed blocks, and together the spans carry the fact's substance
+(most of its content words), so a one-letter span cannot vouch for anything.
+A fact that fails is dropped and counted, with why; what is written is
+decided by the reviewer, in code."""
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from substrate.llm import ChatClient, LlmAnswerError, Usage
+from substrate.safety import runs, strip_echoes
 from substrate.sessions import LoggedMessage
 
 SLICE_MESSAGES = 40
 SLICE_CHARS = 12_000
 MAX_FACTS = 20
-# Our own blocks, as a host may echo them back inside a message.
-OWN_BLOCKS = re.compile(r"<(memory|profile|recall|info)\b[^>]*>.*?(?:</\1>|\Z)", re.I | re.S)
+READ_ROLES = ("user", "assistant")  # what the model is shown of a conversation
+# The share of a fact's content words its evidence spans must hold.
+SUBSTANCE = 0.6
+_WORD = runs(r"\w+")
+# Words that say nothing about what a fact is (its subject is the user).
+_FILLER = frozenset(
+    """the and for with that this from into have has had was were are is be been being
+    you your user users user's their they them his her she him it its our ours we i me my
+    mine not but also very really just about than then when what which who will would can
+    could should does did doing done like likes prefers prefer preferred wants want said
+    says tells told mentioned stated currently usually always never may might must shall
+    maybe perhaps probably""".split()
+)
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -118,12 +133,13 @@ class Extraction:
 
 
 def slices(messages: list[LoggedMessage]) -> list[list[LoggedMessage]]:
-    """Bounded slices in order: at most `SLICE_MESSAGES` messages and about
-    `SLICE_CHARS` characters each (a longer message is one slice of its own)."""
+    """The readable messages (`readable`) in bounded slices, in order: at most
+    `SLICE_MESSAGES` messages and about `SLICE_CHARS` characters each (a longer
+    message is one slice of its own)."""
     out: list[list[LoggedMessage]] = []
     current: list[LoggedMessage] = []
     size = 0
-    for message in messages:
+    for message in readable(messages):
         if current and (len(current) >= SLICE_MESSAGES or size + len(message.text) > SLICE_CHARS):
             out.append(current)
             current, size = [], 0
@@ -132,6 +148,16 @@ def slices(messages: list[LoggedMessage]) -> list[list[LoggedMessage]]:
     if current:
         out.append(current)
     return out
+
+
+def readable(messages: list[LoggedMessage]) -> list[LoggedMessage]:
+    """The messages a model may read: the user's and the assistant's turns, each
+    without our own blocks a host echoed back into it."""
+    return [
+        LoggedMessage(m.id, m.session_id, m.role, strip_echoes(m.text), m.at, m.direct)
+        for m in messages
+        if m.role in READ_ROLES
+    ]
 
 
 def request(slice_: list[LoggedMessage]) -> list[dict[str, str]]:
@@ -176,16 +202,43 @@ def extract(client: ChatClient, slice_: list[LoggedMessage]) -> Extraction:
 
 
 def _evidence_problem(fact: FactIn, by_id: dict[int, LoggedMessage]) -> str | None:
+    """Why `fact`'s evidence does not hold (None when it does). `by_id` holds the
+    slice as the model read it (`readable`: our echoed blocks already cut out)."""
     for e in fact.evidence:
         message = by_id.get(e.message_id)
         if message is None:
             return f"cites message {e.message_id}, which is not in the slice"
-        if message.role not in ("user", "assistant"):
-            return f"cites a {message.role} message"
+        if message.role != "user":
+            return f"cites a {message.role} message: evidence must be the user's own words"
         if e.span not in message.text:
-            return f"span not found verbatim in message {e.message_id}"
-        if e.span not in OWN_BLOCKS.sub("\0", message.text):
-            return f"span comes from our own memory blocks in message {e.message_id}"
-    if all(by_id[e.message_id].role == "assistant" for e in fact.evidence):
-        return "only the assistant said it"
+            return f"span not found verbatim in message {e.message_id} (outside our own blocks)"
+    return substance_problem(fact.text, [e.span for e in fact.evidence])
+
+
+def substance_problem(fact: str, spans: list[str]) -> str | None:
+    """Why the spans do not carry the fact (None when they do): most of its content
+    words must be in them, a word counting when one starts the other's stem."""
+    wanted = content_words(fact)
+    if not wanted:
+        return "the fact has no content words"
+    said = content_words(" ".join(spans))
+    held = [w for w in wanted if any(_same_word(w, s) for s in said)]
+    if len(held) < SUBSTANCE * len(wanted):
+        return (
+            f"the evidence does not carry the fact: {len(held)} of its {len(wanted)} "
+            "content words are in the quoted spans"
+        )
     return None
+
+
+def content_words(text: str) -> list[str]:
+    """The words of `text` that say what it is about, in order, each once."""
+    words = (w.casefold() for w in _WORD.findall(text))
+    return list(dict.fromkeys(w for w in words if len(w) >= 3 and w not in _FILLER))
+
+
+def _same_word(a: str, b: str) -> bool:
+    """ "moved" and "moving", "city" and "cities": the same first four letters (all
+    of a three-letter word), and lengths within four of each other."""
+    n = min(len(a), len(b), 4)
+    return a[:n] == b[:n] and abs(len(a) - len(b)) <= 4

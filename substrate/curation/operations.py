@@ -1,6 +1,9 @@
 """Operator controls, implemented once (the CLI and HTTP call these): apply,
-reject, undo, the review queue and recent operations. Every write takes the
-profile lease (`profile_lock_path`) and is drift-aware."""
+reject, undo, edit, forget, the review queue and recent operations. Every
+write takes the profile lease and goes out as one journaled commit of the
+profile file and the curation store (`profile.commit_profile`), so a kill at
+any point never leaves a line no candidate owns, nor a candidate marked
+applied whose line is missing."""
 
 from __future__ import annotations
 
@@ -12,21 +15,57 @@ from substrate.curation.store import Candidate, CurationStore, Operation, sha256
 from substrate.errors import InvalidInputError, StaleWriteError
 from substrate.profile import (
     check_profile_text,
-    profile_lock_path,
+    commit_profile,
+    profile_lease,
     profile_path,
+    replace_step,
     with_bullet,
     without_bullet,
 )
-from substrate.safety import hold_lock, read_text_snapshot, write_atomic
-
-LOCK_TIMEOUT_S = 10.0
+from substrate.safety import FileSnapshot, read_text_snapshot
 
 
 def lease(settings: Settings) -> AbstractContextManager[None]:
     """The profile lease every program writer of the profile files takes."""
-    return hold_lock(
-        profile_lock_path(settings.workspace), timeout_s=LOCK_TIMEOUT_S, purpose="profile"
-    )
+    return profile_lease(settings.workspace)
+
+
+class Edits:
+    """The profile files one change rewrites, each as read and as it will be."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._files: dict[str, tuple[str, FileSnapshot, str]] = {}
+
+    def text(self, name: str) -> str:
+        """The file as this change has it so far."""
+        if name not in self._files:
+            text, snapshot = read_text_snapshot(profile_path(self._settings.workspace, name))
+            self._files[name] = (text, snapshot, text)
+        return self._files[name][2]
+
+    def set(self, name: str, text: str) -> None:
+        self.text(name)
+        before, snapshot, _ = self._files[name]
+        self._files[name] = (before, snapshot, text)
+
+    def add_line(self, name: str, content: str, source: str) -> Operation:
+        """`- content` added to `name` (checked: budget, secrets, scanner under the
+        policy of `source`); the operation that undoes it."""
+        new = with_bullet(name, self.text(name), content)
+        check_profile_text(self._settings, name, new, f"- {content}", source)
+        self.set(name, new)
+        return Operation(name, f"- {content}", sha256(new))
+
+    def commit(self, store: CurationStore) -> None:
+        """The store and every changed file, as one change."""
+        ws = self._settings.workspace
+        steps = [store.step()]
+        for name, (before, snapshot, after) in self._files.items():
+            if after != before:
+                steps.append(replace_step(profile_path(ws, name), after, snapshot))
+        commit_profile(ws, steps)
+        store.committed()
 
 
 def _applied(store: CurationStore, candidate_id: str) -> tuple[Candidate, Operation]:
@@ -35,17 +74,6 @@ def _applied(store: CurationStore, candidate_id: str) -> tuple[Candidate, Operat
     if candidate.status != "applied" or candidate.operation is None:
         raise InvalidInputError(f"candidate {candidate_id} is {candidate.status}, not applied")
     return candidate, candidate.operation
-
-
-def apply_line(settings: Settings, name: str, content: str) -> Operation:
-    """Add `- content` to a profile file, checked; the operation that undoes it.
-    Call under the profile lease."""
-    path = profile_path(settings.workspace, name)
-    text, snapshot = read_text_snapshot(path)
-    new = with_bullet(name, text, content)
-    check_profile_text(settings, name, new, f"- {content}", "extracted")
-    write_atomic(path, new, snapshot)
-    return Operation(name, f"- {content}", sha256(new))
 
 
 def apply_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
@@ -59,10 +87,11 @@ def apply_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
                 f"candidate {candidate_id} has no applyable operation ({candidate.reason}); "
                 "edit the profile file by hand if it belongs there"
             )
-        candidate.operation = apply_line(settings, candidate.operation.file, candidate.fact["text"])
-        candidate.status = "applied"
-        store.written[candidate.operation.file] = str(candidate.operation.after_sha256)
-        store.flush()
+        edits = Edits(settings)
+        op = edits.add_line(candidate.operation.file, candidate.fact["text"], "extracted")
+        candidate.operation, candidate.status = op, "applied"
+        store.written[op.file] = str(op.after_sha256)
+        edits.commit(store)
         return candidate.as_json()
 
 
@@ -83,8 +112,8 @@ def undo_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
     with lease(settings):
         store = CurationStore.load(settings.workspace)
         candidate, op = _applied(store, candidate_id)
-        path = profile_path(settings.workspace, op.file)
-        text, snapshot = read_text_snapshot(path)
+        edits = Edits(settings)
+        text = edits.text(op.file)
         if (
             sha256(text) != store.written.get(op.file, op.after_sha256)
             or op.line not in text.splitlines()
@@ -94,10 +123,10 @@ def undo_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
                 f"nothing undone for {candidate_id} (edit the file by hand)"
             )
         after = without_bullet(text, op.line[2:])
-        write_atomic(path, after, snapshot)
+        edits.set(op.file, after)
         store.written[op.file] = sha256(after)
         candidate.status = "undone"
-        store.flush()
+        edits.commit(store)
         return candidate.as_json()
 
 
@@ -143,29 +172,34 @@ def forget_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
     with lease(settings):
         store = CurationStore.load(settings.workspace)
         candidate, op = _applied(store, candidate_id)
-        path = profile_path(settings.workspace, op.file)
-        text, snapshot = read_text_snapshot(path)
-        after = without_bullet(text, op.line[2:])
-        write_atomic(path, after, snapshot)
+        edits = Edits(settings)
+        after = without_bullet(edits.text(op.file), op.line[2:])
+        edits.set(op.file, after)
         store.written[op.file] = sha256(after)
         candidate.status = "forgotten"
-        store.flush()
+        edits.commit(store)
         return candidate.as_json()
 
 
 def forget_text(settings: Settings, text: str) -> list[str]:
     """Take the bullet `- TEXT` out of USER.md and MEMORY.md; the files it left."""
     content = " ".join(text.split())
-    left = []
     with lease(settings):
+        store = CurationStore.load(settings.workspace)
+        edits = Edits(settings)
+        left = []
         for name in ("USER.md", "MEMORY.md"):
-            path = profile_path(settings.workspace, name)
-            current, snapshot = read_text_snapshot(path)
+            current = edits.text(name)
             if f"- {content}" in current.splitlines():
-                write_atomic(path, without_bullet(current, content), snapshot)
+                edits.set(name, without_bullet(current, content))
                 left.append(name)
-    if not left:
-        raise InvalidInputError(f"no line '- {content}' in USER.md or MEMORY.md")
+        if not left:
+            raise InvalidInputError(f"no line '- {content}' in USER.md or MEMORY.md")
+        for candidate in store.candidates:
+            op = candidate.operation
+            if candidate.status == "applied" and op is not None and op.line == f"- {content}":
+                candidate.status = "forgotten"
+        edits.commit(store)
     return left
 
 
@@ -179,17 +213,17 @@ def edit_candidate(settings: Settings, candidate_id: str, text: str) -> dict[str
     with lease(settings):
         store = CurationStore.load(settings.workspace)
         candidate, op = _applied(store, candidate_id)
-        path = profile_path(settings.workspace, op.file)
-        current, snapshot = read_text_snapshot(path)
+        edits = Edits(settings)
+        current = edits.text(op.file)
         if op.line not in current.splitlines():
             raise StaleWriteError(
                 f"memory/profile/{op.file} no longer holds {op.line!r}; nothing edited"
             )
         new = with_bullet(op.file, current, content, replacing=op.line[2:])
         check_profile_text(settings, op.file, new, f"- {content}", "user")
-        write_atomic(path, new, snapshot)
+        edits.set(op.file, new)
         candidate.fact = {**candidate.fact, "text": content, "edited": True}
         candidate.operation = Operation(op.file, f"- {content}", sha256(new))
         store.written[op.file] = sha256(new)
-        store.flush()
+        edits.commit(store)
         return candidate.as_json()

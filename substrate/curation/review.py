@@ -16,7 +16,7 @@ from substrate.config.schema import CURATION_RISKS
 from substrate.config.settings import Settings
 from substrate.curation.extract import Fact
 from substrate.errors import InvalidInputError
-from substrate.profile import check_profile_text, read_profile, with_bullet
+from substrate.profile import check_profile_text, with_bullet
 
 AUTO, PENDING, IGNORE = "auto-apply", "pending-review", "ignore"
 
@@ -36,7 +36,8 @@ def target_file(fact: Fact) -> str:
     return "USER.md" if fact.target == "user" else "MEMORY.md"
 
 
-def review(settings: Settings, fact: Fact) -> Decision:
+def review(settings: Settings, fact: Fact, text: str) -> Decision:
+    """`text`: the target file as the fact would be added to it."""
     tuning = settings.tuning  # values checked when the config was read
     mode, min_confidence, max_risk = (
         tuning.curation_mode,
@@ -46,7 +47,6 @@ def review(settings: Settings, fact: Fact) -> Decision:
     if mode == "off":
         return Decision(IGNORE, 'curation is off (curation_mode = "off")', False)
     name = target_file(fact)
-    text = read_profile(settings)[name].text
     if f"- {fact.text}" in text.splitlines():
         return Decision(IGNORE, f"duplicate: already in {name}", False)
     try:

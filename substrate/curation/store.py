@@ -17,7 +17,7 @@ from typing import Any
 
 from substrate.config.workspace import Workspace
 from substrate.errors import InvalidInputError, NotFoundError
-from substrate.safety import read_text_snapshot, write_atomic
+from substrate.safety import FileSnapshot, journal, read_text_snapshot, write_atomic
 
 VERSION = 1
 KEEP_RUNS = 1000
@@ -67,12 +67,13 @@ class CurationStore:
     # each profile file's hash after curation last wrote it: an undo is refused
     # when the file no longer matches (someone else changed it since)
     written: dict[str, str] = field(default_factory=dict)
+    snapshot: FileSnapshot | None = None
 
     @classmethod
     def load(cls, workspace: Workspace) -> CurationStore:
-        path = workspace.memory_dir / "profile" / "memory-curation.json"
-        text, _ = read_text_snapshot(path)
-        store = cls(path)
+        path = curation_path(workspace)
+        text, snapshot = read_text_snapshot(path)
+        store = cls(path, snapshot=snapshot)
         if not text.strip():
             return store
         try:
@@ -98,14 +99,31 @@ class CurationStore:
         self.runs.append(run)
         self.runs = self.runs[-KEEP_RUNS:]
 
-    def flush(self) -> None:
+    def render(self) -> str:
         doc = {
             "version": VERSION,
             "runs": [asdict(r) for r in self.runs],
             "candidates": [asdict(c) for c in self.candidates],
             "written": self.written,
         }
-        write_atomic(self.path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+    def step(self) -> journal.Replace:
+        """The store as it is now, as one step of a journaled commit."""
+        assert self.snapshot is not None
+        return journal.Replace(self.path, self.render().encode("utf-8"), self.snapshot)
+
+    def flush(self) -> None:
+        """Write the store alone (drift-aware against the file it was loaded from)."""
+        write_atomic(self.path, self.render(), self.snapshot)
+        self.committed()
+
+    def committed(self) -> None:
+        self.snapshot = read_text_snapshot(self.path)[1]
+
+
+def curation_path(workspace: Workspace) -> Path:
+    return workspace.memory_dir / "profile" / "memory-curation.json"
 
 
 def candidate_id(run: str, index: int, text: str) -> str:

@@ -12,16 +12,15 @@ so left in they would cut words apart.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import py_rust_stemmers
 
+from substrate.safety.patterns import runs
+
 # Quranic annotation signs, harakat (tanween, fatha … sukun, maddah, hamza
 # marks), superscript alef, small high signs, and tatweel.
-_MARKS = re.compile(
-    "[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed\u0640]"
-)
+_MARKS = runs("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed\u0640]")
 _FOLD = str.maketrans(
     {
         "\u0622": "\u0627",  # آ alef with madda
@@ -34,7 +33,7 @@ _FOLD = str.maketrans(
         "\u0629": "\u0647",  # ة ta marbuta
     }
 )
-_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")
+_ARABIC = runs("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")
 
 
 def has_arabic(text: str) -> bool:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import zlib
 from collections import Counter
 from collections.abc import Sequence
@@ -43,9 +42,10 @@ from substrate.index.arabic import (
     strip_marks,
 )
 from substrate.index.name_keys import page_keys, query_keys
+from substrate.safety.patterns import runs
 from substrate.safety.safe_files import write_atomic
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = runs(r"\w+")
 TOKENIZER = "words-en-snowball+ar-snowball-folded+name-keys-3"
 
 # A compact English stopword list (function words only: no content words,

@@ -10,14 +10,15 @@ model and a sentence at the end of a long page is still embedded.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from substrate.safety.patterns import linear, runs
+
 TokenCounter = Callable[[list[str]], list[int]]
 
-_HEADING = re.compile(r"^#{1,6}\s")
-_SENTENCE_END = re.compile(r"(?<=[.!?؟。])\s+")
+_HEADING = runs(r"#{1,6}\s")
+_SENTENCE_END = linear(r"[.!?؟。]\s+")
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def _fit_lines(
 
 
 def _split_long(line: str, count_tokens: TokenCounter, room: int) -> list[tuple[str, int]]:
-    sentences = [s for s in _SENTENCE_END.split(line) if s]
+    sentences = _sentences(line)
     out: list[tuple[str, int]] = []
     for sentence, tokens in zip(sentences, count_tokens(sentences), strict=True):
         if tokens <= room:
@@ -125,3 +126,15 @@ def _pack(pieces: list[tuple[str, int, bool]], room: int) -> list[str]:
     if current:
         chunks.append("\n".join(current))
     return chunks
+
+
+def _sentences(line: str) -> list[str]:
+    """`line` cut after each sentence end (the mark stays with its sentence, the
+    spaces after it go)."""
+    out: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(line):
+        out.append(line[start : match.start() + 1])
+        start = match.end()
+    out.append(line[start:])
+    return [s for s in out if s]

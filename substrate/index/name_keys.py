@@ -22,9 +22,10 @@ English query over English pages scores exactly as before.
 
 from __future__ import annotations
 
-import re
+import itertools
 
 from substrate.index.arabic import fold_arabic, has_arabic
+from substrate.safety.patterns import runs
 
 KEY_PREFIX = "~"
 MIN_CONSONANTS = 3
@@ -49,7 +50,6 @@ _LATIN = str.maketrans(
         **dict.fromkeys("aeiouyhw", None),
     }
 )
-_SOFT_C = re.compile(r"c(?=[eiy])")
 _ARABIC_LETTERS = {
     "b": "بپ",
     "t": "تطث",
@@ -66,25 +66,32 @@ _ARABIC = str.maketrans(
     {letter: sound for sound, letters in _ARABIC_LETTERS.items() for letter in letters}
     | dict.fromkeys("حهةعءأإآاويىئؤ", None)
 )
-_ARTICLE = re.compile("^(?:وال|بال|فال|كال|لل|ال)")
-_NOT_SKELETON = re.compile("[^a-z]")
-_REPEAT = re.compile(r"(.)\1+")
-_LATIN_WORD = re.compile(r"[A-Za-z]+")
-_ARABIC_WORD = re.compile(r"\w+")
+_ARTICLES = ("وال", "بال", "فال", "كال", "لل", "ال")  # longest first, as read
+_NOT_SKELETON = runs("[^a-z]")
+_LATIN_WORD = runs(r"[A-Za-z]+")
+_ARABIC_WORD = runs(r"\w+")
 _SENTENCE_END = ".?!:;\n"
 
 
 def latin_skeleton(word: str) -> str:
-    w = _SOFT_C.sub("s", word.lower())
+    w = word.lower().replace("ce", "se").replace("ci", "si").replace("cy", "sy")  # a soft c
     for pair, sound in _LATIN_DIGRAPHS:
         w = w.replace(pair, sound)
-    return _REPEAT.sub(r"\1", _NOT_SKELETON.sub("", w.translate(_LATIN)))
+    return _single_letters(_NOT_SKELETON.sub("", w.translate(_LATIN)))
 
 
 def arabic_skeleton(word: str) -> str:
     """`word` already folded (`fold_arabic`)."""
-    w = _ARTICLE.sub("", word).translate(_ARABIC)
-    return _REPEAT.sub(r"\1", _NOT_SKELETON.sub("", w))
+    for article in _ARTICLES:
+        if word.startswith(article):
+            word = word[len(article) :]
+            break
+    return _single_letters(_NOT_SKELETON.sub("", word.translate(_ARABIC)))
+
+
+def _single_letters(word: str) -> str:
+    """A run of one letter as that letter once ("kll" -> "kl")."""
+    return "".join(letter for letter, _ in itertools.groupby(word))
 
 
 def page_keys(text: str) -> list[str]:
@@ -100,14 +107,21 @@ def page_keys(text: str) -> list[str]:
     return keys
 
 
+def _char_before(text: str, at: int) -> str:
+    """The last character before `at` that is not white space ('' at the start)."""
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return text[at - 1] if at > 0 else ""
+
+
 def query_keys(text: str, stopwords: frozenset[str]) -> list[str]:
     """Keys for the names in a query: capitalised Latin words that do not open a
     sentence, spelled as typed and without a plural s (Broncos, برونكو)."""
     keys: set[str] = set()
     for match in _LATIN_WORD.finditer(text):
         word = match.group()
-        before = text[: match.start()].rstrip()
-        if not word[0].isupper() or not before or before[-1] in _SENTENCE_END:
+        before = _char_before(text, match.start())
+        if not word[0].isupper() or not before or before in _SENTENCE_END:
             continue
         if word.lower() in stopwords:
             continue

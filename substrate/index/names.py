@@ -15,17 +15,17 @@ the PageIndex changes, and then only for the pages that changed (`matcher_for`).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from substrate.index import STOPWORDS, arabic_term, has_arabic, strip_marks
 from substrate.pages import PageEntry, PageIndex
+from substrate.safety.patterns import runs
 
 LANE = "entity"
 MAX_NAME_WORDS = 8
-_WORD = re.compile(r"\w+")
+_WORD = runs(r"\w+")
 
 
 def name_words(text: str) -> tuple[str, ...]:

@@ -7,8 +7,11 @@ An entry opens with a timestamped bullet at column 0, minute precision, UTC:
 
 Every further line of the text (blank ones too) is written indented, so fact
 text can never imitate an entry start: the column-0 bullet is the only
-delimiter. `parse_buffer` is the one matcher every reader uses (consolidation
-cutoff, the `<info>` buffer cap, pending graph nodes).
+delimiter. A fact that is not the user's own `remember` ends its first line
+with its provenance, ` <!-- src:captured -->` (drawn from a conversation), which
+travels with it onto the page and the card. `parse_buffer` is the one matcher
+every reader uses (consolidation cutoff, the `<info>` buffer cap, pending
+graph nodes).
 
 Legacy tolerance: in files written before indentation existed, an
 unindented line that is not entry-shaped continues the current entry, and
@@ -19,23 +22,30 @@ Lines before the first entry (a `# Buffer` heading) are preamble.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from substrate.errors import InvalidInputError
 from substrate.pages.page_file import wikilinks
+from substrate.safety.patterns import DOTALL, anchored
 
 TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M"
 INDENT = "  "
-_ENTRY_START = re.compile(r"^- \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\] ?(.*)$", re.DOTALL)
+_ENTRY_START = anchored(r"- \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\] ?(.*)", DOTALL)
+
+
+SOURCE_OPEN = " <!-- src:"
+SOURCE_CLOSE = " -->"
 
 
 @dataclass(frozen=True)
 class BufferEntry:
+    """`source`: None for the user's own words, else where the fact came from."""
+
     id: str
     at: datetime
     text: str
+    source: str | None = None
 
     @property
     def hints(self) -> list[str]:
@@ -57,10 +67,11 @@ def format_timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
 
 
-def format_entry(at: datetime, text: str) -> str:
+def format_entry(at: datetime, text: str, source: str | None = None) -> str:
     """One entry as it is stored, ending in a newline; round-trips any text."""
     first, *rest = text.split("\n")
-    lines = [f"- [{format_timestamp(at)}] {first}"]
+    mark = f"{SOURCE_OPEN}{source}{SOURCE_CLOSE}" if source else ""
+    lines = [f"- [{format_timestamp(at)}] {first}{mark}"]
     lines.extend(INDENT + line for line in rest)
     return "\n".join(lines) + "\n"
 
@@ -84,7 +95,7 @@ def buffer_preamble(content: str) -> str:
 def format_buffer(preamble: str, entries: list[BufferEntry]) -> str:
     """A whole buffer file: its preamble, then each entry as `format_entry` writes it."""
     head = preamble.rstrip("\n")
-    body = "".join(format_entry(e.at, e.text) for e in entries)
+    body = "".join(format_entry(e.at, e.text, e.source) for e in entries)
     if not head:
         return body
     return head + "\n\n" + body if body else head + "\n"
@@ -103,15 +114,27 @@ def _entry_start(line: str) -> tuple[datetime, str] | None:
 
 def parse_buffer(content: str) -> list[BufferEntry]:
     """Every entry in a buffer or archive file, in file order."""
-    raw: list[tuple[datetime, list[tuple[str, bool]]]] = []
+    raw: list[tuple[datetime, str | None, list[tuple[str, bool]]]] = []
     for line in content.split("\n"):
         start = _entry_start(line)
         if start is not None:
-            raw.append((start[0], [(start[1], True)]))
+            first, source = _source(start[1])
+            raw.append((start[0], source, [(first, True)]))
         elif raw:
             indented = line.startswith(INDENT)
-            raw[-1][1].append((line[len(INDENT) :] if indented else line, indented))
-    return _with_ids([(at, _entry_text(lines)) for at, lines in raw])
+            raw[-1][2].append((line[len(INDENT) :] if indented else line, indented))
+    return _with_ids([(at, _entry_text(lines), source) for at, source, lines in raw])
+
+
+def _source(first: str) -> tuple[str, str | None]:
+    """(the first line's text, its provenance) from a line that may end in one."""
+    if not first.endswith(SOURCE_CLOSE):
+        return first, None
+    at = first.rfind(SOURCE_OPEN)
+    source = first[at + len(SOURCE_OPEN) : -len(SOURCE_CLOSE)] if at >= 0 else ""
+    if not source or not source.isalpha():
+        return first, None
+    return first[:at], source
 
 
 def _entry_text(lines: list[tuple[str, bool]]) -> str:
@@ -122,13 +145,14 @@ def _entry_text(lines: list[tuple[str, bool]]) -> str:
     return "\n".join(text for text, _ in lines)
 
 
-def _with_ids(items: list[tuple[datetime, str]]) -> list[BufferEntry]:
+def _with_ids(items: list[tuple[datetime, str, str | None]]) -> list[BufferEntry]:
     seen: dict[str, int] = {}
     out: list[BufferEntry] = []
-    for at, text in items:
+    for at, text, source in items:
         base = entry_id(at, text)
         seen[base] = seen.get(base, 0) + 1
-        out.append(BufferEntry(base if seen[base] == 1 else f"{base}-{seen[base]}", at, text))
+        eid = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        out.append(BufferEntry(eid, at, text, source))
     return out
 
 

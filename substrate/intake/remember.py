@@ -1,21 +1,23 @@
-"""The `remember` write path: scanner → buffer + daily archive, crash-consistent.
+"""The `remember` write path: scanner → buffer + archive, both or neither.
 
-Both files are rewritten atomically under the buffer lock, the buffer first.
-A process killed between the two writes leaves the fact in the buffer only;
-the archive is then completed by `reconcile_archive`, which every later
-`remember` (and consolidation, before it trims the buffer) runs first: every
-buffer entry missing from its day's archive is appended there, so the archive
-is idempotent by entry and a fact is never archived twice. A retry of the same
-fact within the same minute (a client that lost the answer to a killed call)
-finds the entry already in the buffer and returns it instead of adding it
-again. A write that fails with an error rather than a crash restores the
-buffer, so the call leaves both files as they were.
+A fact goes into the buffer (rewritten atomically: readers see it whole or
+not at all) and is appended to its day's archive, as one journaled change
+(`safety.journal`): a process killed at any point leaves the fact in both
+files or in neither, and the next `remember` (or consolidation's trim)
+finishes a change a killed one left, under the buffer lock. The archive is
+appended, never rewritten, so a `remember` costs the buffer it reads (which
+consolidation keeps short), not the day's archive, however large. A
+retry of the same fact within the same minute (a client that lost the answer
+to a killed call) finds the entry already in the buffer and returns it
+instead of adding it again. A write that fails with an error rather than a
+crash is undone, so the call leaves both files as they were.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from datetime import UTC, datetime
+from pathlib import Path
 
 from substrate.config.settings import Settings
 from substrate.config.tiers import is_memory_enabled
@@ -29,11 +31,18 @@ from substrate.intake.buffer import (
     with_hints,
 )
 from substrate.pages.slugs import validate_slug
+from substrate.safety import journal
 from substrate.safety.inputs import checked_text
 from substrate.safety.locks import hold_lock
-from substrate.safety.safe_files import read_text_snapshot, sweep_stale_temps, write_atomic
+from substrate.safety.safe_files import (
+    last_byte,
+    read_text_snapshot,
+    sweep_stale_temps,
+    write_atomic,
+)
 
 MAX_HINTS = 64
+BUFFER_HEADING = "# Buffer\n\n"
 
 
 def remember(
@@ -45,8 +54,8 @@ def remember(
 ) -> BufferEntry:
     """Append one fact to the buffer and its day's archive; returns the stored entry.
     `now` backdates the entry (migrations), and the fact goes to that day's archive.
-    `source` picks the scanner's policy: a user's own words, or `captured` text a
-    model drew from a conversation (judged strictly)."""
+    `source` picks the scanner's policy and, when it is not the user's own words
+    (`captured`: drawn from a conversation), travels with the fact as its provenance."""
     if not is_memory_enabled(settings.config):
         raise MemoryDisabledError("memory is disabled (memory.enabled = false); nothing was saved")
     checked_text(text, "text", settings.limits.fact_bytes, "fact_bytes")
@@ -59,32 +68,64 @@ def remember(
         raise InvalidInputError("text is empty; nothing was saved")
     stamped = (now or datetime.now(UTC)).astimezone(UTC).replace(second=0, microsecond=0)
     body = with_hints(cleaned, hint_slugs)
+    provenance = None if source == "user" else source
     ws = settings.workspace
     with hold_lock(ws.buffer_lock_path, purpose="buffer"):
-        sweep_stale_temps([ws.memory_dir, ws.archive_dir])
-        buffer, buffer_snap = read_text_snapshot(ws.buffer_path)
-        entries = parse_buffer(buffer)
-        reconcile_archive(settings, entries)
-        for entry in entries:
-            if entry.at == stamped and entry.text == body:
+        recover_intake(settings)
+        buffer, snapshot = read_text_snapshot(ws.buffer_path)
+        for entry in parse_buffer(buffer):
+            if entry.at == stamped and entry.text == body and entry.source == provenance:
                 return entry  # the same fact, retried within its minute
-        new_buffer = _appended(buffer or "# Buffer\n\n", format_entry(stamped, body))
-        write_atomic(ws.buffer_path, new_buffer, expected=buffer_snap)
-        stored = parse_buffer(new_buffer)[-1]
-        try:
-            reconcile_archive(settings, [stored])
-        except BaseException:
-            write_atomic(ws.buffer_path, buffer) if buffer_snap.exists else ws.buffer_path.unlink()
-            raise
-    return stored
+        record = format_entry(stamped, body, provenance)
+        new_buffer = _appended(buffer or BUFFER_HEADING, record)
+        archive = archive_path(settings, stamped)
+        heading = f"# Archive {stamped:%Y-%m-%d}\n\n"
+        journal.commit(
+            intake_journal(settings),
+            [
+                journal.Replace(ws.buffer_path, new_buffer.encode("utf-8"), snapshot),
+                journal.Append(archive, (_lead(archive, heading) + record).encode("utf-8")),
+            ],
+        )
+    return parse_buffer(new_buffer)[-1]
+
+
+def intake_journal(settings: Settings) -> Path:
+    return settings.workspace.memory_dir / ".intake.journal"
+
+
+def recover_intake(settings: Settings) -> list[str]:
+    """Finish a remember or a trim a killed process left half done (call under
+    the buffer lock), and sweep the temp files killed writers left."""
+    ws = settings.workspace
+    sweep_stale_temps([ws.memory_dir, ws.archive_dir])
+    return journal.recover(intake_journal(settings))
+
+
+def archive_path(settings: Settings, at: datetime) -> Path:
+    return settings.workspace.archive_dir / f"{at:%Y-%m-%d}.md"
+
+
+def _lead(path: Path, heading: str) -> str:
+    """What must precede an entry appended to `path`: its heading when the file is
+    new or empty, a line break when it does not end in one (its last byte read)."""
+    last = last_byte(path)
+    return heading if last is None else ("" if last == b"\n" else "\n")
+
+
+def _appended(existing: str, entry: str) -> str:
+    return existing + ("" if existing.endswith("\n") else "\n") + entry
 
 
 def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
     """Append to each day's archive the entries it lacks; returns how many.
 
-    Counted by (minute, text), so an archive holding a fact once and a buffer
-    holding it once agree, and two identical facts need two archive entries.
-    Call under the buffer lock."""
+    For buffers written before remember was journaled (a kill between the two
+    writes left a fact in the buffer only): trim runs it on what leaves the
+    buffer, so an entry never leaves before the archive holds it. Counted by
+    (minute, text), so an archive holding a fact once and a buffer holding it
+    once agree, and two identical facts need two archive entries. Call under
+    the buffer lock."""
     by_day: dict[str, list[BufferEntry]] = {}
     for entry in entries:
         by_day.setdefault(f"{entry.at:%Y-%m-%d}", []).append(entry)
@@ -101,9 +142,8 @@ def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
             else:
                 missing.append(entry)
         if missing:
-            text = archive or f"# Archive {day}\n\n"
-            for entry in missing:
-                text = _appended(text, format_entry(entry.at, entry.text))
+            text = _appended(archive, "") if archive else f"# Archive {day}\n\n"
+            text += "".join(format_entry(e.at, e.text, e.source) for e in missing)
             write_atomic(path, text, expected=snap)
             added += len(missing)
     return added
@@ -118,6 +158,7 @@ def trim_buffer(settings: Settings, ids: set[str]) -> int:
         return 0
     ws = settings.workspace
     with hold_lock(ws.buffer_lock_path, purpose="buffer"):
+        recover_intake(settings)
         buffer, snapshot = read_text_snapshot(ws.buffer_path)
         entries = parse_buffer(buffer)
         leaving = [e for e in entries if e.id in ids]
@@ -129,10 +170,6 @@ def trim_buffer(settings: Settings, ids: set[str]) -> int:
             ws.buffer_path, format_buffer(buffer_preamble(buffer), kept), expected=snapshot
         )
     return len(leaving)
-
-
-def _appended(existing: str, entry: str) -> str:
-    return existing + ("" if existing.endswith("\n") else "\n") + entry
 
 
 def read_buffer(settings: Settings) -> list[BufferEntry]:

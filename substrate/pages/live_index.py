@@ -13,7 +13,8 @@ from substrate.pages.page_index import (
     PageIndex,
     Scanned,
     assemble,
-    is_page,
+    is_folder,
+    is_listed,
     list_folder,
     read_cache,
     rescan,
@@ -135,16 +136,16 @@ class LivePageIndex:
         for folder in changed:
             listed: dict[str, os.DirEntry[str]] = {}
             for rel, item in list_folder(base, folder, self._folders):
-                if item.is_dir():
+                if is_folder(item):
                     if rel not in self._folders:
                         jobs += self._new_folder(rel)
-                elif is_page(item):
+                elif is_listed(item):
                     listed[rel] = item
             gone.update(rel for rel in children.get(folder, ()) if rel not in listed)
             for rel, item in listed.items():
                 if rel in self._scanned and self._inodes.get(rel) == item.inode():
                     continue
-                st = item.stat()
+                st = item.stat(follow_symlinks=False)
                 self._inodes[rel] = st.st_ino
                 hit = self._scanned.get(rel)
                 if hit is None or (hit.mtime_ns, hit.size) != (st.st_mtime_ns, st.st_size):

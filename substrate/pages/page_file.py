@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -25,6 +24,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from substrate.errors import PageParseError
 from substrate.pages.facts import fact_bullets, filed_ids
+from substrate.safety.patterns import MULTILINE, linear
 from substrate.safety.safe_files import read_regular_file
 
 LinkVia = Literal["links", "edges", "wikilink"]
@@ -42,10 +42,10 @@ _Loader.add_constructor(
     "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
 )
 _FENCES = ("```", "~~~")
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
-_HEADING = re.compile(r"^# +(.+)$", re.MULTILINE)
-_BOUNDARY = re.compile(r"^-{3,}[ \t]*\r?$", re.MULTILINE)
+_INLINE_CODE = linear(r"`[^`\n]*`")
+_WIKILINK = linear(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
+_HEADING = linear(r"^# +(.+)$", MULTILINE)
+_BOUNDARY = linear(r"^-{3,}[ \t]*\r?$", MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +182,8 @@ def _title(meta: dict[str, Any], body: str, slug: str) -> str:
         return str(title).strip()
     match = _HEADING.search(strip_fences(body))
     if match:
-        title = match.group(1).strip().rstrip("#").strip()
-        return title or match.group(1).strip()
+        heading = str(match.group(1)).strip()
+        return heading.rstrip("#").strip() or heading
     return slug.rsplit("/", 1)[-1]
 
 

@@ -28,7 +28,6 @@ from substrate.config.workspace import Workspace
 from substrate.errors import InvalidInputError
 from substrate.pages.page_file import Link, iso_utc, parse_page, read_page_file
 from substrate.pages.slugs import slug_problem
-from substrate.safety.aside import restore_in_folder
 from substrate.safety.inputs import printable
 from substrate.safety.safe_files import write_atomic
 
@@ -111,10 +110,10 @@ def walk_pages(
     base = str(concepts_dir)
     while stack:
         for rel, item in list_folder(base, stack.pop(), folders):
-            if item.is_dir():
+            if is_folder(item):
                 stack.append(rel)
-            elif is_page(item):
-                yield rel, item.stat()
+            elif is_listed(item):
+                yield rel, item.stat(follow_symlinks=False)
 
 
 def list_folder(
@@ -128,9 +127,6 @@ def list_folder(
         if folders is not None:
             folders[rel_folder] = os.stat(path).st_mtime_ns
         items = list(os.scandir(path))
-        asides = any(i.name.endswith(".old.tmp") for i in items)
-        if asides and restore_in_folder(path, {i.name for i in items}):
-            items = list(os.scandir(path))  # a killed swap's page is back
     except (FileNotFoundError, NotADirectoryError):
         return []
     return [
@@ -141,10 +137,29 @@ def list_folder(
 
 
 def is_page(item: os.DirEntry[str]) -> bool:
-    return item.name.endswith(".md") and item.is_file()
+    """A page file, or a link named like one (reported as a parse failure: links
+    are never followed, since one could point out of the workspace)."""
+    return item.name.endswith(".md") and (item.is_symlink() or item.is_file())
+
+
+def is_folder(item: os.DirEntry[str]) -> bool:
+    """A real folder to walk into; a link to a folder is not followed."""
+    return item.is_dir(follow_symlinks=False)
+
+
+def is_listed(item: os.DirEntry[str]) -> bool:
+    """What a scan records: pages, and links to folders (as failures, so
+    `memory validate` says why their pages are not there)."""
+    return is_page(item) or (item.is_symlink() and item.is_dir())
+
+
+LINKED_FOLDER = "a link to a folder: not followed (it could point out of the workspace)"
 
 
 def _scan_file(concepts_dir: str, rel: str, mtime_ns: int, size: int) -> Scanned:
+    if not rel.endswith(".md"):
+        failure = ParseFailure(printable(rel), printable(rel) + "/", LINKED_FOLDER)
+        return Scanned(mtime_ns, size, None, failure)
     slug = rel.removesuffix(".md")
     problem = slug_problem(slug)
     if problem is not None:

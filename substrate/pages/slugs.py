@@ -52,5 +52,15 @@ def validate_slug(slug: str) -> str:
 
 
 def path_for_slug(concepts_dir: Path, slug: str) -> Path:
+    """The page file of `slug`; refused when a folder on the way is a symbolic
+    link (a write there would land wherever the link points)."""
     parts = validate_slug(slug).split("/")
-    return concepts_dir.joinpath(*parts[:-1], parts[-1] + ".md")
+    folder = concepts_dir
+    for part in ["", *parts[:-1]]:
+        folder = folder / part if part else folder
+        if folder.is_symlink():
+            raise InvalidInputError(
+                f"bad slug {printable(slug)!r}: {printable(str(folder))} is a symbolic link "
+                "(links are not followed: one could point out of the workspace)"
+            )
+    return folder / (parts[-1] + ".md")

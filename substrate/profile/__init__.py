@@ -6,6 +6,12 @@ injected) and an optional `SHARED.md`. People may edit them by hand; every
 program write is drift-aware, atomic, scanned and held to the file's
 character budget (`[memory.limits] profile_*_chars`): an over-budget write is
 refused with a diagnostic, never cut.
+
+A profile file never changes alone: a promotion also changes
+`promotions.json`, a curation apply `memory-curation.json`. Each such change is
+one journaled commit (`commit_profile`, `safety.journal`) under the profile
+lease (`profile_lease`), which first finishes whatever a killed writer left:
+however a process dies, the file and the records describing it agree.
 """
 
 from substrate.profile.files import (
@@ -14,9 +20,14 @@ from substrate.profile.files import (
     ProfileWrite,
     budget_for,
     check_profile_text,
+    commit_profile,
+    profile_journal,
+    profile_lease,
     profile_lock_path,
     profile_path,
     read_profile,
+    recover_profile,
+    replace_step,
     with_bullet,
     without_bullet,
     write_profile,
@@ -28,9 +39,14 @@ __all__ = [
     "ProfileWrite",
     "budget_for",
     "check_profile_text",
+    "commit_profile",
+    "profile_journal",
+    "profile_lease",
     "profile_lock_path",
     "profile_path",
     "read_profile",
+    "recover_profile",
+    "replace_step",
     "with_bullet",
     "without_bullet",
     "write_profile",

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from substrate.config.settings import Settings
 from substrate.config.workspace import Workspace
 from substrate.errors import InvalidInputError, ScannerRejection
-from substrate.safety import FileSnapshot, read_text_snapshot, write_atomic
+from substrate.profile.values import unsafe_value
+from substrate.safety import (
+    FileSnapshot,
+    hold_lock,
+    journal,
+    linear,
+    read_text_snapshot,
+    sweep_stale_temps,
+    write_atomic,
+)
 
 # name -> (the limits key of its budget, what it holds), in injection order
 PROFILE_FILES: dict[str, tuple[str, str]] = {
@@ -21,7 +31,7 @@ PROFILE_FILES: dict[str, tuple[str, str]] = {
 PROTECTED = frozenset({"SOUL.md"})
 HEADINGS = {"USER.md": "# User preferences\n", "MEMORY.md": "# Project facts\n"}
 # A profile line naming a secret's variable invites an assistant to read it out.
-_SECRET_NAME = re.compile(
+_SECRET_NAME = linear(
     r"\b[A-Z][A-Z0-9]*_(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\b"
     r"|\b(?:API_KEY|SECRET_KEY|ACCESS_TOKEN|PASSWORD)\b"
 )
@@ -57,6 +67,38 @@ def profile_lock_path(workspace: Workspace) -> Path:
     return workspace.state_dir / "profile.lock"
 
 
+LEASE_TIMEOUT_S = 10.0
+
+
+@contextmanager
+def profile_lease(workspace: Workspace) -> Iterator[None]:
+    """Hold the profile lease, having finished any change a killed writer left
+    (and swept its temp files): every profile writer starts from agreement."""
+    with hold_lock(profile_lock_path(workspace), timeout_s=LEASE_TIMEOUT_S, purpose="profile"):
+        recover_profile(workspace)
+        yield
+
+
+def profile_journal(workspace: Workspace) -> Path:
+    return workspace.memory_dir / "profile" / ".profile.journal"
+
+
+def recover_profile(workspace: Workspace) -> list[str]:
+    """Finish a profile change a killed writer left half done (call under the lease)."""
+    sweep_stale_temps([workspace.memory_dir / "profile"])
+    return journal.recover(profile_journal(workspace))
+
+
+def commit_profile(workspace: Workspace, steps: Sequence[journal.Step]) -> None:
+    """Write a profile file and the records that describe it as one change (call
+    under the lease): all of it lands, or none does."""
+    journal.commit(profile_journal(workspace), steps)
+
+
+def replace_step(path: Path, text: str, expected: FileSnapshot) -> journal.Replace:
+    return journal.Replace(path, text.encode("utf-8"), expected)
+
+
 def profile_path(workspace: Workspace, name: str) -> Path:
     if name not in PROFILE_FILES:
         raise InvalidInputError(
@@ -83,7 +125,8 @@ def check_profile_text(
     settings: Settings, name: str, text: str, added: str, source: str = "user"
 ) -> None:
     """Refuse what may not be written to a profile file: a file over its budget,
-    or new lines naming a secret's variable or refused by the scanner under the
+    or new lines naming a secret's variable, carrying an exfiltration- or
+    execution-shaped value (`values`), or refused by the scanner under the
     policy of their `source`."""
     budget = budget_for(settings, name)
     if len(text) > budget:
@@ -97,6 +140,9 @@ def check_profile_text(
         raise ScannerRejection(
             "secret_name", f"names a secret's variable ({found.group(0)})", "profile"
         )
+    unsafe = unsafe_value(added)
+    if unsafe is not None:
+        raise ScannerRejection("unsafe_value", f"a trusted profile line {unsafe}", "profile")
     if added:
         settings.scanner.scan(added, source)
 

@@ -4,21 +4,20 @@ both hold, so a new one supersedes the old. Project facts have none."""
 
 from __future__ import annotations
 
-import re
-
 from substrate.promotion.detect import LANGUAGE_PATTERN, MANAGER_PATTERN, TESTERS
+from substrate.safety import anchored
 
 _RULES = (
-    ("reply-verbosity", re.compile(r"^prefer (?:concise|detailed|short|brief) replies$")),
+    ("reply-verbosity", anchored(r"^prefer (?:concise|detailed|short|brief) replies$")),
     (
         "test-command",
-        re.compile(
+        anchored(
             rf"^prefer (?:(?:{MANAGER_PATTERN}) (?:test|tests|run tests?)|{'|'.join(TESTERS)})$"
         ),
     ),
-    ("package-manager", re.compile(rf"^prefer (?:{MANAGER_PATTERN})$")),
-    ("language-default", re.compile(rf"^prefer (?:{LANGUAGE_PATTERN.lower()})$")),
-    ("code-style", re.compile(r"^always use [\w -]+$")),
+    ("package-manager", anchored(rf"^prefer (?:{MANAGER_PATTERN})$")),
+    ("language-default", anchored(rf"^prefer (?:{LANGUAGE_PATTERN.lower()})$")),
+    ("code-style", anchored(r"^always use [\w -]+$")),
 )
 CATEGORIES = tuple(name for name, _ in _RULES)
 

@@ -12,8 +12,9 @@ phrase is never taken for a preference."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from substrate.safety import IGNORECASE, escape, runs, short
 
 PREFERENCE = "preference"
 PROJECT_FACT = "project-fact"
@@ -22,66 +23,90 @@ LANGUAGES = (
     "TypeScript JavaScript Python Go Golang Rust Java Kotlin Swift Ruby PHP C C++ C# "
     "Scala Elixir Haskell Dart Lua Perl R Julia Zig SQL Bash"
 ).split()
-LANGUAGE_PATTERN = "|".join(re.escape(x) for x in sorted(LANGUAGES, key=len, reverse=True))
+LANGUAGE_PATTERN = "|".join(escape(x) for x in sorted(LANGUAGES, key=len, reverse=True))
 MANAGERS = "npm pnpm yarn bun pip pipx uv poetry conda cargo go gradle maven make deno".split()
 MANAGER_PATTERN = "|".join(MANAGERS)
 TESTERS = "pytest jest vitest mocha tox nox".split()
 
 # Arabic X: technical-looking values only (see the module doc).
-_TECHNICAL = re.compile(
-    rf"^(?:(?:{LANGUAGE_PATTERN})(?![\w+#])"
+# Statements are short (the extractor refuses longer ones): every pattern here
+# reads at most this many characters (`safety.patterns.short`).
+MAX_CHARS = 400
+_TECHNICAL = short(
+    rf"^(?:(?:{LANGUAGE_PATTERN})"
     rf"|(?:{MANAGER_PATTERN})(?: (?:test|tests|run [\w:-]+|install|build|lint|start))?"
     rf"|(?:{'|'.join(TESTERS)})"
-    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+    r"|[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]"
     r"|(?:~|\.{1,2})?/[\w./-]+"
-    r"|[A-Za-z][A-Za-z0-9]*-\d+(?:\.\d+)*[a-z]?|v\d+(?:\.\d+)+)$",
-    re.I,
+    r"|[A-Za-z][A-Za-z0-9]*-\d[\d.]*[a-z]?|v\d+\.[\d.]*\d)$",
+    MAX_CHARS,
+    IGNORECASE,
 )
-_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|also|and|so|btw|fyi|note|remember|just)[,:]?\s+)+", re.I)
-_TAIL = re.compile(r"[\s.!;؛،,]+$")
+_LEAD = short(
+    r"^(?:ok(?:ay)?|also|and|so|btw|fyi|note|remember|just)[,:]?\s+", MAX_CHARS, IGNORECASE
+)
+_TAIL = " \t\r\n\f\v.!;؛،,"
 _EN_PREFERENCE = [
-    re.compile(r"^(?:i|we)(?: would|'d|’d)? prefer (?P<x>.+)$", re.I),
-    re.compile(r"^(?:my|our) preference is (?P<x>.+)$", re.I),
-    re.compile(r"^(?:please )?default to (?P<x>.+)$", re.I),
-    re.compile(r"^(?:please )?(?:always )?use (?P<x>.+?) by default$", re.I),
-    re.compile(r"^(?:please )?switch to (?P<x>.+?) by default$", re.I),
+    short(r"^(?:i|we)(?: would|'d|’d)? prefer (?P<x>.+)$", MAX_CHARS, IGNORECASE),
+    short(r"^(?:my|our) preference is (?P<x>.+)$", MAX_CHARS, IGNORECASE),
+    short(r"^(?:please )?default to (?P<x>.+)$", MAX_CHARS, IGNORECASE),
+    short(r"^(?:please )?(?:always )?use (?P<x>.+?) by default$", MAX_CHARS, IGNORECASE),
+    short(r"^(?:please )?switch to (?P<x>.+?) by default$", MAX_CHARS, IGNORECASE),
 ]
-_EN_VERBOSITY = re.compile(
+_EN_VERBOSITY = short(
     r"^(?:please )?keep (?:your |the )?(?:replies|answers|responses) "
     r"(?P<x>concise|short|brief|detailed)$",
-    re.I,
+    MAX_CHARS,
+    IGNORECASE,
 )
-_EN_ALWAYS = re.compile(r"^(?:please )?always use (?P<x>[\w -]{2,30})$", re.I)
+_EN_ALWAYS = short(r"^(?:please )?always use (?P<x>[\w -]{2,30})$", MAX_CHARS, IGNORECASE)
 _EN_FACTS = [
-    (re.compile(r"^(?:the|this|our) project uses (?P<x>.+)$", re.I), "The project uses {x}."),
-    (re.compile(r"^(?:please )?run (?:the )?tests with (?P<x>.+)$", re.I), "Run tests with {x}."),
     (
-        re.compile(r"^(?P<x>.+?) (?P<v>is|are) (?:stored|kept) (?:under|in) (?P<y>\S+)$", re.I),
+        short(r"^(?:the|this|our) project uses (?P<x>.+)$", MAX_CHARS, IGNORECASE),
+        "The project uses {x}.",
+    ),
+    (
+        short(r"^(?:please )?run (?:the )?tests with (?P<x>.+)$", MAX_CHARS, IGNORECASE),
+        "Run tests with {x}.",
+    ),
+    (
+        short(
+            r"^(?P<x>.+?) (?P<v>is|are) (?:stored|kept) (?:under|in) (?P<y>\S+)$",
+            MAX_CHARS,
+            IGNORECASE,
+        ),
         "{x} {v} stored under {y}.",
     ),
 ]
 # Arabic, on text with its vowel marks and tatweel removed.
-_AR_MARKS = re.compile("[\u0610-\u061a\u064b-\u065f\u0670\u0640]")
+_AR_MARKS = runs("[\u0610-\u061a\u064b-\u065f\u0670\u0640]")
 _AR_PREFERENCE = [
-    re.compile(r"^(?:انا |أنا |نحن )?(?:أفضل|افضل|نفضل|أفضّل) (?P<x>.+)$"),
-    re.compile(
+    short(r"^(?:انا |أنا |نحن )?(?:أفضل|افضل|نفضل|أفضّل) (?P<x>.+)$", MAX_CHARS),
+    short(
         r"^(?:استخدم|استعمل|خلي|خل|اجعل) (?P<x>.+?) "
-        r"(?:افتراضيا|افتراضياً|بشكل افتراضي|كافتراضي|دائما|دائماً)$"
+        r"(?:افتراضيا|افتراضياً|بشكل افتراضي|كافتراضي|دائما|دائماً)$",
+        MAX_CHARS,
     ),
 ]
-_AR_VERBOSITY = re.compile(
+_AR_VERBOSITY = short(
     r"^(?:خلي|خل|اجعل|خلّي)(?: لي)? (?:الردود|الإجابات|الاجابات|ردودك|إجاباتك|اجاباتك) "
-    r"(?P<x>مختصرة|قصيرة|موجزة|مفصلة|مفصّلة)$"
+    r"(?P<x>مختصرة|قصيرة|موجزة|مفصلة|مفصّلة)$",
+    MAX_CHARS,
 )
 _VERBOSITY = {
     "concise": "concise", "short": "concise", "brief": "concise", "detailed": "detailed",
     "مختصرة": "concise", "قصيرة": "concise", "موجزة": "concise", "مفصلة": "detailed",
 }  # fmt: skip
-_REJECT_X = re.compile(
+_REJECT_X = short(
     r"^(?:to |it\b|this\b|that\b|them\b|not\b|whatever\b|something\b|anything\b)"
     r"|\b(?:because|if|when|but|which|who|since|although|unless)\b",
-    re.I,
+    MAX_CHARS,
+    IGNORECASE,
 )
+_REPLIES = short(
+    r"(concise|short|brief|detailed) (?:replies|answers|responses)", MAX_CHARS, IGNORECASE
+)
+_USING = short(r"^(?:using|to use) ", MAX_CHARS, IGNORECASE)
 MAX_VALUE_WORDS = 4
 # One of these is in every statement the detectors read as that kind (folded
 # Arabic: no marks, plain alef), English and Arabic together: an English
@@ -145,7 +170,12 @@ def content_key(content: str) -> str:
 
 def detect(statement: str) -> Detection | None:
     """The preference or project fact `statement` states, if any."""
-    text = _TAIL.sub("", _LEAD.sub("", statement.strip()))
+    text = statement.strip()
+    if len(text) > MAX_CHARS:
+        return None  # no detector reads a statement this long
+    while (lead := _LEAD.match(text)) is not None:
+        text = text[lead.end() :]
+    text = text.rstrip(_TAIL)
     return _english(text) or _arabic(_AR_MARKS.sub("", text)) or _fact(text)
 
 
@@ -159,9 +189,7 @@ def _english(text: str) -> Detection | None:
             value = _value(match.group("x"))
             if value is None:
                 return None
-            replies = re.fullmatch(
-                r"(concise|short|brief|detailed) (?:replies|answers|responses)", value, re.I
-            )
+            replies = _REPLIES.fullmatch(value)
             if replies:
                 return _replies(replies.group(1).lower(), "en:prefer-replies")
             return Detection(PREFERENCE, f"Prefer {value}.", value, f"en:{pattern.pattern[:24]}")
@@ -217,7 +245,7 @@ def _fact(text: str) -> Detection | None:
 
 def _value(raw: str) -> str | None:
     value = " ".join(raw.split()).strip(" ,;:")
-    value = re.sub(r"^(?:using|to use) ", "", value, flags=re.I)
+    value = _USING.sub("", value)
     if not value or _REJECT_X.search(value) or len(value.split()) > MAX_VALUE_WORDS:
         return None
     return value

@@ -1,30 +1,31 @@
 """Candidate statements from a user's direct input.
 
 Only the text the user typed feeds promotion (never resumed or expanded text,
-assistant, tool or child-session text): this module takes that text and
-returns at most `MAX_CANDIDATES` short statements a detector may read. What it
-refuses, and why, is reported so `memory promotions explain` can show it."""
+assistant, tool or child-session text, nor our own blocks pasted back): this
+module takes that text and returns at most `MAX_CANDIDATES` short statements a
+detector may read. What it refuses, and why, is reported so `memory
+promotions explain` can show it. Every pattern here is linear in the text
+(RE2, or passes over it), so a megabyte of newlines costs what it weighs."""
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 
-from substrate.safety import strip_hidden_reasoning
+from substrate.safety import IGNORECASE, MULTILINE, linear, strip_echoes, strip_hidden_reasoning
 
 MAX_CANDIDATES = 8
 MAX_STATEMENT_CHARS = 120
 MAX_STATEMENT_WORDS = 16
 
-_FENCE = re.compile(r"(```|~~~).*?(?:\1|\Z)", re.S)
-_SPLIT = re.compile(r"\n+|(?<=[.!?؟;؛])\s+")
-_QUOTED = re.compile(
-    r"`[^`]*`|\"[^\"]*\"|“[^”]*”|‘[^’]*’|«[^»]*»|„[^“”]*[“”]|(?:^|\s)'[^']+'(?=\s|$|[.,!?])"
+_FENCES = ("```", "~~~")
+_BREAK = linear(r"\n+|[.!?؟;؛]\s+")
+_QUOTED = linear(
+    r"`[^`]*`|\"[^\"]*\"|“[^”]*”|‘[^’]*’|«[^»]*»|„[^“”]*[“”]|(?:^|\s)'[^']+'(?:\s|$|[.,!?])"
 )
 # Text that is someone else's words handed through the user: a delegated task,
 # a pasted transcript, a resume or "summarize this" wrapper.
-_SCAFFOLD = re.compile(
+_SCAFFOLD = linear(
     r"^\s*(?:assistant|system|tool|user|human|ai)\s*:"
     r"|^\s*>"
     r"|\b(?:summari[sz]e|tl;?dr|translate|rewrite|paraphrase)\b[^.?!\n]{0,40}"
@@ -35,7 +36,7 @@ _SCAFFOLD = re.compile(
     r"|\bthe (?:assistant|agent|tool|model) (?:said|wrote|replied|answered|returned)\b"
     r"|^\s*\[(?:assistant|tool|system|resume|resumed|summary)\b"
     r"|لخص|لخّص|ترجم",
-    re.I | re.M,
+    IGNORECASE | MULTILINE,
 )
 
 
@@ -60,12 +61,12 @@ class Extraction:
 
 def extract_candidates(text: str) -> Extraction:
     """The statements of `text` a detector may read, and those refused (why)."""
-    cleaned = _FENCE.sub("\n", strip_hidden_reasoning(text))
+    cleaned = _without_fences(strip_echoes(strip_hidden_reasoning(text)))
     refused: list[Refusal] = []
     if _SCAFFOLD.search(cleaned):
         return Extraction([], [Refusal(_clip(cleaned), "scaffolding: not the user's own words")])
     candidates: list[Candidate] = []
-    for i, part in enumerate(p.strip() for p in _SPLIT.split(cleaned)):
+    for i, part in enumerate(p.strip() for p in _statements(cleaned)):
         if not part:
             continue
         reason = _refusal(part)
@@ -91,3 +92,34 @@ def _refusal(statement: str) -> str | None:
 def _clip(text: str, limit: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _without_fences(text: str) -> str:
+    """`text` with each fenced span (```...``` or ~~~...~~~, to the end when
+    unclosed) replaced by a line break: one pass, each search starting where
+    the last one ended."""
+    out: list[str] = []
+    at = 0
+    while True:
+        starts = [(i, f) for f in _FENCES if (i := text.find(f, at)) >= 0]
+        if not starts:
+            out.append(text[at:])
+            return "".join(out)
+        start, fence = min(starts)
+        out.append(text[at:start] + "\n")
+        end = text.find(fence, start + len(fence))
+        if end < 0:
+            return "".join(out)
+        at = end + len(fence)
+
+
+def _statements(text: str) -> list[str]:
+    """`text` cut at line breaks and after each sentence end (the mark stays)."""
+    out: list[str] = []
+    start = 0
+    for match in _BREAK.finditer(text):
+        stop = match.start() if text[match.start()] == "\n" else match.start() + 1
+        out.append(text[start:stop])
+        start = match.end()
+    out.append(text[start:])
+    return out

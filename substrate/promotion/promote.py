@@ -5,26 +5,29 @@ promoted when it is a detected preference or project fact and the user said
 the same thing (equal canonical key, the detector rerun on each old message)
 in at least `EVIDENCE_SESSIONS` earlier root sessions. Order of a write, and
 what undoes what:
-1. under the profile lock, load `promotions.json` and the profile file;
+1. under the profile lease (which first finishes any change a killed writer
+   left), load `promotions.json` and the profile file;
 2. change the records in memory; check the new file (budget, secret names,
-   scanner): a refusal rolls the records back and writes nothing;
-3. flush the records (a failed flush rolls them back);
-4. write the profile file, drift-aware: a failure (or a hand edit since step
-   1, which is kept) restores the records' file as it was.
+   exfiltration-shaped values, scanner): a refusal rolls the records back and
+   writes nothing;
+3. commit the records and the file as one journaled change: both land or
+   neither does, whatever kills the process (a hand edit since step 1 is
+   kept and the change refused).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.errors import InvalidInputError, MemoryServiceError
 from substrate.profile import (
     check_profile_text,
-    profile_lock_path,
+    commit_profile,
+    profile_lease,
     profile_path,
+    replace_step,
     with_bullet,
     without_bullet,
 )
@@ -32,12 +35,11 @@ from substrate.promotion.categories import category_of
 from substrate.promotion.detect import PREFERENCE, Detection, detect
 from substrate.promotion.extract import extract_candidates
 from substrate.promotion.store import ACTIVE, FORGOTTEN, PromotionStore
-from substrate.safety import hold_lock, read_text_snapshot, write_atomic
+from substrate.safety import read_text_snapshot
 from substrate.sessions import NewMessage, SessionLog
 
 EVIDENCE_SESSIONS = 2
 EVIDENCE_SCAN = 500  # newest matching messages read per candidate
-LOCK_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,7 @@ def _promote(
         return PromotionOutcome(
             statement, found.content, found.kind, "unchanged", tuple(evidence), previous.id
         )  # this session already counted: nothing to write
-    with hold_lock(profile_lock(settings), timeout_s=LOCK_TIMEOUT_S, purpose="profile"):
+    with profile_lease(ws):
         store = PromotionStore.load(ws)
         name = target_file(found)
         path = profile_path(ws, name)
@@ -178,15 +180,11 @@ def _promote(
             store.rollback()
             return _refused(outcome, exc)
         try:
-            store.flush()  # a failed flush has rolled the records back
+            commit_profile(ws, [store.step(), replace_step(path, new_text, snapshot)])
         except (OSError, MemoryServiceError) as exc:
+            store.rollback()
             return _refused(outcome, exc)
-        try:
-            write_atomic(path, new_text, snapshot)
-        except (OSError, MemoryServiceError) as exc:
-            store.restore_file()
-            return _refused(outcome, exc)
-        store.commit()
+        store.committed()
         return outcome
 
 
@@ -195,7 +193,6 @@ def _flushed(store: PromotionStore, outcome: PromotionOutcome) -> PromotionOutco
         store.flush()
     except (OSError, MemoryServiceError) as exc:
         return _refused(outcome, exc)
-    store.commit()
     return outcome
 
 
@@ -212,27 +209,29 @@ def _refused(outcome: PromotionOutcome, exc: BaseException) -> PromotionOutcome:
 
 
 def forget_promotion(settings: Settings, promotion_id: str, now: float) -> dict[str, Any]:
-    """Forget an active promotion: its line leaves the profile file, its record
-    stays (status forgotten); evidence from before now never promotes it again."""
+    """Forget a promotion: its line leaves the profile file, its record stays
+    (status forgotten); evidence from before now never promotes it again.
+    Forgetting a forgotten record again answers it as it is, and takes its line
+    out once more if a hand edit put it back."""
     ws = settings.workspace
-    with hold_lock(profile_lock(settings), timeout_s=LOCK_TIMEOUT_S, purpose="profile"):
+    with profile_lease(ws):
         store = PromotionStore.load(ws)
-        record = store.forget(promotion_id, now)
-        name = file_for(record.kind)
-        path = profile_path(ws, name)
+        record = store.by_id(promotion_id)
+        path = profile_path(ws, file_for(record.kind))
         text, snapshot = read_text_snapshot(path)
-        store.flush()
+        without = without_bullet(text, record.content)
+        if record.status == FORGOTTEN:  # forgotten already: make sure the line is gone
+            if without != text:
+                commit_profile(ws, [replace_step(path, without, snapshot)])
+            return record.as_json()
+        store.forget(promotion_id, now)
         try:
-            write_atomic(path, without_bullet(text, record.content), snapshot)
-        except (OSError, MemoryServiceError):
-            store.restore_file()
+            commit_profile(ws, [store.step(), replace_step(path, without, snapshot)])
+        except BaseException:
+            store.rollback()
             raise
-        store.commit()
+        store.committed()
         return record.as_json()
-
-
-def profile_lock(settings: Settings) -> Path:
-    return profile_lock_path(settings.workspace)
 
 
 def category(found: Detection) -> str | None:

@@ -1,9 +1,10 @@
 """`promotions.json`: every promotion ever made, one record per content key.
 
-`{"version": 1, "records": [...]}`, flushed sorted by content, through the
-drift-aware atomic writer. The store changes records in memory and keeps the
-previous map, so a failed flush, or a failed profile write after a flush, puts
-everything back (`rollback`)."""
+`{"version": 1, "records": [...]}`, written sorted by content, drift-aware.
+The store changes records in memory and keeps the previous map, so a refused
+change puts everything back (`rollback`). A change that also writes a profile
+file goes out as one journaled commit with it (`step`, `committed`); one that
+changes only the records is a plain `flush`."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from substrate.config.workspace import Workspace
 from substrate.errors import InvalidInputError, NotFoundError
 from substrate.promotion.categories import category_of
 from substrate.promotion.detect import PREFERENCE, Detection, content_key
-from substrate.safety import FileSnapshot, read_text_snapshot, write_atomic
+from substrate.safety import FileSnapshot, journal, read_text_snapshot, write_atomic
 
 VERSION = 1
 ACTIVE, SUPERSEDED, FORGOTTEN = "active", "superseded", "forgotten"
@@ -153,34 +154,36 @@ class PromotionStore:
         record.status, record.forgotten_at, record.updated = FORGOTTEN, now, now
         return record
 
-    def flush(self) -> None:
-        """Write the records; on failure the in-memory records roll back."""
+    def render(self) -> str:
         doc = {
             "version": VERSION,
             "records": [
                 r.as_json() for r in sorted(self.records.values(), key=lambda r: r.content)
             ],
         }
-        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+    def step(self) -> journal.Replace:
+        """The records as they are now, as one step of a journaled commit."""
+        assert self.snapshot is not None
+        return journal.Replace(self.path, self.render().encode("utf-8"), self.snapshot)
+
+    def flush(self) -> None:
+        """Write the records alone; on failure the in-memory records roll back."""
         try:
-            write_atomic(self.path, text, self.snapshot)
+            write_atomic(self.path, self.render(), self.snapshot)
         except BaseException:
             self.rollback()
             raise
-        self.snapshot = read_text_snapshot(self.path)[1]
+        self.committed()
 
-    def commit(self) -> None:
+    def committed(self) -> None:
+        """The records on disk are these now (after `flush` or a commit of `step`)."""
         self._before = None
+        self.snapshot = read_text_snapshot(self.path)[1]
 
     def rollback(self) -> None:
         """Back to the records as loaded (or last committed)."""
         if self._before is not None:
             self.records = self._before
             self._before = None
-
-    def restore_file(self) -> None:
-        """After a flush whose profile write then failed: the records and the file
-        as they were."""
-        self.rollback()
-        self.flush()
-        self.commit()

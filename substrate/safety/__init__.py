@@ -7,13 +7,28 @@ substrate: it imports nothing but `substrate.errors`, so every other room may
 use it, and it must not import any other room.
 """
 
+from substrate.safety import journal
+from substrate.safety.echoes import BLOCK_TAGS, has_echo, strip_echoes
 from substrate.safety.inputs import checked_text, printable, surrogate_offset, tail_within
 from substrate.safety.locks import hold_lock
+from substrate.safety.patterns import (
+    DOTALL,
+    IGNORECASE,
+    MULTILINE,
+    anchored,
+    escape,
+    linear,
+    runs,
+    short,
+)
 from substrate.safety.safe_files import (
+    MAX_FILE_BYTES,
     FileSnapshot,
     PlannedWrite,
+    append_bytes,
     read_bytes_snapshot,
     read_regular_file,
+    read_text_file,
     read_text_snapshot,
     sweep_stale_temps,
     write_atomic,
@@ -29,6 +44,11 @@ from substrate.safety.scanner import (
 )
 
 __all__ = [
+    "BLOCK_TAGS",
+    "DOTALL",
+    "IGNORECASE",
+    "MAX_FILE_BYTES",
+    "MULTILINE",
     "RULES",
     "SOURCES",
     "FileSnapshot",
@@ -36,12 +56,22 @@ __all__ = [
     "PlannedWrite",
     "Scanner",
     "Verdict",
+    "anchored",
+    "append_bytes",
     "checked_text",
+    "escape",
+    "has_echo",
     "hold_lock",
+    "journal",
+    "linear",
     "printable",
     "read_bytes_snapshot",
     "read_regular_file",
+    "read_text_file",
     "read_text_snapshot",
+    "runs",
+    "short",
+    "strip_echoes",
     "strip_hidden_reasoning",
     "surrogate_offset",
     "sweep_stale_temps",

@@ -1,38 +1,36 @@
-"""Putting back a file a killed writer had moved aside.
+"""Putting back a file an earlier release's killed writer had moved aside.
 
-A drift-aware swap (`safe_files._install`) renames the current file to
-`.<name>.<16 hex>.old.tmp`, checks it, then links the new file in. A kill
-between that rename and the link leaves no file at the target at all: the
-only copy of the page (or the buffer) is the hidden aside. Every reader that
-finds a file missing, and every folder listing, therefore puts such an aside
-back first, so the crash reads as "the write did not happen".
-
-A live writer caught in that window loses the race harmlessly: its no-clobber
-link fails because the old file is back, and it refuses with `StaleWriteError`
-(the planned write did not land; whatever it was filing stays where it was).
+That release's drift-aware swap renamed the current file to
+`.<name>.<16 hex>.old.tmp` before linking the new one in, so a kill between
+the two left the only copy of a page (or the buffer) at that hidden name.
+Today's swap exchanges the two files in one step and never leaves the target
+missing; the sweep of stale temp files still puts such a leftover back, so a
+workspace upgraded after a crash loses nothing. Readers no longer restore
+anything: a reader that did raced live writers into refusing their writes.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-import re
 from pathlib import Path
 
-_ASIDE = re.compile(r"^\.(?P<name>.+)\.[0-9a-f]{16}\.old\.tmp$")
+from substrate.safety.patterns import short
+
+_ASIDE = short(r"^\.(?P<name>.+)\.[0-9a-f]{16}\.old\.tmp$", 1024)
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK}
 
 
 def aside_target(name: str) -> str | None:
     """The file name an aside copy belongs to, or None when `name` is not one."""
+    if len(name) > _ASIDE.max_chars:
+        return None
     match = _ASIDE.match(name)
     return match.group("name") if match else None
 
 
 def restore_aside(aside: Path, target: Path) -> bool:
-    """Link `aside` back to `target` unless something is there now; True when put back.
-    The aside goes only once the link landed, so a writer that linked its own
-    file first keeps its aside for its own final check."""
+    """Link `aside` back to `target` unless something is there now; True when put back."""
     try:
         os.link(aside, target)
     except (FileExistsError, FileNotFoundError):
@@ -47,26 +45,3 @@ def restore_aside(aside: Path, target: Path) -> bool:
         return True
     aside.unlink(missing_ok=True)
     return True
-
-
-def restore_missing(path: Path) -> bool:
-    """Put back an aside of `path` when `path` is missing; True when one was."""
-    try:
-        names = os.listdir(path.parent)
-    except OSError:
-        return False
-    for name in sorted(names, reverse=True):
-        if aside_target(name) == path.name and restore_aside(path.parent / name, path):
-            return True
-    return False
-
-
-def restore_in_folder(folder: str, names: set[str]) -> bool:
-    """Put back every aside in `folder` (whose items are `names`) that lacks its
-    file; True when any was, so the caller lists the folder again."""
-    restored = False
-    for name in names:
-        target = aside_target(name)
-        if target is not None and target not in names:
-            restored |= restore_aside(Path(folder, name), Path(folder, target))
-    return restored

@@ -1,4 +1,5 @@
-"""Atomic, drift-aware file writes: the only way this service writes a file.
+"""Atomic, drift-aware file writes and bounded reads: how this service writes
+any file, and how it reads one.
 
 A write goes to a temp file in the target's folder, is fsynced, then renamed
 over the target, so a reader or a crash sees either the old or the new file,
@@ -6,28 +7,29 @@ never a half-written one. A write that was planned from an earlier read passes
 the `FileSnapshot` of that read; if the file's content changed since, the
 write is refused with `StaleWriteError` and the newer file is left intact.
 
-Temp files start with a dot and end in `.tmp`, so page scans (which read only
-`*.md` and skip dotfiles) never pick them up; a process killed mid-write
-leaves one behind, and `sweep_stale_temps` removes those of our own naming
-once they are old enough that no live writer can own them.
+Closing the window between the drift check and the rename without ever
+leaving the target missing: the new file is *exchanged* with the current one
+(`renameat2(RENAME_EXCHANGE)`, one atomic step: readers see the old file or the
+new one, never neither), then the file it displaced is checked against the
+plan. If an editor saved meanwhile, the two are exchanged back, so the
+editor's file wins and the write refuses. Nothing a reader does can make a
+writer fail. A filesystem without the exchange gets the plain check-then-
+rename (a window of microseconds instead of none). A kill at any point leaves
+the target old or new, plus at most a temp file of our naming, which
+`sweep_stale_temps` removes once no live writer can own it.
 
-Closing the window between the drift check and the rename: a write planned
-from a snapshot moves the current file aside (one atomic rename takes
-whatever is there now), checks that what it moved is still what the plan
-saw, then installs the new file with a hard link, which fails rather than
-clobber a file an editor saved meanwhile, and checks the moved file once more
-for an in-place edit made during the swap. Any mismatch puts the edited file
-back and refuses with `StaleWriteError`. A kill between the move and the link
-leaves only the aside; readers and listings put it back (see `aside`).
+Every read goes through `read_regular_file`: the file is opened without
+blocking and without following a final symbolic link, checked to be a
+regular file (a FIFO at `config.toml` would hang a plain read forever, a link
+to `/dev/zero` would read without end) and read to a cap.
 """
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import hashlib
 import os
-import re
-import secrets
 import stat
 import tempfile
 import time
@@ -36,8 +38,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from substrate.errors import NotRegularFileError, StaleWriteError, TooLargeError
-from substrate.safety.aside import aside_target, restore_aside, restore_missing
+from substrate.safety.aside import aside_target, restore_aside
 from substrate.safety.inputs import printable
+from substrate.safety.patterns import short
+
+# What a read of a workspace file may hold at most unless its caller says less:
+# far over any file we write (pages are capped at 8 MiB, the buffer at its facts).
+MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -54,42 +61,57 @@ class FileSnapshot:
         return self.sha256 is not None
 
 
-def snapshot_bytes(path: Path, data: bytes | None) -> FileSnapshot:
+def snapshot_bytes(path: Path, data: bytes | None, mtime_ns: int = 0) -> FileSnapshot:
     """The snapshot of `data`, just read from `path` (None: the file was absent)."""
     if data is None:
         return FileSnapshot(path, None, 0, 0)
-    st = path.stat()
-    return FileSnapshot(path, hashlib.sha256(data).hexdigest(), st.st_mtime_ns, st.st_size)
+    return FileSnapshot(path, hashlib.sha256(data).hexdigest(), mtime_ns, len(data))
 
 
-def read_bytes_snapshot(path: Path) -> tuple[bytes | None, FileSnapshot]:
+def read_bytes_snapshot(path: Path, cap: int = MAX_FILE_BYTES) -> tuple[bytes | None, FileSnapshot]:
     """Read a file (None when absent) together with the snapshot to write against."""
-    data: bytes | None
     try:
-        data = path.read_bytes()
+        data, mtime_ns = _read_regular(path, cap)
     except FileNotFoundError:
-        data = path.read_bytes() if restore_missing(path) else None
-    return data, snapshot_bytes(path, data)
+        return None, snapshot_bytes(path, None)
+    return data, snapshot_bytes(path, data, mtime_ns)
 
 
-def read_text_snapshot(path: Path) -> tuple[str, FileSnapshot]:
+def read_text_snapshot(path: Path, cap: int = MAX_FILE_BYTES) -> tuple[str, FileSnapshot]:
     """Read a UTF-8 file ('' when absent), keeping line endings exactly as stored."""
-    data, snap = read_bytes_snapshot(path)
+    data, snap = read_bytes_snapshot(path, cap)
     return ("" if data is None else data.decode("utf-8")), snap
 
 
+def read_text_file(path: Path, cap: int = MAX_FILE_BYTES) -> str | None:
+    """A UTF-8 file's text, or None when it is absent."""
+    try:
+        return read_regular_file(path, cap).decode("utf-8")
+    except FileNotFoundError:
+        return None
+
+
 STALE_TEMP_S = 300.0
+MAX_NAME_CHARS = 1024  # a file name (255 bytes on most filesystems)
 # mkstemp's names: our prefix `.<target name>.`, 8 random characters, `.tmp`;
-# the aside copy of a swap is `.<name>.<16 hex>.old.tmp`.
-_TEMP_NAME = re.compile(r"^\..+\.(?:[a-z0-9_]{8}|[0-9a-f]{16}\.old)\.tmp$")
+# an earlier release's aside copy of a swap is `.<name>.<16 hex>.old.tmp`.
+_TEMP_NAME = short(r"^\..+\.(?:[a-z0-9_]{8}|[0-9a-f]{16}\.old)\.tmp$", MAX_NAME_CHARS)
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK}
+_NO_EXCHANGE = {errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EXDEV, errno.EPERM}
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+_libc = ctypes.CDLL(None, use_errno=True)
+_renameat2 = getattr(_libc, "renameat2", None)
 
 
 def _current_hash(path: Path) -> str | None:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        data, _ = _read_regular(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         return None
+    except (NotRegularFileError, TooLargeError):
+        return "not-a-regular-file"
+    return hashlib.sha256(data).hexdigest()
 
 
 def check_unchanged(expected: FileSnapshot) -> None:
@@ -115,15 +137,8 @@ def write_atomic(
     one, never a mix, and a killed process loses nothing, but an OS crash may
     lose the write. Only for derived state rewritten on every turn."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
+    tmp = _write_temp(path, payload, durable=durable)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            if durable:
-                os.fsync(fh.fileno())
         _install(tmp, path, expected)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -132,41 +147,60 @@ def write_atomic(
         fsync_dir(path.parent)
 
 
+def exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically; False where the filesystem cannot."""
+    if _renameat2 is None:
+        return False
+    rc = _renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in _NO_EXCHANGE:
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
 def _install(tmp: Path, path: Path, expected: FileSnapshot | None) -> None:
-    """Put `tmp` at `path`; with `expected`, only if `path` still holds what it saw."""
+    """Put `tmp` at `path`; with `expected`, only if `path` still holds what it saw.
+    On return `tmp` no longer exists (or holds nothing anyone needs)."""
     if expected is None:
         os.replace(tmp, path)
         return
     check_unchanged(expected)
     if expected.sha256 is None:
-        if not _link(tmp, path, replace_unsupported=False):
+        if not _link(tmp, path):
             raise StaleWriteError(f"{path}: created on disk by someone else since it was read")
         tmp.unlink()
         return
-    aside = path.with_name(f".{path.name}.{secrets.token_hex(8)}.old.tmp")
+    ours = _current_hash(tmp)
     try:
-        os.rename(path, aside)
+        swapped = exchange(tmp, path)
     except FileNotFoundError:
         raise StaleWriteError(f"{path}: deleted on disk since it was read") from None
-    if _current_hash(aside) != expected.sha256:
-        _put_back(aside, path)
-        raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
-    if not _link(tmp, path, replace_unsupported=True):
-        # an editor saved a new file meanwhile, or a reader put the old one back
-        # (see `aside`): what is there now wins
-        aside.unlink(missing_ok=True)
-        raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
-    if _current_hash(aside) != expected.sha256:
-        os.replace(aside, path)  # edited in place during the swap: the edit wins
-        raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
-    aside.unlink()
+    if not swapped:
+        check_unchanged(expected)  # no exchange here: the narrowest window there is
+        os.replace(tmp, path)
+        return
+    if _current_hash(tmp) == expected.sha256:
+        tmp.unlink()  # the version the plan saw: replaced, as planned
+        return
+    _swap_back(tmp, path, ours)
+    raise StaleWriteError(f"{path}: changed on disk since it was read; kept the newer file")
+
+
+def _swap_back(tmp: Path, path: Path, ours: str | None) -> None:
+    """An editor saved between the drift check and the exchange (its file is now
+    at `tmp`): put it back at `path`. Should a second save have landed over ours
+    meanwhile, that newer one is what stays."""
+    exchange(tmp, path)
+    if _current_hash(tmp) != ours:
+        exchange(tmp, path)
     tmp.unlink(missing_ok=True)
 
 
-def _link(tmp: Path, path: Path, *, replace_unsupported: bool) -> bool:
+def _link(tmp: Path, path: Path) -> bool:
     """Hard-link `tmp` to `path`, never clobbering; False when `path` exists. Where
-    the filesystem has no hard links, fall back to a rename (which clobbers only
-    when `replace_unsupported`, else refuses if `path` exists)."""
+    the filesystem has no hard links, fall back to a rename when `path` is absent."""
     try:
         os.link(tmp, path)
         return True
@@ -175,21 +209,17 @@ def _link(tmp: Path, path: Path, *, replace_unsupported: bool) -> bool:
     except OSError as exc:
         if exc.errno not in _NO_LINKS:
             raise
-    if not replace_unsupported and path.exists():
+    if path.exists():
         return False
     os.replace(tmp, path)
     return True
 
 
-def _put_back(aside: Path, path: Path) -> None:
-    """Return a moved-aside file to `path`, unless a newer one was saved there."""
-    restore_aside(aside, path)
-    aside.unlink(missing_ok=True)
-
-
 def sweep_stale_temps(folders: Iterable[Path], older_than_s: float = STALE_TEMP_S) -> int:
     """Remove our own temp files older than `older_than_s` (left by a killed writer)
-    from these folders (not their subfolders); returns how many."""
+    from these folders (not their subfolders); returns how many. An earlier
+    release's swap left the only copy of a file aside when killed: such a copy
+    is put back, never swept."""
     cutoff = time.time() - older_than_s
     removed = 0
     for folder in folders:
@@ -198,11 +228,11 @@ def sweep_stale_temps(folders: Iterable[Path], older_than_s: float = STALE_TEMP_
         except OSError:
             continue
         for entry in entries:
-            if not _TEMP_NAME.match(entry.name):
+            if len(entry.name) > MAX_NAME_CHARS or not _TEMP_NAME.match(entry.name):
                 continue
             target = aside_target(entry.name)
             if target is not None and restore_aside(Path(entry.path), Path(folder, target)):
-                continue  # a killed swap's only copy: put back, never swept
+                continue
             try:
                 if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
                     os.unlink(entry.path)
@@ -223,7 +253,7 @@ def write_many_atomic(writes: list[PlannedWrite]) -> list[Exception | None]:
     """`write_atomic` for a batch, with one `sync()` instead of an fsync per file.
 
     Every temp file is written, then one system-wide sync makes them all
-    durable, then each is drift-checked and renamed, then each folder is
+    durable, then each is drift-checked and installed, then each folder is
     fsynced once. The result holds each write's error (`OSError` or
     `StaleWriteError`), or None where it landed; one failure never stops the
     rest. A crash at any point leaves each target either old or new."""
@@ -232,7 +262,7 @@ def write_many_atomic(writes: list[PlannedWrite]) -> list[Exception | None]:
     try:
         for i, write in enumerate(writes):
             try:
-                temps[i] = _write_temp(write.path, write.data)
+                temps[i] = _write_temp(write.path, write.data, durable=False)
             except OSError as exc:
                 errors[i] = exc
         os.sync()
@@ -254,16 +284,74 @@ def write_many_atomic(writes: list[PlannedWrite]) -> list[Exception | None]:
     return errors
 
 
-def _write_temp(path: Path, data: bytes) -> Path:
+def _write_temp(path: Path, data: bytes, *, durable: bool) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
     return Path(tmp_name)
+
+
+def append_bytes(path: Path, data: bytes, *, durable: bool = True) -> int:
+    """Append `data` to a regular file (made when absent); returns the size it had.
+    One `write` on an `O_APPEND` descriptor: concurrent appenders never interleave
+    inside each other's records, and a kill leaves at most a torn last record."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | os.O_NONBLOCK, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotRegularFileError(
+                f"{printable(str(path))}: a symbolic link (not followed)"
+            ) from None
+        if exc.errno == errno.EISDIR:
+            raise NotRegularFileError(
+                f"{printable(str(path))}: not a regular file (a folder)"
+            ) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFileError(f"{printable(str(path))}: not a regular file ({_kind(st)})")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    return st.st_size
+
+
+def last_byte(path: Path) -> bytes | None:
+    """A regular file's last byte; None when it is absent or empty (the size and
+    one byte read, whatever the file weighs)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotRegularFileError(
+                f"{printable(str(path))}: a symbolic link (not followed)"
+            ) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFileError(f"{printable(str(path))}: not a regular file ({_kind(st)})")
+        return os.pread(fd, 1, st.st_size - 1) if st.st_size else None
+    finally:
+        os.close(fd)
 
 
 def fsync_dir(folder: Path) -> None:
@@ -279,19 +367,35 @@ def fsync_dir(folder: Path) -> None:
 
 
 def read_regular_file(path: Path, cap: int) -> bytes:
-    """A regular file's bytes, at most `cap` of them, or an error saying why not.
+    """A regular file's bytes, at most `cap` of them, or an error saying why not
+    (`FileNotFoundError` when it is absent)."""
+    return _read_regular(path, cap)[0]
 
-    Checked on the open file itself, before reading: a FIFO named `x.md` would
-    block a plain read forever (and opening it does not block here), a link to
-    `/dev/zero` would read without end. At most `cap + 1` bytes are read, so a
-    file that grows while it is read is refused rather than loaded whole."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+def _read_regular(path: Path, cap: int) -> tuple[bytes, int]:
+    """(the bytes, the mtime) of a regular file, checked on the open file itself.
+
+    Opened non-blocking (a FIFO would block a plain open or read forever) and
+    without following a final symbolic link (a link may point anywhere: out of
+    the workspace, at a device). At most `cap + 1` bytes are read, so a file
+    that grows while it is read is refused rather than loaded whole."""
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOCTTY", 0)
+        | getattr(os, "O_NOFOLLOW", 0)
+    )
     try:
         fd = os.open(path, flags)
-    except FileNotFoundError:
-        if not restore_missing(path):
-            raise
-        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotRegularFileError(
+                f"{printable(str(path))}: a symbolic link (not followed: it could point "
+                "out of the workspace)"
+            ) from None
+        if exc.errno in (errno.ENXIO, errno.ENODEV):
+            raise NotRegularFileError(f"{printable(str(path))}: not a regular file") from None
+        raise
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -314,7 +418,7 @@ def read_regular_file(path: Path, cap: int) -> bytes:
         os.close(fd)
     if len(data) > cap:
         raise TooLargeError(f"{printable(str(path))}: over the cap of {cap} bytes")
-    return data
+    return data, st.st_mtime_ns
 
 
 def _kind(st: os.stat_result) -> str:

@@ -8,12 +8,13 @@ read as FTS syntax."""
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
-_MARKS = re.compile("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640]")
+from substrate.safety.patterns import runs
+
+_MARKS = runs("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640]")
 _ALEF = str.maketrans({"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا"})
-_TERM = re.compile(r"\w+", re.UNICODE)
+_TERM = runs(r"\w+")
 
 
 def normalize(text: str) -> str:

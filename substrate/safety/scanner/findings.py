@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import re2  # type: ignore[import-untyped]
+from substrate.safety.patterns import linear
 
 
 @dataclass(frozen=True)
@@ -20,10 +20,6 @@ def quoted(fragment: str) -> str:
 
 
 def rx(pattern: str) -> Any:
-    """A rule's pattern on RE2 (linear time), with room for the DFA of patterns
-    over Unicode classes (the default 8 MB makes RE2 fall back to its slower
-    NFA, and log about it), and no logging of its own."""
-    options = re2.Options()
-    options.max_mem = 64 << 20
-    options.log_errors = False
-    return re2.compile(pattern, options)
+    """A rule's pattern on RE2 (linear time), spelled as written: the rules name
+    their own classes (`[\\pL\\pN_]` where they mean a word of any script)."""
+    return linear(pattern, unicode_words=False)

@@ -28,8 +28,6 @@ at style. `instructions.py` holds the stricter rule other sources get.
 
 from __future__ import annotations
 
-import re2  # type: ignore[import-untyped]
-
 from substrate.safety.scanner.findings import Finding, quoted, rx
 from substrate.safety.scanner.normalize import Views
 
@@ -258,12 +256,13 @@ COMPILED = tuple(
     for family, patterns in FAMILIES
 )
 _DAN = rx(r"\bDAN\b|\bS\.?T\.?A\.?N\.?\b|\bDUDE\b|\bAIM\b:")
+_DAN_CONTEXT = rx(r"(?i)\b(?:you|act|pretend|mode|prompt|respond)\b")
 # "Don't forget the prior instructions from the landlord": a negated mention is a note.
 _NEGATED = rx(r"(?:\bnot|n't|\bnever)\s+(?:to\s+)?$")
 
 
 def injection(views: Views, raw: str) -> Finding | None:
-    if _DAN.search(raw) and re2.search(r"(?i)\b(?:you|act|pretend|mode|prompt|respond)\b", raw):
+    if _DAN.search(raw) and _DAN_CONTEXT.search(raw):
         return Finding("prompt_injection", "persona: a DAN-style jailbreak persona")
     for text in views.all():
         for family, patterns in COMPILED:

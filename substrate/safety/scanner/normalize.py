@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
+import itertools
 import unicodedata
 import urllib.parse
 from dataclasses import dataclass
-
-import re2  # type: ignore[import-untyped]
 
 from substrate.safety.scanner.findings import rx
 
@@ -35,9 +33,8 @@ _INVISIBLE = rx(
 _TAGS = rx("[\\x{E0020}-\\x{E007E}]+")
 _SPACES = rx(r"[ \t\r\f\v\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}]+")
 _NEWLINES = rx(r"\s*\n\s*")
-# A backreference RE2 lacks; linear in Python's engine too: a run is consumed
-# in one match, and any other position fails on its first character.
-_PUNCT_RUN = re.compile(r"([^\w\s])\1{2,}")
+_SPACED_SEPARATORS = rx(r"[ .\-_*]")
+_HEX_SEPARATORS = rx(r"[ :]")
 # "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e": four or more single letters.
 _SPACED = rx(r"\b(?:\pL[ .\-_*]){3,}\pL\b")
 _LEET = str.maketrans(
@@ -124,7 +121,19 @@ def fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text).casefold()
     text = _NEWLINES.sub("\n", _SPACES.sub(" ", text))
-    return _PUNCT_RUN.sub(r"\1\1\1", text)
+    return _punctuation_runs(text)
+
+
+def _punctuation_runs(text: str) -> str:
+    """Runs of one punctuation mark cut to three ("!!!!!!" -> "!!!"), in one pass."""
+    if not any(a == b == c for a, b, c in zip(text, text[1:], text[2:], strict=False)):
+        return text
+    out: list[str] = []
+    for char, group in itertools.groupby(text):
+        run = sum(1 for _ in group)
+        keep = min(run, 3) if not (char.isalnum() or char == "_" or char.isspace()) else run
+        out.append(char * keep)
+    return "".join(out)
 
 
 def views(text: str) -> Views:
@@ -133,7 +142,7 @@ def views(text: str) -> Views:
     homoglyphs = _fold_homoglyphs(folded)
     if homoglyphs != folded:
         others.append(homoglyphs)
-    joined = _SPACED.sub(lambda m: re2.sub(r"[ .\-_*]", "", m.group(0)), homoglyphs)
+    joined = _SPACED.sub(lambda m: _SPACED_SEPARATORS.sub("", m.group(0)), homoglyphs)
     leet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), joined)
     if leet != homoglyphs:
         others.append(leet)
@@ -203,7 +212,7 @@ def decoded_blobs(text: str, limit: int = 8) -> list[str]:
             return out
     for match in _HEX.finditer(text):
         try:
-            raw = bytes.fromhex(re2.sub(r"[ :]", "", match.group(0)))
+            raw = bytes.fromhex(_HEX_SEPARATORS.sub("", match.group(0)))
         except ValueError:
             continue
         _keep(out, raw)

@@ -28,13 +28,12 @@ from pathlib import Path
 from service.settings_loader import build_settings
 from injector import file_into_pkb
 
-real_link, real_replace = os.link, os.replace
 def slowed(real):
     def call(*args, **kwargs):
         time.sleep(0.003)  # stretch the run so a kill lands inside it
         return real(*args, **kwargs)
     return call
-os.link, os.replace = slowed(real_link), slowed(real_replace)
+os.link, os.replace, os.fsync = slowed(os.link), slowed(os.replace), slowed(os.fsync)
 settings = build_settings(Path(sys.argv[1]))
 print("START", flush=True)
 file_into_pkb(settings)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +12,7 @@ from substrate.consolidation import consolidate, consolidate_all
 from substrate.index import SearchIndex
 from substrate.pages import fact_bullets, load_page_index
 from tests.conftest import PageWriter
+from tests.races import before_exchange
 from tests.substrate.consolidation.conftest import MidRun
 
 
@@ -164,18 +163,13 @@ def test_a_page_edited_by_hand_during_a_run_is_refused_and_kept(
     say: Callable[..., str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The edit lands as the page is written (the writer moves the old file aside
-    with a rename): the drift check refuses, the edit and the entry both stay."""
+    """The edit lands as the page is written (after the drift check, before the
+    swap): the write refuses, the edit and the entry both stay."""
     path = write_page("people/sam", "---\ntitle: Sam\n---\nSam's notes.")
     entry = say("Sam moved to Porto", 0)
-    real_rename = os.rename
-
-    def edit_first(src: Any, dst: Any) -> None:
-        if Path(src) == path:
-            path.write_text("---\ntitle: Sam\n---\nEdited by hand.")
-        real_rename(src, dst)
-
-    monkeypatch.setattr(os, "rename", edit_first)
+    before_exchange(
+        monkeypatch, path, lambda: path.write_text("---\ntitle: Sam\n---\nEdited by hand.")
+    )
     outcome = consolidate(settings)
     monkeypatch.undo()
     [result] = outcome.entries

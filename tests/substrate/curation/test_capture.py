@@ -47,7 +47,7 @@ def test_captured_facts_reach_the_buffer_once_and_sensitive_ones_never(
         {
             "facts": [
                 fact(a, "We moved to Porto in May", "The user moved to Porto in May."),
-                fact(b, "My salary is 90k", "The user earns 90k.", sensitive=True),
+                fact(b, "My salary is 90k", "The user's salary is 90k.", sensitive=True),
             ]
         }
     )
@@ -98,3 +98,29 @@ def test_the_service_queues_capture_only_with_a_model(
     offline = runtime(build_settings(tmp_path / "offline"))
     assert offline.schedule_capture(now=0.0) == []
     offline.close()
+
+
+def test_captured_facts_keep_their_provenance_on_the_page_and_in_the_card(
+    settings_llm: Settings, client: ChatClient, log: SessionLog, llm_server: ScriptedLLM
+) -> None:
+    from substrate.consolidation import consolidate
+    from substrate.pages import fact_bullets, load_page_index, split_facts
+
+    [mid] = log.append("s1", [NewMessage("user", "I moved to Porto in May.", True)], NOW - 60)
+    llm_server.say(
+        {"facts": [fact(mid, "I moved to Porto in May", "The user moved to Porto in May.")]}
+    )
+    capture_session(settings_llm, log, client, "s1", NOW)
+    [entry] = read_buffer(settings_llm)
+    assert entry.source == "captured"
+    raw = settings_llm.workspace.buffer_path.read_text()
+    assert "The user moved to Porto in May. <!-- src:captured -->" in raw
+    consolidate(settings_llm, client=None)
+    [(_slug, page)] = load_page_index(settings_llm.workspace).entries.items()
+    text = (settings_llm.workspace.concepts_dir / page.path).read_text()
+    [bullet] = fact_bullets(text)
+    assert bullet.source == "captured" and "src:captured" in text
+    _, shown = split_facts(text)
+    assert shown == [
+        "- [15 January 2027] (captured from a conversation) The user moved to Porto in May."
+    ]

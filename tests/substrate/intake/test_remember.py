@@ -14,7 +14,12 @@ import pytest
 
 from substrate import ScannerRejection, Settings, TooLargeError, read_buffer, remember
 from substrate.config import parse_config
-from substrate.errors import InvalidInputError, MemoryServiceError, StaleWriteError
+from substrate.errors import (
+    InvalidInputError,
+    MemoryServiceError,
+    NotRegularFileError,
+    StaleWriteError,
+)
 from substrate.intake import parse_buffer
 from substrate.safety import write_atomic
 
@@ -64,11 +69,12 @@ def test_disabled_memory_saves_nothing(settings: Settings) -> None:
 
 
 def test_failed_buffer_write_rolls_back_the_archive(settings: Settings, tmp_path: Path) -> None:
-    """A buffer that cannot be replaced (here: a folder in its place) leaves no half-write."""
+    """A buffer that cannot be read as a file (here: a folder in its place) is
+    refused before anything is written."""
     buffer_path = settings.workspace.buffer_path
     buffer_path.unlink()
     buffer_path.mkdir()
-    with pytest.raises(IsADirectoryError):
+    with pytest.raises(NotRegularFileError, match="a folder"):
         remember(settings, "fact", now=NOW)
     assert not (settings.workspace.archive_dir / "2026-11-29.md").exists()
 
@@ -128,17 +134,15 @@ from substrate import remember
 
 settings = build_settings(Path(sys.argv[1]))
 pause_in_archive = sys.argv[2] == "pause"
-real_link, real_replace = os.link, os.replace
+real_open = os.open
 
-def slowed(real):
-    def call(src, dst, *args, **kwargs):
-        if pause_in_archive and "archive" in str(dst):
-            print("ARCHIVE", flush=True)
-            time.sleep(60)
-        return real(src, dst, *args, **kwargs)
-    return call
+def slowed(path, flags, *args, **kwargs):
+    if pause_in_archive and "archive" in str(path) and flags & os.O_APPEND:
+        print("ARCHIVE", flush=True)
+        time.sleep(60)
+    return real_open(path, flags, *args, **kwargs)
 
-os.link, os.replace = slowed(real_link), slowed(real_replace)
+os.open = slowed
 for i in range(int(sys.argv[3])):
     remember(settings, f"fact {i}", now=datetime(2026, 11, 29, 14, i % 60, tzinfo=UTC))
     print("DONE", i, flush=True)

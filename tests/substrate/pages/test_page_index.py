@@ -4,8 +4,11 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from substrate import LivePageIndex, Workspace, load_page_index, write_atomic
-from substrate.pages import entry_json
+from substrate.errors import InvalidInputError
+from substrate.pages import entry_json, path_for_slug
 from substrate.pages.page_file import MAX_PAGE_FILE_BYTES
 from substrate.pages.page_index import CACHE_VERSION
 from tests.conftest import PageWriter
@@ -241,5 +244,26 @@ def test_special_files_and_huge_files_are_never_read(workspace: Workspace) -> No
         fh.truncate(MAX_PAGE_FILE_BYTES + 1)
     index = load_page_index(workspace)
     assert index.entries == {}
-    [failure] = index.parse_failures
-    assert failure.slug == "huge" and "over the cap" in failure.error
+    failures = {f.slug: f.error for f in index.parse_failures}
+    assert sorted(failures) == ["huge", "zero"]
+    assert "over the cap" in failures["huge"] and "symbolic link" in failures["zero"]
+
+
+def test_links_out_of_the_workspace_are_never_followed(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """A linked page (to a secret outside) and a linked folder (to a folder of
+    pages outside) are reported, never read or listed as pages."""
+    outside = tmp_path / "outside"
+    (outside / "notes").mkdir(parents=True)
+    (outside / "secret.md").write_text("# Secret\nthe launch code\n")
+    (outside / "notes" / "n.md").write_text("# N\n")
+    (workspace.concepts_dir / "alias.md").symlink_to(outside / "secret.md")
+    (workspace.concepts_dir / "linked").symlink_to(outside / "notes")
+    (workspace.concepts_dir / "real.md").write_text("# Real\n")
+    index = load_page_index(workspace)
+    assert list(index.entries) == ["real"]
+    failures = {f.slug: f.error for f in index.parse_failures}
+    assert "symbolic link" in failures["alias"] and "link to a folder" in failures["linked"]
+    with pytest.raises(InvalidInputError, match="symbolic link"):
+        path_for_slug(workspace.concepts_dir, "linked/new-page")

@@ -24,6 +24,7 @@ from substrate.safety import (
     sweep_stale_temps,
     write_many_atomic,
 )
+from tests.races import before_exchange, save_by_rename
 
 
 def test_write_creates_folders_and_leaves_no_temp_files(tmp_path: Path) -> None:
@@ -130,76 +131,52 @@ def test_threads_of_one_process_queue_for_a_lock_instead_of_timing_out(tmp_path:
     assert sorted(held) == list(range(16))
 
 
-# -- the window between the drift check and the rename ----------------------
+# -- the window between the drift check and the exchange -----------------------
 
 
 def test_an_in_place_edit_between_check_and_swap_is_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An editor writes the file after our drift check but before the swap: the
-    move aside takes the edited file, the second look sees it, and it goes back."""
+    """An editor writes the file after our drift check but before the exchange:
+    the exchange takes the edited file, the look at it sees the edit, and the
+    two are exchanged back."""
     target = tmp_path / "page.md"
     target.write_text("v1")
     _, snap = read_text_snapshot(target)
-    real_rename = os.rename
-
-    def edit_then_rename(src: Any, dst: Any) -> None:
-        if Path(src) == target:
-            target.write_text("hand edit")
-        real_rename(src, dst)
-
-    monkeypatch.setattr(os, "rename", edit_then_rename)
+    ran = before_exchange(monkeypatch, target, lambda: target.write_text("hand edit"))
     with pytest.raises(StaleWriteError):
         write_atomic(target, "ours", expected=snap)
-    monkeypatch.undo()
-    assert target.read_text() == "hand edit"
+    assert ran and target.read_text() == "hand edit"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["page.md"]
 
 
 def test_an_editor_saving_a_new_file_during_the_swap_wins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A rename-style save lands after we moved the old file aside: the hard link
-    refuses to clobber it."""
     target = tmp_path / "page.md"
     target.write_text("v1")
     _, snap = read_text_snapshot(target)
-    real_link = os.link
-
-    def save_then_link(src: Any, dst: Any) -> None:
-        if Path(dst) == target and not target.exists():
-            target.write_text("saved by the editor")
-        real_link(src, dst)
-
-    monkeypatch.setattr(os, "link", save_then_link)
+    before_exchange(monkeypatch, target, lambda: save_by_rename(target, "saved by the editor"))
     with pytest.raises(StaleWriteError):
         write_atomic(target, "ours", expected=snap)
-    monkeypatch.undo()
     assert target.read_text() == "saved by the editor"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["page.md"]
 
 
-def test_an_edit_to_the_moved_file_during_the_swap_is_restored(
+def test_a_second_save_during_the_swap_back_is_what_stays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An editor holding the old file open writes into it while our new file is
-    linked in: the last look at the moved file catches it and puts it back."""
+    """Two saves: one before our exchange, one between it and the exchange back.
+    The newest file is the one left at the path."""
     target = tmp_path / "page.md"
     target.write_text("v1")
     _, snap = read_text_snapshot(target)
-    real_link = os.link
-
-    def link_then_edit_old(src: Any, dst: Any) -> None:
-        real_link(src, dst)
-        if Path(dst) == target:
-            aside = next(p for p in tmp_path.iterdir() if p.name.endswith(".old.tmp"))
-            aside.write_text("late edit")
-
-    monkeypatch.setattr(os, "link", link_then_edit_old)
+    saves = iter(["first save", "second save"])
+    before_exchange(monkeypatch, target, lambda: save_by_rename(target, next(saves)), times=2)
     with pytest.raises(StaleWriteError):
         write_atomic(target, "ours", expected=snap)
-    monkeypatch.undo()
-    assert target.read_text() == "late edit"
+    assert target.read_text() == "second save"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.md"]
 
 
 def test_creating_a_file_never_clobbers_one_made_meanwhile(
@@ -219,6 +196,36 @@ def test_creating_a_file_never_clobbers_one_made_meanwhile(
         write_atomic(target, "ours", expected=snap)
     monkeypatch.undo()
     assert target.read_text() == "someone else's"
+
+
+def test_readers_never_see_the_file_missing_and_never_make_a_writer_fail(
+    tmp_path: Path,
+) -> None:
+    """Writers replace the file drift-aware, back to back, while readers read it
+    without pause: every read finds the file whole, every write lands."""
+    target = tmp_path / "buffer.md"
+    target.write_text("0\n" * 100)
+    stop = threading.Event()
+    seen: list[str] = []
+
+    def read_forever() -> None:
+        while not stop.is_set():
+            text, snap = read_text_snapshot(target)
+            seen.append("missing" if not snap.exists else ("ok" if text.endswith("\n") else "torn"))
+
+    readers = [threading.Thread(target=read_forever) for _ in range(4)]
+    for thread in readers:
+        thread.start()
+    try:
+        for i in range(300):
+            _, snap = read_text_snapshot(target)
+            write_atomic(target, f"{i}\n" * 100, expected=snap)
+    finally:
+        stop.set()
+        for thread in readers:
+            thread.join()
+    assert seen and set(seen) == {"ok"}
+    assert target.read_text() == "299\n" * 100
 
 
 def test_an_unraced_write_replaces_the_file_and_leaves_nothing_behind(tmp_path: Path) -> None:
@@ -258,11 +265,23 @@ def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
         read_regular_file(fifo, 1024)
 
 
-def test_a_link_to_a_device_is_refused(tmp_path: Path) -> None:
-    link = tmp_path / "zero.md"
-    link.symlink_to("/dev/zero")
+def test_a_device_is_refused(tmp_path: Path) -> None:
     with pytest.raises(NotRegularFileError, match="a character device"):
-        read_regular_file(link, 1024)
+        read_regular_file(Path("/dev/zero"), 1024)
+
+
+def test_a_symbolic_link_is_never_followed(tmp_path: Path) -> None:
+    """A link could point out of the workspace (a secret, /etc/hostname) or at a
+    device: it is refused whatever it points at."""
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("s3cret")
+    for name, to in (("page.md", secret), ("zero.md", Path("/dev/zero"))):
+        (tmp_path / name).symlink_to(to)
+        with pytest.raises(NotRegularFileError, match="symbolic link"):
+            read_regular_file(tmp_path / name, 1024)
+        with pytest.raises(NotRegularFileError, match="symbolic link"):
+            read_text_snapshot(tmp_path / name)
 
 
 def test_a_file_over_the_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:

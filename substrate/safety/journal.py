@@ -1,0 +1,209 @@
+"""Changes that span files and must land together: a journal that rolls forward.
+
+A fact goes into the buffer and its day's archive; a promotion changes
+`promotions.json` and `USER.md`. Each file is written atomically, but a kill
+between the two writes would leave them disagreeing for good (an active
+record whose line never reached the profile, a fact in the buffer the
+archive never saw). So such a change is written as a journal first: one
+small file, fsynced, naming every step and the bytes it writes. Then the
+steps run, then the journal goes. A kill anywhere leaves either no journal
+(nothing happened, or everything did) or a journal that the next writer under
+the same lock finishes (`recover`), each step idempotent against what it
+finds on disk:
+
+- `Replace(path, data, expected)`: the file becomes `data`. Recovery writes it
+  when the file still holds what the plan saw; a file that already holds
+  `data` is done; a file someone changed since is left alone (and reported).
+- `Append(path, data)`: `data` goes at the end. Recovery knows the size the
+  file had, so it appends what is missing and never twice.
+
+An error that is not a kill (a full disk, a drifted file) undoes the steps
+already taken, so the call leaves every file as it was; only when the undo
+itself fails is the journal kept, to be rolled forward.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from substrate.errors import InvalidInputError
+from substrate.safety.safe_files import (
+    FileSnapshot,
+    append_bytes,
+    check_unchanged,
+    fsync_dir,
+    read_bytes_snapshot,
+    read_regular_file,
+    write_atomic,
+)
+
+VERSION = 1
+MAX_JOURNAL_BYTES = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Replace:
+    path: Path
+    data: bytes
+    expected: FileSnapshot
+
+
+@dataclass(frozen=True)
+class Append:
+    path: Path
+    data: bytes
+
+
+Step = Replace | Append
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """A step as the journal records it, with what undoing it needs."""
+
+    step: Step
+    before: bytes | None  # Replace: the file as the plan saw it (None: absent)
+    size: int  # Append: the file's size before
+
+
+def commit(journal: Path, steps: Sequence[Step]) -> None:
+    """Run `steps` so that they all land or none does (see the module doc).
+    Call under the lock that guards every file the steps touch, after
+    `recover` on the same journal."""
+    planned = [_plan(step) for step in steps]
+    _write_journal(journal, planned)
+    done: list[_Planned] = []
+    try:
+        for item in planned:
+            _run(item)
+            done.append(item)
+    except BaseException:
+        if _undo(done):
+            _remove(journal)
+        raise
+    _remove(journal)
+
+
+def recover(journal: Path) -> list[str]:
+    """Finish a change a killed writer left in `journal`; one line per step that
+    could not be finished (a file someone changed since). Call under the lock."""
+    try:
+        steps = list(_steps(json.loads(read_regular_file(journal, MAX_JOURNAL_BYTES)), journal))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, KeyError, TypeError, InvalidInputError):
+        _remove(journal)  # a journal is written atomically: this one is not ours
+        return [f"{journal}: an unfinished journal that does not parse was dropped"]
+    skipped = []
+    for item in steps:
+        problem = _finish(item)
+        if problem is not None:
+            skipped.append(problem)
+    _remove(journal)
+    return skipped
+
+
+def pending(journal: Path) -> bool:
+    """A change was left unfinished here (what `memory doctor` reports)."""
+    return journal.exists()
+
+
+def _plan(step: Step) -> _Planned:
+    if isinstance(step, Replace):
+        check_unchanged(step.expected)
+        before, _ = read_bytes_snapshot(step.path) if step.expected.exists else (None, None)
+        return _Planned(step, before, 0)
+    try:
+        size = step.path.stat().st_size
+    except FileNotFoundError:
+        size = 0
+    return _Planned(step, None, size)
+
+
+def _run(item: _Planned) -> None:
+    step = item.step
+    if isinstance(step, Replace):
+        write_atomic(step.path, step.data, step.expected)
+    else:
+        append_bytes(step.path, step.data)
+
+
+def _undo(done: list[_Planned]) -> bool:
+    """Put back what the finished steps changed, newest first; False when a file
+    could not be put back (the journal then stays, to roll forward)."""
+    try:
+        for item in reversed(done):
+            step = item.step
+            if isinstance(step, Replace):
+                if item.before is None:
+                    step.path.unlink(missing_ok=True)
+                else:
+                    write_atomic(step.path, item.before)
+            else:
+                os.truncate(step.path, item.size)
+    except OSError:
+        return False
+    return True
+
+
+def _finish(item: _Planned) -> str | None:
+    step = item.step
+    data, snap = read_bytes_snapshot(step.path)
+    if isinstance(step, Replace):
+        if data == step.data:
+            return None
+        if snap.sha256 != step.expected.sha256:
+            return f"{step.path}: changed since an unfinished write planned it; left as it is"
+        write_atomic(step.path, step.data, snap)
+        return None
+    held = data or b""
+    end = item.size + len(step.data)
+    if len(held) >= end and held[item.size : end] == step.data:
+        return None  # landed
+    tail = held[item.size :]
+    if len(held) < item.size or not step.data.startswith(tail):
+        return f"{step.path}: changed since an unfinished append; left as it is"
+    append_bytes(step.path, step.data[len(tail) :])  # the rest of a torn append
+    return None
+
+
+def _write_journal(journal: Path, planned: list[_Planned]) -> None:
+    doc = {"version": VERSION, "steps": [_encoded(item) for item in planned]}
+    write_atomic(journal, json.dumps(doc, separators=(",", ":")))
+
+
+def _encoded(item: _Planned) -> dict[str, Any]:
+    step = item.step
+    out: dict[str, Any] = {"path": str(step.path), "data": _b64(step.data)}
+    if isinstance(step, Replace):
+        out |= {"kind": "replace", "expected": step.expected.sha256}
+    else:
+        out |= {"kind": "append", "size": item.size}
+    return out
+
+
+def _steps(doc: Any, journal: Path) -> Iterator[_Planned]:
+    if not isinstance(doc, dict) or doc.get("version") != VERSION:
+        raise InvalidInputError(f"{journal}: not a journal of version {VERSION}")
+    for raw in doc.get("steps", []):
+        path, data = Path(raw["path"]), base64.b64decode(raw["data"])
+        if raw["kind"] == "replace":
+            expected = FileSnapshot(path, raw["expected"], 0, 0)
+            yield _Planned(Replace(path, data, expected), None, 0)
+        else:
+            yield _Planned(Append(path, data), None, int(raw["size"]))
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _remove(journal: Path) -> None:
+    journal.unlink(missing_ok=True)
+    fsync_dir(journal.parent)

@@ -1,0 +1,215 @@
+"""The one place this service compiles a regular expression: every pattern it
+runs over text it did not write itself costs time linear in that text.
+
+Python's `re` backtracks, and its `search` retries from every position: a
+pattern as innocent as `^\\s*assistant:` under MULTILINE reads the rest of a
+message from every one of its lines (quadratic: 40,000 newlines stalled the
+service for 48 s). So no module imports `re` but this one (a test walks the
+code), and a pattern is compiled by one of four constructors, each with the
+reason its cost is bounded:
+
+- `linear(pattern)`: RE2, whose automaton never backtracks. For anything with
+  alternatives, anchors or context. RE2 has no backreferences and no
+  look-around, its `\\b` is an ASCII word boundary, and `\\w` here is
+  rewritten to letters and digits of every script.
+- `runs(pattern)`: Python's `re`, for tokenizers on hot paths (RE2's binding
+  costs ~20x more per match). Checked when compiled: a sequence of
+  single-character items (a literal, a class, `.`), each repeated a bounded
+  number of times except the last, which may repeat without bound (`\\w+`,
+  `[A-Za-z]+`, `[^\\W\\d_][\\w'-]*`). Such a pattern fails within a bounded
+  number of characters or matches to the end of a run, and the next search
+  starts after the match: each character is read a bounded number of times.
+- `anchored(pattern)`: Python's `re`, `match`/`fullmatch` only (one attempt,
+  never retried from later positions), at most one unbounded repeat and no
+  repeat inside another: one pass over the text.
+- `short(pattern, max_chars)`: Python's `re` for patterns with look-around
+  or several unbounded repeats (the promotion detectors), on text of at most
+  `max_chars` characters (longer text is refused with `ValueError`: the
+  caller bounds its input, as the statement extractor does); no nested
+  repeats, so the cost is a small polynomial of a constant.
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as sre  # type: ignore[import-not-found]
+import re._parser as sre_parse  # type: ignore[import-not-found]
+from collections.abc import Callable
+from typing import Any
+
+import re2  # type: ignore[import-untyped]
+
+Flags = int
+IGNORECASE = re.IGNORECASE
+MULTILINE = re.MULTILINE
+DOTALL = re.DOTALL
+
+_SINGLE = {sre.LITERAL, sre.NOT_LITERAL, sre.IN, sre.ANY, sre.CATEGORY}
+_REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT}
+_WORD = r"[\pL\pN_]"
+_NOT_WORD = r"[^\pL\pN_]"
+
+
+def linear(pattern: str, flags: Flags = 0, *, unicode_words: bool = True) -> Any:
+    """`pattern` on RE2 (linear time whatever the text), with `\\w` over every
+    script (unless `unicode_words` is false: the scanner spells its classes
+    itself), room for the DFA of patterns over Unicode classes (the default 8 MB
+    makes RE2 fall back to its slower NFA) and no logging of its own."""
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    options.log_errors = False
+    inline = "".join(
+        letter
+        for flag, letter in ((IGNORECASE, "i"), (MULTILINE, "m"), (DOTALL, "s"))
+        if flags & flag
+    )
+    prefix = f"(?{inline})" if inline else ""
+    body = _unicode_words(pattern) if unicode_words else pattern
+    return re2.compile(prefix + body, options)
+
+
+def _unicode_words(pattern: str) -> str:
+    r"""`\w` and `\W` as every script's letters and digits (RE2's are ASCII);
+    inside a class `[...]`, `\w` becomes `\pL\pN_`. `\\w` (an escaped backslash
+    and a `w`) is left alone."""
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            if nxt == "w":
+                out.append(r"\pL\pN_" if in_class else _WORD)
+            elif nxt == "W" and not in_class:
+                out.append(_NOT_WORD)
+            elif nxt == "Z":
+                out.append(r"\z")
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if ch == "[" and not in_class:
+            in_class = True
+            opening = "[^" if pattern.startswith("^", i + 1) else "["
+            i += len(opening)
+            if pattern.startswith("]", i):  # a `]` first in a class is a literal
+                opening += "]"
+                i += 1
+            out.append(opening)
+            continue
+        if ch == "]" and in_class:
+            in_class = False
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def runs(pattern: str, flags: Flags = 0) -> re.Pattern[str]:
+    """A tokenizer pattern on Python's `re` (see the module doc for the rule)."""
+    items = sre_parse.parse(pattern, flags)
+    for i, (op, arg) in enumerate(items):
+        last = i == len(items) - 1
+        if op in _SINGLE or op is sre.AT:
+            continue
+        if op in _REPEATS and _single_body(arg[2]):
+            if arg[1] == sre.MAXREPEAT and not last:
+                raise ValueError(f"runs({pattern!r}): only the last item may repeat without bound")
+            continue
+        raise ValueError(f"runs({pattern!r}): {op} is not a single-character item")
+    return re.compile(pattern, flags)
+
+
+def _single_body(body: Any) -> bool:
+    return len(body) == 1 and body[0][0] in _SINGLE
+
+
+class Anchored:
+    """A pattern tried once, at the start of the text (`match`, `fullmatch`)."""
+
+    def __init__(self, compiled: re.Pattern[str]) -> None:
+        self._compiled = compiled
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self._compiled.match(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self._compiled.fullmatch(text)
+
+
+def anchored(pattern: str, flags: Flags = 0) -> Anchored:
+    """A pattern for `match`/`fullmatch` only (see the module doc for the rule)."""
+    _check_repeats(pattern, flags, unbounded=1)
+    return Anchored(re.compile(pattern, flags))
+
+
+class Short:
+    """A pattern applied only to text of at most `max_chars` characters."""
+
+    def __init__(self, compiled: re.Pattern[str], max_chars: int) -> None:
+        self._compiled = compiled
+        self.max_chars = max_chars
+
+    @property
+    def pattern(self) -> str:
+        return self._compiled.pattern
+
+    def _bounded(self, text: str) -> str:
+        if len(text) > self.max_chars:
+            raise ValueError(
+                f"pattern {self._compiled.pattern[:40]!r} is for text of at most "
+                f"{self.max_chars} characters, got {len(text)}"
+            )
+        return text
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self._compiled.match(self._bounded(text))
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self._compiled.fullmatch(self._bounded(text))
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._compiled.search(self._bounded(text))
+
+    def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
+        return self._compiled.sub(repl, self._bounded(text), count)
+
+
+def short(pattern: str, max_chars: int, flags: Flags = 0) -> Short:
+    """Any pattern without a repeat inside a repeat or a backreference, for text of
+    at most `max_chars` characters (see the module doc)."""
+    _check_repeats(pattern, flags, unbounded=3)
+    return Short(re.compile(pattern, flags), max_chars)
+
+
+def _check_repeats(pattern: str, flags: Flags, unbounded: int) -> None:
+    found = _walk(sre_parse.parse(pattern, flags), pattern, inside_repeat=False)
+    if found > unbounded:
+        raise ValueError(f"{pattern!r}: {found} unbounded repeats, at most {unbounded} allowed")
+
+
+def _walk(items: Any, pattern: str, inside_repeat: bool) -> int:
+    """How many unbounded repeats `items` holds; refuses backreferences and a
+    repeat (of more than one) nested in another."""
+    count = 0
+    for op, arg in items:
+        if op in (sre.GROUPREF, sre.GROUPREF_EXISTS):
+            raise ValueError(f"{pattern!r}: backreferences are not allowed")
+        if op in _REPEATS:
+            if inside_repeat and arg[1] > 1:
+                raise ValueError(f"{pattern!r}: a repeat inside a repeat")
+            count += arg[1] == sre.MAXREPEAT
+            count += _walk(arg[2], pattern, inside_repeat=inside_repeat or arg[1] > 1)
+        elif op is sre.SUBPATTERN:
+            count += _walk(arg[3], pattern, inside_repeat)
+        elif op is sre.BRANCH:
+            count += max((_walk(b, pattern, inside_repeat) for b in arg[1]), default=0)
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            count += _walk(arg[1], pattern, inside_repeat)
+        elif op is sre.ATOMIC_GROUP:
+            count += _walk(arg, pattern, inside_repeat)
+    return count
+
+
+def escape(text: str) -> str:
+    """`text` as a literal inside a pattern of any of these constructors."""
+    return re.escape(text)

@@ -1,0 +1,111 @@
+"""Every pattern over outside text runs in linear time: `re` is imported only by
+`safety.patterns`, whose constructors refuse what could backtrack."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+from substrate.safety import anchored, linear, runs, short
+from substrate.safety.patterns import _unicode_words
+from substrate.safety.scanner.normalize import fold
+
+ROOT = Path(__file__).resolve().parents[3]
+PACKAGES = ("substrate", "lanes", "injector", "ingest", "service")
+OWNER = "substrate/safety/patterns.py"
+BANNED = {"re", "regex", "sre_compile", "sre_parse", "re2"}
+
+
+def product_modules() -> list[Path]:
+    return [p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))]
+
+
+def regex_imports(source: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] in BANNED]
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] in BANNED
+        ):
+            found.append(node.module)
+    return found
+
+
+def test_only_the_patterns_module_imports_a_regular_expression_engine() -> None:
+    offenders = {
+        path.relative_to(ROOT).as_posix(): found
+        for path in product_modules()
+        if (found := regex_imports(path.read_text("utf-8")))
+        and path.relative_to(ROOT).as_posix() != OWNER
+    }
+    assert offenders == {}
+
+
+def test_the_checker_sees_every_way_of_importing_re() -> None:
+    assert regex_imports("import re") == ["re"]
+    assert regex_imports("from re import compile") == ["re"]
+    assert regex_imports("import re2 as fast") == ["re2"]
+    assert regex_imports("from substrate.safety import linear") == []
+
+
+def test_every_product_module_compiles_its_patterns() -> None:
+    """The constructors check a pattern when it is compiled, at import: importing
+    every module runs every check."""
+    for path in product_modules():
+        rel = path.relative_to(ROOT).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        importlib.import_module(name)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"\w+", r"[A-Za-z]+", r"[^\W\d_][\w'-]*", r"\w{3,}", r"#{1,6}\s", "[^a-z]"],
+)
+def test_runs_takes_tokenizer_patterns(pattern: str) -> None:
+    runs(pattern)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"\w+@", r"\s*x", r"(?:ab)+", r"ab|cd", r"[^\]]*\]\]", r"(.)\1"],
+)
+def test_runs_refuses_what_could_rescan(pattern: str) -> None:
+    with pytest.raises(ValueError):
+        runs(pattern)
+
+
+def test_anchored_and_short_refuse_nested_repeats_and_backreferences() -> None:
+    anchored(r"- \[(\d{4}-\d{2}-\d{2})\] ?(.*)")
+    with pytest.raises(ValueError, match="unbounded"):
+        anchored(r"(.+) and (.+)")
+    short(r"^(?P<x>.+?) (?:is|are) (?P<y>\S+)$", 100)
+    for bad in (r"(?:a+)+b", r"(\w+)\s\1", r"(?:x*)*"):
+        with pytest.raises(ValueError):
+            short(bad, 100)
+
+
+def test_short_refuses_text_over_its_bound() -> None:
+    pattern = short(r"^prefer (?P<x>.+)$", 20)
+    assert pattern.match("prefer tea") is not None
+    with pytest.raises(ValueError, match="at most 20 characters"):
+        pattern.match("prefer " + "x" * 50)
+
+
+def test_linear_reads_words_of_every_script() -> None:
+    words = linear(r"\w+").findall("Sam نقل إلى Porto ٣")
+    assert words == ["Sam", "نقل", "إلى", "Porto", "٣"]
+    assert _unicode_words(r"[\w.-]") == r"[\pL\pN_.-]"
+    assert _unicode_words(r"[]\w]") == r"[]\pL\pN_]"
+    assert _unicode_words(r"\\w") == r"\\w"
+
+
+def test_punctuation_runs_fold_in_one_pass_as_the_pattern_did() -> None:
+    assert fold("wow!!!!!! ok...... __ __ ") == "wow!!! ok... __ __ "
+    assert fold("!" * 100_000).count("!") == 3
