@@ -12,6 +12,14 @@ two models side by side; so does a change of what a BM25 token is
 
 A short page's chunks carry the whole page in their `dense_ml` vectors
 (`_page_context`), which lets an English question find an Arabic paragraph.
+
+The index state only ever claims points that exist: before any point changes,
+the state is rewritten without the pages about to change (and marked
+incomplete; a rebuild first says nothing is indexed), and only when their new
+points are stored does it claim them again. A maintain killed half way
+therefore leaves a state the next plain maintain reads correctly: it re-embeds
+what the state no longer claims, drops the points of pages it does not claim
+at all, and never answers "unchanged" over a half-empty store.
 """
 
 from __future__ import annotations
@@ -159,19 +167,25 @@ class Maintenance:
         indexed: dict[str, list[Any]] = state.get("pages", {})
         lost = bool(indexed) and self._store.count() == 0
         rebuilt = rebuild or lost or state.get("identity") != identity
+        weighted = None if rebuilt else state.get("sparse_avgdl")
         if rebuilt:
+            self._claim({}, "", None, complete=False)  # from here on nothing is claimed
             self._store.reset(self._dims())
             indexed, stats = {}, Bm25Stats()
         else:
             self._store.ensure(self._dims())
+            if state.get("complete") is False:
+                self._drop_unclaimed(indexed)  # a run killed half way left them
             stats = self._load_stats(list(indexed))
         wanted, changed = self._changed_docs(capabilities, indexed)
         deleted = [slug for slug in indexed if slug not in wanted]
-        self._forget([*deleted, *(d.slug for d in changed if d.slug in indexed)], stats)
-        weighted = None if rebuilt else state.get("sparse_avgdl")
+        touched = [*deleted, *(d.slug for d in changed if d.slug in indexed)]
+        if touched or (changed and not rebuilt):
+            for slug in touched:
+                indexed.pop(slug, None)
+            self._claim(indexed, identity, weighted, complete=False)
+        self._forget(touched, stats)
         chunks, avgdl = self._index(changed, stats, progress, weighted)
-        for slug in deleted:
-            indexed.pop(slug, None)
         fresh = {doc.slug for doc in changed}
         for doc, n in zip(changed, chunks, strict=True):
             indexed[doc.slug] = [doc.content_hash, n]
@@ -187,14 +201,7 @@ class Maintenance:
                 self._store.optimize()
             stats.save(self.stats_path)
             self.saved = stats
-            self._write_state(
-                {
-                    "version": STATE_VERSION,
-                    "identity": identity,
-                    "pages": indexed,
-                    "sparse_avgdl": avgdl,
-                }
-            )
+            self._claim(indexed, identity, avgdl, complete=True)
         self._indexed = {slug: str(value[0]) for slug, value in indexed.items()}
         return MaintainReport(
             embedded=len(changed),
@@ -347,8 +354,26 @@ class Maintenance:
     def _read_state(self) -> dict[str, Any]:
         return read_index_state(self._state_path)
 
-    def _write_state(self, state: dict[str, Any]) -> None:
-        write_index_state(self._state_path, state)
+    def _claim(
+        self, pages: dict[str, list[Any]], identity: str, avgdl: float | None, *, complete: bool
+    ) -> None:
+        """Write the index state: the pages whose points are all stored."""
+        write_index_state(
+            self._state_path,
+            {
+                "version": STATE_VERSION,
+                "identity": identity,
+                "pages": pages,
+                "sparse_avgdl": avgdl,
+                "complete": complete,
+            },
+        )
+
+    def _drop_unclaimed(self, indexed: dict[str, list[Any]]) -> None:
+        """Delete the points of every page the state does not claim."""
+        unclaimed = [slug for slug in self._store.slug_counts() if slug not in indexed]
+        if unclaimed:
+            self._store.delete_slugs(unclaimed)
 
 
 def _same(indexed: list[Any] | None, content_hash: str) -> bool:
