@@ -19,7 +19,7 @@ from substrate.sessions import finalizations, open_session_log
 def status_json(settings: Settings) -> dict[str, Any]:
     """Counts only, never transcript text: the log, finalizations, curation
     candidates, promotions and the profile files' use of their budgets."""
-    log = open_session_log(settings.workspace)
+    log = open_session_log(settings.workspace, read_only=True)
     try:
         finals = finalizations.counts(log)
         sessions, messages = log.session_count(), log.count()

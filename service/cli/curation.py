@@ -125,7 +125,7 @@ def finalization() -> None:
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
 def finalization_list(workspace: Path, as_json: bool, limit: int) -> None:
     """Finalizations, newest first: session, reason, cutoff, status, attempts, cursor, code."""
-    log = open_session_log(build_settings(workspace).workspace)
+    log = open_session_log(build_settings(workspace).workspace, read_only=True)
     rows = queue.listed(log, limit)
     if as_json:
         print_json({"finalizations": [r.as_json() for r in rows]})

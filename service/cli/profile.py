@@ -34,7 +34,7 @@ def sessions(ctx: click.Context, workspace: Path, as_json: bool) -> None:
 def sessions_list(obj: tuple[Path, bool], limit: int = 50) -> None:
     """The newest sessions: id, parent, started, ended and why, message count."""
     workspace, as_json = obj
-    log = open_session_log(build_settings(workspace).workspace)
+    log = open_session_log(build_settings(workspace).workspace, read_only=True)
     rows = log.sessions(limit)
     if as_json:
         print_json({"sessions": [r.as_json() for r in rows]})
@@ -53,7 +53,7 @@ def sessions_list(obj: tuple[Path, bool], limit: int = 50) -> None:
 def sessions_show(obj: tuple[Path, bool], session_id: str) -> None:
     """One session's messages, oldest first."""
     workspace, as_json = obj
-    log = open_session_log(build_settings(workspace).workspace)
+    log = open_session_log(build_settings(workspace).workspace, read_only=True)
     row = log.session(session_id)
     if row is None:
         raise click.ClickException(f"no session {session_id!r} in the log")
@@ -97,7 +97,9 @@ def promotions_explain(obj: tuple[Path, bool], text: str, session_id: str | None
     """What the extractor and detectors make of TEXT, and the evidence for it."""
     workspace, as_json = obj
     settings = build_settings(workspace)
-    report = explain(settings, open_session_log(settings.workspace), text, session_id)
+    report = explain(
+        settings, open_session_log(settings.workspace, read_only=True), text, session_id
+    )
     if as_json:
         print_json(report)
         return

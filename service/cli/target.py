@@ -131,7 +131,7 @@ class Local:
             self._injector = Injector(
                 self.settings,
                 None if voice else self._maintained(),
-                sessions=open_session_log(self.settings.workspace),
+                sessions=open_session_log(self.settings.workspace, read_only=True),
             )
         return self._injector.assemble(message, conversation_id, voice_front_door=voice).as_json()
 

@@ -1,25 +1,33 @@
 """Where each entry went and why, kept for `memory consolidate --explain ID`.
 
-A journal of one JSON line per decided entry under `.substrate/` (operational
-state: losing it loses explanations, never facts), compacted to its newest
-`KEEP` lines once it doubles that.
+A journal of one JSON line per decided entry, `memory/consolidation-log.jsonl`:
+it cannot be recomputed (the reasons of a run are gone with the run), so it is
+authority beside the pages, not derived state (a log left under `.substrate/`
+by an earlier release is moved there on the next run). Compacted to its
+newest `KEEP` lines once it doubles that.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from substrate.config import Settings
 from substrate.consolidation.outcome import EntryOutcome
-from substrate.safety import hold_lock, write_atomic
+from substrate.errors import InvalidInputError
+from substrate.safety import MAX_FILE_BYTES, append_bytes, hold_lock, read_text_file, write_atomic
 
 KEEP = 5000
 
 
 def log_path(settings: Settings) -> Path:
-    return settings.workspace.state_dir / "consolidation-log.jsonl"
+    path = settings.workspace.memory_dir / "consolidation-log.jsonl"
+    earlier = settings.workspace.state_dir / "consolidation-log.jsonl"
+    if not path.exists() and earlier.is_file():
+        os.replace(earlier, path)
+    return path
 
 
 def record(settings: Settings, at: float, planner: str, entries: list[EntryOutcome]) -> None:
@@ -30,20 +38,18 @@ def record(settings: Settings, at: float, planner: str, entries: list[EntryOutco
         json.dumps({"at": at, "planner": planner, **e.as_json()}, ensure_ascii=False) + "\n"
         for e in entries
     )
-    with hold_lock(path.with_name(path.name + ".lock"), purpose="consolidation log"):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(lines)
-        if path.stat().st_size > 2 * KEEP * 200:  # rough bytes per line
-            kept = path.read_text(encoding="utf-8").splitlines(keepends=True)[-KEEP:]
-            write_atomic(path, "".join(kept), durable=False)
+    with hold_lock(settings.workspace.state_dir / "consolidation-log.lock", purpose="log"):
+        size = append_bytes(path, lines.encode("utf-8")) + len(lines.encode("utf-8"))
+        if size > 2 * KEEP * 200:  # rough bytes per line
+            kept = (read_text_file(path) or "").splitlines(keepends=True)[-KEEP:]
+            write_atomic(path, "".join(kept))
 
 
 def decisions(settings: Settings, entry_id: str) -> list[dict[str, Any]]:
     """Every logged decision about `entry_id`, oldest first."""
     try:
-        text = log_path(settings).read_text(encoding="utf-8")
-    except OSError:
+        text = read_text_file(log_path(settings), MAX_FILE_BYTES) or ""
+    except (OSError, UnicodeDecodeError, InvalidInputError):
         return []
     found = []
     for line in text.splitlines():

@@ -112,8 +112,8 @@ def promote_turn(
     settings: Settings, log: SessionLog, session_id: str, text: str, now: float
 ) -> list[PromotionOutcome]:
     """Promote what this direct user turn (already logged) states again."""
-    session = log.session(session_id)
-    if session is None or session.parent_id is not None:
+    exists, parent = log.parent_of(session_id)
+    if not exists or parent is not None:
         return []  # a child session's words are never promotion's source
     outcomes = []
     for candidate in extract_candidates(text).candidates:

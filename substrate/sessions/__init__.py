@@ -1,31 +1,41 @@
-"""The conversation log: every logged turn of every session, in SQLite.
+"""The conversation log: every logged turn of every session.
 
-Owns `.substrate/sessions.sqlite` (WAL): sessions (root, or child of a root
-session: a delegated or tool-run conversation) and their messages, with a
-full-text index. Promotion reads its evidence here (root sessions, user turns
-only) and session recall reads earlier turns. It is derived from nothing:
-losing the file loses history, so it is backed up with the workspace.
+Owns `memory/conversations/*.jsonl`, the log's authority (one append-only
+transcript per session: its messages, its endings, what finalization and
+capture made of it), and `.substrate/sessions.sqlite`, derived from them:
+sessions and messages with a full-text index, the finalization queue and
+capture cursors, rebuilt whenever it is missing or behind. Promotion reads
+its evidence here (root sessions, user turns only) and session recall reads
+earlier turns. It imports `config` and `safety` only.
 """
 
 from substrate.sessions.log import (
     END_REASONS,
+    MAX_LIMIT,
     ROLES,
     LoggedMessage,
     NewMessage,
     SessionLog,
     SessionRow,
+    check_session_id,
     open_session_log,
 )
 from substrate.sessions.text import fts_query, normalize
+from substrate.sessions.transcripts import transcript_files, transcript_path, transcripts_dir
 
 __all__ = [
     "END_REASONS",
+    "MAX_LIMIT",
     "ROLES",
     "LoggedMessage",
     "NewMessage",
     "SessionLog",
     "SessionRow",
+    "check_session_id",
     "fts_query",
     "normalize",
     "open_session_log",
+    "transcript_files",
+    "transcript_path",
+    "transcripts_dir",
 ]

@@ -1,7 +1,10 @@
 """The finalization queue: session endings waiting to be curated.
 
 Rows live beside the log in `sessions.sqlite`; `SessionLog.end` inserts one
-with its cutoff in the ending's own transaction. One finalization runs per
+with its cutoff in the ending's own transaction. The queue is derived like
+the rest of the database: an ending is a record of the session's transcript,
+and so is each finalization's terminal outcome (and a retry), so a rebuilt
+database queues again only what never finished. One finalization runs per
 workspace at a time: a claim takes a lease, and a lease that expired (its
 worker died) is claimed again. A failure keeps the row's cursor (the last
 message read), so a bounded retry revisits only what was not read; after
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from substrate.errors import InvalidInputError, NotFoundError
-from substrate.sessions.log import SessionLog
+from substrate.sessions.log import MAX_LIMIT, SessionLog
 
 MAX_ATTEMPTS = 3
 KEEP_TERMINAL = 1000
@@ -52,6 +55,8 @@ def _rows(log: SessionLog, where: str, args: tuple[Any, ...]) -> list[Finalizati
 
 
 def listed(log: SessionLog, limit: int = 50) -> list[Finalization]:
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInputError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
     return _rows(log, "ORDER BY id DESC LIMIT ?", (limit,))
 
 
@@ -62,6 +67,8 @@ def counts(log: SessionLog) -> dict[str, int]:
 
 
 def get(log: SessionLog, finalization_id: int) -> Finalization:
+    if not 0 < finalization_id < 2**63:
+        raise NotFoundError(f"no finalization {finalization_id} (see `memory finalization list`)")
     found = _rows(log, "WHERE id = ?", (finalization_id,))
     if not found:
         raise NotFoundError(f"no finalization {finalization_id} (see `memory finalization list`)")
@@ -106,12 +113,34 @@ def finish(
 ) -> None:
     if status not in TERMINAL:
         raise InvalidInputError(f"status {status!r} is not terminal ({', '.join(TERMINAL)})")
+    row = get(log, finalization_id)
     with log.transaction() as db:
+        _outcome(log, db, row, status, code, row.attempts, now)
         db.execute(
             "UPDATE finalizations SET status = ?, code = ?, lease_until = NULL, updated = ?"
             " WHERE id = ?",
             (status, code, now, finalization_id),
         )
+
+
+def _outcome(
+    log: SessionLog,
+    db: Any,
+    row: Finalization,
+    status: str,
+    code: str | None,
+    attempts: int,
+    now: float,
+) -> None:
+    """The outcome as a record of the session's transcript (keyed by the ending's time)."""
+    record = {
+        "finalized": status,
+        "code": code,
+        "attempts": attempts,
+        "at": now,
+        "end_at": row.created,
+    }
+    log.record(db, row.session_id, [record])
 
 
 def fail(log: SessionLog, finalization_id: int, code: str, now: float) -> str:
@@ -120,6 +149,8 @@ def fail(log: SessionLog, finalization_id: int, code: str, now: float) -> str:
     row = get(log, finalization_id)
     status = "failed" if row.attempts >= MAX_ATTEMPTS else "queued"
     with log.transaction() as db:
+        if status == "failed":
+            _outcome(log, db, row, status, code[:200], row.attempts, now)
         db.execute(
             "UPDATE finalizations SET status = ?, code = ?, lease_until = NULL, updated = ?"
             " WHERE id = ?",
@@ -136,6 +167,7 @@ def retry(log: SessionLog, finalization_id: int, now: float) -> Finalization:
             f"finalization {finalization_id} is {row.status}; only failed or skipped ones retry"
         )
     with log.transaction() as db:
+        _outcome(log, db, row, "queued", None, 0, now)
         db.execute(
             "UPDATE finalizations SET status = 'queued', attempts = 0, code = NULL, updated = ?"
             " WHERE id = ?",

@@ -1,76 +1,45 @@
-"""`SessionLog`: sessions and their messages in SQLite, searchable by FTS5.
+"""`SessionLog`: the conversation log, its authority in transcripts under
+`memory/conversations/` (`transcripts`), searchable through a derived SQLite
+database with FTS5 under `.substrate/`.
 
-One connection per log, shared by the service's threads behind a lock (SQLite
-serialises writers anyway, and a turn's append is one short transaction). A
-session is created by its first message; a child session names its root
-(`parent_id`), and a child of a child is refused, so "root sessions only"
-is one column test."""
+Every write appends to the session's transcript first, then changes the
+database, inside one SQLite write transaction (which serialises the
+workspace's writers across processes). The database is rebuilt from the
+transcripts when it is missing, behind, or deleted under a running process
+(each call checks the file it has open is still the one on disk), so
+deleting `.substrate/` loses no conversation. A session is created by its
+first message; a child session names its root (`parent_id`), and a child of a
+child is refused, so "root sessions only" is one column test.
+
+Message ids are unique across the workspace and grow with time (the wall
+clock in microseconds, or one past the largest id, whichever is larger), so
+a writer killed between its append and its commit can never have handed out
+an id the next writer reuses.
+"""
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from substrate.config.workspace import Workspace
-from substrate.errors import InvalidInputError
+from substrate.errors import InvalidInputError, NotFoundError, StoreUnavailableError
+from substrate.sessions.rebuild import export_legacy, sync
+from substrate.sessions.schema import SCHEMA, VERSION
 from substrate.sessions.text import fts_query, normalize
+from substrate.sessions.transcripts import Record, append_records, transcript_path
 
+log = logging.getLogger("memory.sessions")
 ROLES = ("user", "assistant", "tool", "system")
 END_REASONS = ("new", "reset", "exit", "idle", "one-shot")
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY,
-    parent_id TEXT REFERENCES sessions(id),
-    started REAL NOT NULL,
-    ended REAL,
-    end_reason TEXT
-);
-CREATE TABLE IF NOT EXISTS messages (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id TEXT NOT NULL REFERENCES sessions(id),
-    role TEXT NOT NULL,
-    text TEXT NOT NULL,
-    folded TEXT NOT NULL,
-    at REAL NOT NULL,
-    direct INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS messages_session ON messages(session_id, id);
-CREATE INDEX IF NOT EXISTS messages_at ON messages(at);
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
-    folded, content='messages', content_rowid='id', tokenize='unicode61'
-);
-CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts(rowid, folded) VALUES (new.id, new.folded);
-END;
-CREATE TABLE IF NOT EXISTS finalizations (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    cutoff_count INTEGER NOT NULL,
-    cutoff_message_id INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    lease_until REAL,
-    cursor INTEGER NOT NULL DEFAULT 0,
-    code TEXT,
-    created REAL NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS finalizations_status ON finalizations(status, id);
-CREATE TABLE IF NOT EXISTS capture_cursors (
-    session_id TEXT PRIMARY KEY,
-    cursor INTEGER NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
-    INSERT INTO messages_fts(messages_fts, rowid, folded) VALUES ('delete', old.id, old.folded);
-END;
-"""
+MAX_LIMIT = 10_000
 
 
 @dataclass(frozen=True)
@@ -121,15 +90,83 @@ class SessionRow:
 
 
 class SessionLog:
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA busy_timeout=10000")
-        self._db.executescript(SCHEMA)
+    """One connection per log, shared by the service's threads behind a lock.
+    `read_only`: a workspace this process may not write (a read-only mount) is
+    read through a database built in memory from its transcripts."""
+
+    def __init__(self, workspace: Workspace, *, read_only: bool = False) -> None:
+        self.workspace = workspace
+        self.path = workspace.state_dir / "sessions.sqlite"
+        self._read_only = read_only
         self._lock = threading.Lock()
+        self.resets = 0  # databases rebuilt because the one open was deleted
+        self._db, self._inode = self._connect()
+
+    def _connect(self) -> tuple[sqlite3.Connection, int | None]:
+        try:
+            return self._open_file()
+        except (OSError, sqlite3.Error) as exc:
+            if not self._read_only:
+                raise StoreUnavailableError(
+                    f"cannot open the conversation log's index at {self.path}: {exc}"
+                ) from None
+        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        db.executescript(SCHEMA)
+        sync(db, self.workspace)
+        return db, None
+
+    def _open_file(self) -> tuple[sqlite3.Connection, int | None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        legacy = self._legacy_version()
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA busy_timeout=10000")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(SCHEMA)
+            db.execute("BEGIN IMMEDIATE")
+            sync(db, self.workspace)
+            db.execute("COMMIT")
+        except BaseException:
+            db.close()
+            raise
+        if legacy:
+            log.warning("conversation log %s: written out as transcripts", self.path)
+        return db, os.stat(self.path).st_ino
+
+    def _legacy_version(self) -> bool:
+        """A database from before the transcripts: write its log out, then start a
+        new database from the transcripts (returns whether it did)."""
+        if not self.path.exists():
+            return False
+        probe = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        try:
+            version = probe.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in probe.execute("SELECT name FROM sqlite_master")}
+        finally:
+            probe.close()
+        if version >= VERSION or "messages" not in tables:
+            return False
+        export_legacy(self.path, self.workspace)
+        for suffix in ("", "-wal", "-shm"):
+            self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+        return True
+
+    def _current(self) -> sqlite3.Connection:
+        """The open database, reopened (and rebuilt from the transcripts) when its
+        file was deleted or replaced under this process. Call under the lock."""
+        if self._inode is None:
+            return self._db
+        try:
+            inode: int | None = os.stat(self.path).st_ino
+        except FileNotFoundError:
+            inode = None
+        if inode != self._inode:
+            log.warning("conversation log index %s vanished: rebuilt from transcripts", self.path)
+            self._db.close()
+            self._db, self._inode = self._connect()
+            self.resets += 1
+        return self._db
 
     def close(self) -> None:
         with self._lock:
@@ -143,18 +180,32 @@ class SessionLog:
 
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            return list(self._db.execute(sql, args).fetchall())
+            return list(self._current().execute(sql, args).fetchall())
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        if self._read_only:
+            raise StoreUnavailableError("the conversation log is open read-only")
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            db = self._current()
+            db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
+                yield db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            db.execute("COMMIT")
+
+    def record(self, db: sqlite3.Connection, session_id: str, records: list[Record]) -> None:
+        """Append `records` to the session's transcript, inside a write transaction,
+        and note how far the database has read it."""
+        path = transcript_path(self.workspace, session_id)
+        append_records(path, records)
+        db.execute(
+            "INSERT INTO transcripts(name, session_id, offset) VALUES (?, ?, ?)"
+            " ON CONFLICT(name) DO UPDATE SET offset = excluded.offset",
+            (path.name, session_id, path.stat().st_size),
+        )
 
     def append(
         self, session_id: str, messages: list[NewMessage], now: float, parent_id: str | None = None
@@ -167,27 +218,38 @@ class SessionLog:
                     f"messages[{i}].role: {m.role!r} is not one of {', '.join(ROLES)}"
                 )
         with self._write() as db:
-            self._ensure(db, session_id, parent_id, now)
-            ids = []
-            for m in messages:
-                cur = db.execute(
-                    "INSERT INTO messages(session_id, role, text, folded, at, direct)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (session_id, m.role, m.text, normalize(m.text), now, int(m.direct)),
-                )
-                ids.append(int(cur.lastrowid or 0))
-            return ids
+            records = self._ensure(db, session_id, parent_id, now)
+            start = _next_id(db)
+            rows = [(start + i, m) for i, m in enumerate(messages)]
+            records += [
+                {"message": i, "role": m.role, "text": m.text, "at": now, "direct": m.direct}
+                for i, m in rows
+            ]
+            self.record(db, session_id, records)
+            db.executemany(
+                "INSERT INTO messages(id, session_id, role, text, folded, at, direct)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (i, session_id, m.role, m.text, normalize(m.text), now, int(m.direct))
+                    for i, m in rows
+                ],
+            )
+            db.execute(
+                "UPDATE sessions SET messages = messages + ? WHERE id = ?", (len(rows), session_id)
+            )
+            return [i for i, _ in rows]
 
     def _ensure(
         self, db: sqlite3.Connection, session_id: str, parent_id: str | None, now: float
-    ) -> None:
+    ) -> list[Record]:
+        """The records that create the session, or none when it exists."""
         row = db.execute("SELECT parent_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
         if row is not None:
             if parent_id is not None and row[0] != parent_id:
                 raise InvalidInputError(
                     f"parent_id: session {session_id!r} already exists with parent {row[0]!r}"
                 )
-            return
+            return []
         if parent_id is not None:
             check_session_id(parent_id)
             parent = db.execute(
@@ -203,29 +265,38 @@ class SessionLog:
             "INSERT INTO sessions(id, parent_id, started) VALUES (?, ?, ?)",
             (session_id, parent_id, now),
         )
+        return [{"session": session_id, "parent": parent_id, "started": now}]
 
     def end(self, session_id: str, reason: str, now: float) -> SessionRow:
-        """End a session and, in the same transaction, queue its finalization
-        with the cutoff it must read up to (a resumed session's later messages
-        never change that audit)."""
+        """End a session and, in the same transaction, queue its finalization with
+        the cutoff it must read up to (a resumed session's later messages never
+        change that audit). Ending again with nothing said since queues nothing."""
         if reason not in END_REASONS:
             raise InvalidInputError(f"reason: {reason!r} is not one of {', '.join(END_REASONS)}")
+        check_session_id(session_id)
         with self._write() as db:
-            cur = db.execute(
-                "UPDATE sessions SET ended = ?, end_reason = ? WHERE id = ?",
-                (now, reason, session_id),
-            )
-            if cur.rowcount == 0:
-                raise InvalidInputError(f"session {session_id!r} is not in the log")
-            count, last = db.execute(
-                "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM messages WHERE session_id = ?",
-                (session_id,),
+            row = db.execute("SELECT messages FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None:
+                raise NotFoundError(f"no session {session_id!r} in the log")
+            last = db.execute(
+                "SELECT COALESCE(MAX(id), 0) FROM messages WHERE session_id = ?", (session_id,)
+            ).fetchone()[0]
+            done = db.execute(
+                "SELECT 1 FROM finalizations WHERE session_id = ? AND cutoff_message_id = ?",
+                (session_id, last),
             ).fetchone()
-            db.execute(
-                "INSERT INTO finalizations(session_id, reason, cutoff_count, cutoff_message_id,"
-                " status, created, updated) VALUES (?, ?, ?, ?, 'queued', ?, ?)",
-                (session_id, reason, count, last, now, now),
-            )
+            if done is None:
+                record = {"end": reason, "at": now, "cutoff": last, "count": int(row[0])}
+                self.record(db, session_id, [record])
+                db.execute(
+                    "UPDATE sessions SET ended = ?, end_reason = ? WHERE id = ?",
+                    (now, reason, session_id),
+                )
+                db.execute(
+                    "INSERT INTO finalizations(session_id, reason, cutoff_count, cutoff_message_id,"
+                    " status, created, updated) VALUES (?, ?, ?, ?, 'queued', ?, ?)",
+                    (session_id, reason, int(row[0]), last, now, now),
+                )
         found = self.session(session_id)
         assert found is not None
         return found
@@ -234,26 +305,28 @@ class SessionLog:
         rows = self._sessions("WHERE s.id = ?", (session_id,))
         return rows[0] if rows else None
 
+    def parent_of(self, session_id: str) -> tuple[bool, str | None]:
+        """(whether the session exists, its parent): one indexed lookup."""
+        rows = self.query("SELECT parent_id FROM sessions WHERE id = ?", (session_id,))
+        return (True, rows[0][0]) if rows else (False, None)
+
     def sessions(self, limit: int = 50) -> list[SessionRow]:
         """The newest sessions first."""
-        return self._sessions("ORDER BY s.started DESC, s.id LIMIT ?", (limit,))
+        return self._sessions("ORDER BY s.started DESC, s.id LIMIT ?", (_limit(limit),))
 
     def _sessions(self, tail: str, args: tuple[Any, ...]) -> list[SessionRow]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT s.id, s.parent_id, s.started, s.ended, s.end_reason,"
-                " (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)"
-                f" FROM sessions s {tail}",
-                args,
-            ).fetchall()
+        rows = self.query(
+            "SELECT s.id, s.parent_id, s.started, s.ended, s.end_reason, s.messages"
+            f" FROM sessions s {tail}",
+            args,
+        )
         return [SessionRow(*row) for row in rows]
 
     def messages(self, session_id: str, limit: int | None = None) -> list[LoggedMessage]:
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT {_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id LIMIT ?",
-                (session_id, -1 if limit is None else limit),
-            ).fetchall()
+        rows = self.query(
+            f"SELECT {_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id LIMIT ?",
+            (session_id, -1 if limit is None else _limit(limit)),
+        )
         return [_message(row) for row in rows]
 
     def search(
@@ -291,23 +364,16 @@ class SessionLog:
             " JOIN sessions s ON s.id = m.session_id"
             f" WHERE {' AND '.join(where)} ORDER BY m.id DESC LIMIT ?"
         )
-        with self._lock:
-            rows = self._db.execute(sql, [*args, limit]).fetchall()
-        return [_message(row) for row in rows]
+        return [_message(row) for row in self.query(sql, (*args, _limit(limit)))]
 
     def prune(self, older_than: float) -> int:
-        """Drop messages logged before `older_than` (retention), then sessions left
-        with none; returns how many messages went."""
+        """Drop messages logged before `older_than` (retention), from the
+        transcripts and the database, then sessions left with none; how many
+        messages went."""
+        from substrate.sessions.retention import prune
+
         with self._write() as db:
-            gone = db.execute("DELETE FROM messages WHERE at < ?", (older_than,)).rowcount
-            db.execute(
-                "DELETE FROM sessions WHERE NOT EXISTS"
-                " (SELECT 1 FROM messages m WHERE m.session_id = sessions.id)"
-                " AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_id = sessions.id)"
-                " AND started < ?",
-                (older_than,),
-            )
-        return int(gone)
+            return prune(db, self.workspace, older_than)
 
     def capture_cursor(self, session_id: str) -> int:
         """The last message id capture has read in this session (0: none)."""
@@ -316,6 +382,7 @@ class SessionLog:
 
     def set_capture_cursor(self, session_id: str, cursor: int, now: float) -> None:
         with self._write() as db:
+            self.record(db, session_id, [{"captured": cursor, "at": now}])
             db.execute(
                 "INSERT INTO capture_cursors(session_id, cursor, updated) VALUES (?, ?, ?)"
                 " ON CONFLICT(session_id) DO UPDATE SET cursor = excluded.cursor,"
@@ -331,7 +398,7 @@ class SessionLog:
             " LEFT JOIN capture_cursors c ON c.session_id = m.session_id"
             " GROUP BY m.session_id HAVING MAX(m.id) > COALESCE(MAX(c.cursor), 0)"
             " ORDER BY MAX(m.id) LIMIT ?",
-            (limit,),
+            (_limit(limit),),
         )
         return [r[0] for r in rows if quiet_since is None or float(r[2]) < quiet_since]
 
@@ -339,11 +406,21 @@ class SessionLog:
         return int(self.query("SELECT COUNT(*) FROM sessions")[0][0])
 
     def count(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
+        return int(self.query("SELECT COUNT(*) FROM messages")[0][0])
 
 
 _COLUMNS = "id, session_id, role, text, at, direct"
+
+
+def _next_id(db: sqlite3.Connection) -> int:
+    largest = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0])
+    return max(int(time.time() * 1_000_000), largest + 1)
+
+
+def _limit(limit: int) -> int:
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInputError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
+    return limit
 
 
 def _prefixed(alias: str) -> str:
@@ -355,12 +432,18 @@ def _message(row: tuple[Any, ...]) -> LoggedMessage:
 
 
 def check_session_id(session_id: str) -> str:
-    if not session_id or len(session_id) > 200 or not session_id.isprintable():
+    if (
+        not session_id
+        or len(session_id) > 200
+        or not session_id.isprintable()
+        or any(0xD800 <= ord(c) <= 0xDFFF for c in session_id)
+    ):
         raise InvalidInputError(
-            "session id: 1-200 printable characters expected, got " + repr(session_id[:40])
+            "session id: 1-200 printable characters expected, got "
+            + repr(session_id[:40].encode("utf-8", "backslashreplace").decode())
         )
     return session_id
 
 
-def open_session_log(workspace: Workspace) -> SessionLog:
-    return SessionLog(workspace.state_dir / "sessions.sqlite")
+def open_session_log(workspace: Workspace, *, read_only: bool = False) -> SessionLog:
+    return SessionLog(workspace, read_only=read_only)

@@ -104,5 +104,5 @@ def test_explain_and_forget(api: httpx.Client) -> None:
     assert forgotten["status"] == "forgotten"
     card = api.post("/v1/memory/card", json={"message": "which language?"}).json()
     assert "Prefer TypeScript" not in card["profile"]
-    again = api.post(f"/v1/promotions/{promotion_id}/forget")
-    assert again.status_code == 422
+    again = api.post(f"/v1/promotions/{promotion_id}/forget")  # idempotent
+    assert again.status_code == 200 and again.json()["status"] == "forgotten"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 from substrate import Settings
 from substrate.index import EdgeStore, SearchIndex

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from substrate import Workspace
 from substrate.errors import InvalidInputError
 from substrate.sessions import NewMessage, SessionLog, fts_query
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> SessionLog:
-    return SessionLog(tmp_path / "sessions.sqlite")
+def log(workspace: Workspace) -> SessionLog:
+    return SessionLog(workspace)
 
 
 def user(text: str, direct: bool = True) -> NewMessage:
@@ -77,8 +76,8 @@ def test_retention_drops_old_messages_and_emptied_sessions(log: SessionLog) -> N
     assert log.session("new") is not None
 
 
-def test_the_log_survives_reopening(tmp_path: Path) -> None:
-    first = SessionLog(tmp_path / "s.sqlite")
+def test_the_log_survives_reopening(workspace: Workspace) -> None:
+    first = SessionLog(workspace)
     first.append("s", [user("kept")], 1.0)
     first.close()
-    assert [m.text for m in SessionLog(tmp_path / "s.sqlite").messages("s")] == ["kept"]
+    assert [m.text for m in SessionLog(workspace).messages("s")] == ["kept"]
