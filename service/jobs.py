@@ -11,6 +11,10 @@ retrying sooner only burns requests). An error the user must fix
 (`MemoryServiceError`) is not retried. Identical queued jobs (same kind and
 payload) are deduped: queuing one again returns the queued job. Every
 attempt is recorded in a bounded run history, which `stats` reports.
+
+Jobs run in lanes (`LANES`), one worker each: index upkeep (maintain,
+re-embed) never waits behind model work (consolidation, finalization,
+capture), so a slow model answer cannot keep a hand-edited page unsearchable.
 """
 
 from __future__ import annotations
@@ -42,6 +46,12 @@ KINDS = (
     "memory_finalize",
     "memory_capture",
 )
+INDEX_LANE, LEARNING_LANE = "index", "learning"
+LANES: dict[str, tuple[str, ...]] = {
+    INDEX_LANE: ("memory_v2_reembed", "memory_v3_maintain"),
+    LEARNING_LANE: ("memory_v2_consolidate", "memory_finalize", "memory_capture"),
+}
+LANE_OF = {kind: lane for lane, kinds in LANES.items() for kind in kinds}
 # At most one of these queued or running, whatever queued it (a schedule tick,
 # a remember's nudge, run-now): a second request joins the one there is.
 SINGLETONS = frozenset({"memory_v2_consolidate", "memory_finalize", "memory_capture"})
@@ -122,10 +132,11 @@ class JobQueue:
     def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
         self._path = path
         self._clock = clock
-        # Set by every enqueue in this process: the worker sleeps on it rather
-        # than polling the database often (jobs from other processes and
-        # retries wait for its poll).
-        self.enqueued = threading.Event()
+        # Set by every enqueue in this process, one per lane: a lane's worker
+        # sleeps on it rather than polling the database often (jobs from other
+        # processes and retries wait for its poll).
+        self.enqueued = {lane: threading.Event() for lane in LANES}
+        self.any_enqueued = threading.Event()  # for a worker of every lane
         self._opened = False
         with self._db():
             pass
@@ -182,20 +193,24 @@ class JobQueue:
                 (kind, body, now + delay_s, now),
             )
             db.execute("COMMIT")
-        self.enqueued.set()
+        self.enqueued[LANE_OF[kind]].set()
+        self.any_enqueued.set()
         return Queued(int(cursor.lastrowid or 0), deduped=False)
 
-    def claim(self, lease_s: float = 300.0) -> Job | None:
-        """The next due job, leased to the caller; an expired lease counts as due."""
+    def claim(self, lease_s: float = 300.0, lane: str | None = None) -> Job | None:
+        """The next due job (of `lane`'s kinds, when given), leased to the caller;
+        an expired lease counts as due."""
         now = self._clock()
+        kinds = LANES[lane] if lane is not None else KINDS
+        marks = ",".join("?" * len(kinds))
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
             row = db.execute(
                 "SELECT id, kind, payload, attempts FROM jobs "
-                "WHERE (state = 'queued' AND run_after <= ?) "
-                "   OR (state = 'running' AND lease_until < ?) "
+                f"WHERE kind IN ({marks}) AND ((state = 'queued' AND run_after <= ?) "
+                "   OR (state = 'running' AND lease_until < ?)) "
                 "ORDER BY run_after, id LIMIT 1",
-                (now, now),
+                (*kinds, now, now),
             ).fetchone()
             if row is None:
                 db.execute("COMMIT")

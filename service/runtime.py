@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from injector import Injector, file_into_pkb
-from service.jobs import JobQueue, Queued
+from service.jobs import INDEX_LANE, LEARNING_LANE, JobQueue, Queued
 from service.worker import (
     CAPTURE,
     CONSOLIDATE,
@@ -37,6 +37,7 @@ from service.worker import (
     NOTHING_TO_DO,
     POLL_S,
     ConsolidationPolicy,
+    Handler,
     Scheduler,
     Worker,
 )
@@ -105,19 +106,19 @@ class Runtime:
             ),
             lambda: read_buffer(settings),
         )
-        self.worker = Worker(
-            self.queue,
-            {
-                REEMBED: self._reembed,
-                MAINTAIN: self._maintain_job,
-                CONSOLIDATE: self._consolidate,
-                FINALIZE: self._finalize,
-                CAPTURE: self._capture,
-            },
-            self.scheduler,
-            poll_s=poll_s,
-            idle=self.idle,
-        )
+        handlers: dict[str, Handler] = {
+            REEMBED: self._reembed,
+            MAINTAIN: self._maintain_job,
+            CONSOLIDATE: self._consolidate,
+            FINALIZE: self._finalize,
+            CAPTURE: self._capture,
+        }
+        # Index upkeep and model work in lanes of their own: a slow model answer
+        # never holds up a hand-edited page becoming searchable.
+        self.workers = [
+            Worker(self.queue, handlers, self.scheduler, poll_s, idle=self.idle, lane=INDEX_LANE),
+            Worker(self.queue, handlers, None, poll_s, lane=LEARNING_LANE),
+        ]
         self.started_at = time.time()
 
     def start(self) -> None:
@@ -126,7 +127,8 @@ class Runtime:
         self.injector.warm()
         if self.tier != "off":
             self.queue.enqueue(MAINTAIN, {"reason": "startup"})
-        self.worker.start()
+        for worker in self.workers:
+            worker.start()
 
     def stop_writes(self) -> None:
         """A running maintain stops at its next batch, and no new one starts:
@@ -135,7 +137,8 @@ class Runtime:
 
     def close(self) -> None:
         self.stop_writes()
-        self.worker.stop()
+        for worker in self.workers:
+            worker.stop()
         self._optimize(wait=False)
         self.injector.close()
         self.sessions.close()

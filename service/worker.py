@@ -1,9 +1,10 @@
 """The job worker and the consolidation schedule.
 
-The worker is one thread in the app's lifespan: it claims due jobs from the
-queue, runs the handler for the job's kind, and records the outcome; between
-jobs it ticks the scheduler. Jobs run one at a time, because every kind
-writes the same index and pages.
+A worker is one thread in the app's lifespan, one per lane of the queue
+(`jobs.LANES`): it claims its lane's due jobs, runs the handler for the job's
+kind, and records the outcome; between jobs the index lane's worker ticks the
+scheduler and does the idle housekeeping. Within a lane jobs run one at a
+time; model work (the learning lane) never holds up index upkeep.
 
 Consolidation runs every `consolidation_interval_hours`, but a pass over a
 handful of facts wastes a model call, so a due pass is skipped (and the skip
@@ -114,6 +115,7 @@ class Worker:
         clock: Callable[[], float] = time.time,
         idle: Callable[[], object] | None = None,
         tick_s: float = TICK_S,
+        lane: str | None = None,
     ) -> None:
         """`idle` runs whenever a poll finds no job (deferred housekeeping).
 
@@ -124,6 +126,7 @@ class Worker:
         there is nothing to do, so both are seconds, not milliseconds."""
         self._queue = queue
         self._handlers = handlers
+        self._lane = lane
         self._scheduler = scheduler
         self._idle = idle
         self._poll_s = poll_s
@@ -134,7 +137,7 @@ class Worker:
 
     def run_once(self) -> bool:
         """Run one due job if there is one; returns whether one ran."""
-        job = self._queue.claim()
+        job = self._queue.claim(lane=self._lane)
         if job is None:
             return False
         started = self._clock()
@@ -149,14 +152,20 @@ class Worker:
         return True
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._loop, name="memory-worker", daemon=True)
+        name = f"memory-worker-{self._lane or 'all'}"
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self._thread.start()
 
     def stop(self, timeout_s: float = 30.0) -> None:
         self._stop.set()
-        self._queue.enqueued.set()
+        self._wakeup().set()
         if self._thread is not None:
             self._thread.join(timeout_s)
+
+    def _wakeup(self) -> threading.Event:
+        if self._lane is not None:
+            return self._queue.enqueued[self._lane]
+        return self._queue.any_enqueued
 
     def _loop(self) -> None:
         next_tick = 0.0
@@ -172,5 +181,6 @@ class Worker:
                 log.exception("worker tick failed")
                 ran = False
             if not ran:
-                self._queue.enqueued.wait(self._poll_s)
-                self._queue.enqueued.clear()
+                wakeup = self._wakeup()
+                wakeup.wait(self._poll_s)
+                wakeup.clear()

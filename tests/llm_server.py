@@ -24,12 +24,15 @@ class Scripted:
     status: int
     body: dict[str, Any]
     delay_s: float = 0.0
+    drip_s: float = 0.0  # the body sent a byte at a time, this long apart
+    declared: int | None = None  # a Content-Length other than the body's
 
 
 class ScriptedLLM:
     def __init__(self) -> None:
         self.answers: deque[Scripted] = deque()
         self.requests: list[dict[str, Any]] = []
+        self.hung_up = 0  # answers the client stopped reading before their end
         self._server: ThreadingHTTPServer | None = None
 
     @property
@@ -49,6 +52,18 @@ class ScriptedLLM:
     def stall(self, seconds: float) -> None:
         """Answer only after `seconds` (past the client's timeout)."""
         self.answers.append(Scripted(200, _completion("{}", 1), seconds))
+
+    def drip(self, content: str | dict[str, Any], every_s: float) -> None:
+        """Answer a byte at a time, `every_s` apart: never idle long enough for a
+        per-read timeout, never done."""
+        text = content if isinstance(content, str) else json.dumps(content)
+        self.answers.append(Scripted(200, _completion(text, 1), drip_s=every_s))
+
+    def huge(self, content_bytes: int, *, declare: bool = True) -> None:
+        """A well-formed completion whose message is `content_bytes` long; without
+        `declare`, no Content-Length: the body ends when the server hangs up."""
+        body = _completion("x" * content_bytes, 1)
+        self.answers.append(Scripted(200, body, declared=None if declare else -1))
 
     def handle(self, body: dict[str, Any]) -> Scripted:
         self.requests.append(body)
@@ -71,11 +86,18 @@ class ScriptedLLM:
                 try:
                     self.send_response(answer.status)
                     self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(payload)))
+                    if answer.declared != -1:
+                        self.send_header("content-length", str(answer.declared or len(payload)))
                     self.end_headers()
-                    self.wfile.write(payload)
+                    if not answer.drip_s:
+                        self.wfile.write(payload)
+                        return
+                    for i in range(len(payload)):
+                        self.wfile.write(payload[i : i + 1])
+                        self.wfile.flush()
+                        time.sleep(answer.drip_s)
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a timeout test)
+                    llm.hung_up += 1  # the client gave up (a timeout or a size limit)
 
             def log_message(self, *args: object) -> None:
                 return

@@ -95,6 +95,8 @@ LLM_KEYS: dict[str, tuple[ScalarType, Any]] = {
     "api_key_env": (str, "MEMORY_LLM_API_KEY"),
     "timeout_s": (float, 60.0),
     "max_output_tokens": (int, 4096),
+    # An answer longer than this is not read (a model answer is a few KB).
+    "max_answer_bytes": (int, 1024 * 1024),
 }
 PLANNERS = ("auto", "deterministic", "llm")
 # `[memory.substrate.compute]`: how the embedding models run. `providers` are ONNX

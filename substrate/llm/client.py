@@ -3,10 +3,12 @@ the product's error classes.
 
 The `openai` package speaks to any OpenAI-compatible server through its
 `base_url` (hosted APIs, Ollama, vLLM, llama.cpp's server). Its own retries
-are off: the job queue owns retrying, on the right curve. An answer that is
-not JSON is `LlmAnswerError`, which callers treat as "the model said nothing
-usable" (consolidation falls back to its deterministic filer), never as a
-failure to retry.
+are off: the job queue owns retrying, on the right curve. Answers are read
+within bounds (`bounded`: size, time for the whole answer, JSON depth). An
+answer that is not a JSON object, is too large or nests too deep is
+`LlmAnswerError`, which callers treat as "the model said nothing usable"
+(consolidation falls back to its deterministic filer), never as a failure to
+retry.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import httpx2
 import openai
 
 from substrate.config.schema import LLM_KEYS
 from substrate.config.settings import Settings
-from substrate.errors import BillingError, ConfigError, TransientError
+from substrate.errors import BillingError, ConfigError, MemoryServiceError, TransientError
+from substrate.llm.bounded import AnswerTooLarge, BoundedTransport, depth_problem
 
 
 class LlmConfigError(ConfigError):
@@ -30,8 +34,12 @@ class LlmConfigError(ConfigError):
     code = "llm_config"
 
 
-class LlmAnswerError(Exception):
-    """The model answered, but not with a JSON object."""
+class LlmAnswerError(MemoryServiceError):
+    """The model answered, but with nothing usable: not a JSON object, too large,
+    nested too deep, or outside the schema."""
+
+    http_status = 502
+    code = "model_answer"
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,7 @@ class LlmSettings:
     api_key: str | None
     timeout_s: float
     max_output_tokens: int
+    max_answer_bytes: int = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,7 @@ def resolve_llm(settings: Settings) -> LlmSettings | None:
         api_key=settings.llm_api_key,
         timeout_s=float(table["timeout_s"]),
         max_output_tokens=int(table["max_output_tokens"]),
+        max_answer_bytes=int(table["max_answer_bytes"]),
     )
 
 
@@ -89,11 +99,17 @@ class ChatClient:
         self.settings = llm
         # A local server needs no key, but the package refuses to start without
         # one (and would read OPENAI_API_KEY from the environment otherwise).
+        self._http = httpx2.Client(
+            transport=BoundedTransport(llm.max_answer_bytes, llm.timeout_s),
+            timeout=llm.timeout_s,
+            headers={"Accept-Encoding": "identity"},  # what is bounded is what is read
+        )
         self._client = openai.OpenAI(
             base_url=llm.base_url,
             api_key=llm.api_key or "not-needed",
             timeout=llm.timeout_s,
             max_retries=0,
+            http_client=self._http,
         )
         self._lock = threading.Lock()
         self.usage = Usage()
@@ -125,6 +141,7 @@ class ChatClient:
 
     def close(self) -> None:
         self._client.close()
+        self._http.close()
 
 
 def open_chat_client(settings: Settings) -> ChatClient | None:
@@ -149,8 +166,11 @@ def _parsed(response: Any) -> dict[str, Any]:
     text = content.strip()
     if text.startswith("```"):  # some servers fence JSON even when asked for a schema
         text = text.strip("`").removeprefix("json").strip()
+    deep = depth_problem(text)
+    if deep is not None:
+        raise LlmAnswerError(deep)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except ValueError as exc:
         raise LlmAnswerError(f"the answer is not JSON: {exc}") from None
     if not isinstance(data, dict):
@@ -158,9 +178,18 @@ def _parsed(response: Any) -> dict[str, Any]:
     return data
 
 
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _translated(exc: openai.APIError, llm: LlmSettings) -> Exception:
     """The provider's failure as one of ours, with a line a user can act on."""
     where = f"{llm.base_url} ({llm.model})"
+    cause = exc.__cause__
+    while cause is not None and not isinstance(cause, AnswerTooLarge):
+        cause = cause.__cause__ or cause.__context__
+    if cause is not None:
+        return LlmAnswerError(f"the model at {where}: {cause}")
     if isinstance(exc, openai.APITimeoutError):
         return TransientError(f"the model at {where} did not answer within {llm.timeout_s} s")
     if isinstance(exc, openai.APIConnectionError):

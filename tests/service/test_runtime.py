@@ -9,9 +9,12 @@ import pytest
 
 import service.runtime
 from service.runtime import Runtime
-from substrate import MemoryServiceError, Settings
+from service.settings_loader import build_settings
+from substrate import MemoryServiceError, Settings, Workspace
+from substrate.sessions import NewMessage
 from tests.conftest import PageWriter
 from tests.embedders import HashingEmbedder
+from tests.llm_server import ScriptedLLM
 
 
 def test_compaction_waits_for_reads_to_pause_and_runs_once(
@@ -73,3 +76,36 @@ def test_stopping_interrupts_indexing_and_the_next_maintain_completes_it(
         assert [h.slug for h in again.search.search("Body of page 7", 1)] == ["p7"]
     finally:
         again.close()
+
+
+def test_a_slow_model_never_holds_up_index_upkeep(
+    workspace: Workspace, write_page: PageWriter, llm_server: ScriptedLLM
+) -> None:
+    """A finalization waits on a model that takes 6 s to answer; meanwhile a page
+    written by hand is noticed and becomes searchable (the index has its own lane)."""
+    workspace.config_path.write_text(
+        "[memory.substrate]\nscanner_detector = false\n[memory.substrate.llm]\n"
+        f'base_url = "{llm_server.url}"\nmodel = "scripted"\ntimeout_s = 8.0\n'
+    )
+    settings = build_settings(workspace.root)
+    runtime = Runtime(
+        settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48), poll_s=0.05
+    )
+    try:
+        runtime.start()
+        runtime.sessions.append("s1", [NewMessage("user", "I moved to Porto", True)], 1.0)
+        llm_server.stall(6.0)
+        runtime.end_session("s1", "exit")
+        deadline = time.monotonic() + 5
+        while not llm_server.requests and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert llm_server.requests, "the finalization should be waiting on the model"
+        write_page("notes/kiwi", "---\ntitle: Kiwi\n---\nThe kiwi orchard by the river.")
+        started = time.monotonic()
+        found: list[str] = []
+        while time.monotonic() - started < 5 and not found:
+            found = [h.slug for h in runtime.search.search("kiwi orchard", 1)]
+            time.sleep(0.1)
+        assert found == ["notes/kiwi"] and time.monotonic() - started < 5
+    finally:
+        runtime.close()
