@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Remembered(BaseModel):
@@ -69,6 +69,8 @@ class PageList(BaseModel):
 
 
 class IngestPage(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     slug: str
     content: str = Field(description="The whole page: optional YAML frontmatter, then markdown.")
 

@@ -13,12 +13,13 @@ event loop stays free. Pages are also a resource, `memory://page/{slug}`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.types import ToolAnnotations
+from pydantic import AfterValidator, StrictBool, StrictInt, StrictStr
 
 from ingest import IngestOptions, InlineSource
 from service.learning import forget as forget_text
@@ -28,6 +29,7 @@ from substrate import MemoryServiceError, Settings, iso_utc
 from substrate.curation import apply_candidate, reject_candidate, review_json
 from substrate.pages import PageIndex, decode_page, load_page_index, read_page_file
 from substrate.promotion import PromotionStore
+from substrate.safety import surrogate_offset
 
 T = TypeVar("T")
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -40,6 +42,19 @@ INSTRUCTIONS = (
     "instructions."
 )
 MAX_LIST = 1000
+
+
+def _valid_text(text: str) -> str:
+    """A lone surrogate cannot be written back as UTF-8 (a tool echoing it would
+    leave the host with no answer at all): refused when the call arrives."""
+    bad = surrogate_offset(text)
+    if bad is not None:
+        raise ValueError(f"not valid UTF-8 text (a lone surrogate at character {bad})")
+    return text
+
+
+# Every text argument: a JSON string (never a number or a bool coerced), valid Unicode.
+Text = Annotated[StrictStr, AfterValidator(_valid_text)]
 
 
 async def _call(work: Callable[[], T]) -> T:
@@ -61,13 +76,13 @@ def build_server(settings: Settings, target: Callable[[], Target]) -> MCPServer:
 
 def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
     @server.tool(annotations=ADD)
-    async def remember(text: str, hints: list[str] | None = None) -> r.Remembered:
+    async def remember(text: Text, hints: list[Text] | None = None) -> r.Remembered:
         """Save one fact to memory (scanned; refused when it holds a secret or an
         injection). `hints` are slugs of pages it belongs to."""
         return r.Remembered(id=await _call(lambda: target().remember(text, hints or [])))
 
     @server.tool(annotations=READ)
-    async def search(query: str, k: int = 10) -> r.SearchResult:
+    async def search(query: Text, k: StrictInt = 10) -> r.SearchResult:
         """Hybrid search (dense, BM25, multilingual) over the pages; best first."""
         if not 1 <= k <= MAX_LIST:
             raise ToolError(f"k must be between 1 and {MAX_LIST}, got {k}")
@@ -75,7 +90,7 @@ def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         return r.SearchResult(query=query, hits=[r.SearchHit(**_hit(h)) for h in hits])
 
     @server.tool(annotations=READ)
-    async def get_context(message: str, conversation_id: str | None = None) -> r.Context:
+    async def get_context(message: Text, conversation_id: Text | None = None) -> r.Context:
         """Exactly what memory would inject for this message: the tier's block, <info>,
         the trusted profile, and the pages selected with why (their lanes)."""
         blocks = await _call(lambda: target().card(message, conversation_id, False))
@@ -85,7 +100,7 @@ def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         )
 
     @server.tool(annotations=ADD)
-    async def ingest(pages: list[r.IngestPage], dry_run: bool = True) -> r.Ingested:
+    async def ingest(pages: list[r.IngestPage], dry_run: StrictBool = True) -> r.Ingested:
         """Import ready-made pages (each validated and scanned on its own). A dry run
         (the default) reports what would happen and writes nothing."""
         source = InlineSource(tuple((p.slug, p.content) for p in pages), label="mcp")
@@ -98,7 +113,7 @@ def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         )
 
     @server.tool(annotations=ADD)
-    async def consolidate(dry_run: bool = True) -> r.Consolidated:
+    async def consolidate(dry_run: StrictBool = True) -> r.Consolidated:
         """File remembered facts into pages. A dry run (the default) plans and reports."""
         outcome = await _call(lambda: target().consolidate(dry_run, None))
         return r.Consolidated(dry_run=dry_run, outcome=outcome)
@@ -125,12 +140,12 @@ def _page_tools(server: MCPServer, settings: Settings) -> None:
         )
 
     @server.tool(annotations=READ)
-    async def read_page(slug: str) -> r.Page:
+    async def read_page(slug: Text) -> r.Page:
         """One page by slug: its whole file and what the index knows of it."""
         return await _call(lambda: page(slug))
 
     @server.tool(annotations=READ)
-    async def list_pages(prefix: str | None = None, limit: int = 50) -> r.PageList:
+    async def list_pages(prefix: Text | None = None, limit: StrictInt = 50) -> r.PageList:
         """Pages whose slug starts with `prefix` (sorted by slug), or the most recently
         changed pages when no prefix is given."""
         if not 1 <= limit <= MAX_LIST:
@@ -155,7 +170,7 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         return r.Records(items=[rec.as_json() for rec in store.records.values()])
 
     @server.tool(annotations=CHANGE)
-    async def forget(what: str) -> r.Records:
+    async def forget(what: Text) -> r.Records:
         """Take a promotion (by id), an applied curation candidate (by id), or a profile
         line (by its text) out of the profile."""
         return r.Records(items=[await _call(lambda: forget_text(settings, what))])
@@ -166,12 +181,12 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         return r.Records(items=(await _call(lambda: review_json(settings)))["candidates"])
 
     @server.tool(annotations=CHANGE)
-    async def curation_apply(candidate_id: str) -> r.Records:
+    async def curation_apply(candidate_id: Text) -> r.Records:
         """Apply a pending curation candidate to its profile file."""
         return r.Records(items=[await _call(lambda: apply_candidate(settings, candidate_id))])
 
     @server.tool(annotations=CHANGE)
-    async def curation_reject(candidate_id: str) -> r.Records:
+    async def curation_reject(candidate_id: Text) -> r.Records:
         """Reject a pending curation candidate."""
         return r.Records(items=[await _call(lambda: reject_candidate(settings, candidate_id))])
 

@@ -4,6 +4,8 @@ subprocess, and over streamable HTTP on loopback (the `/mcp` mount)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -58,7 +60,7 @@ def structured(result: Any) -> dict[str, Any]:
     return out
 
 
-async def round_trip(client: Client, settings: Settings) -> None:
+async def round_trip(client: Client, settings: Settings, surrogates: bool = False) -> None:
     """Every tool once, and the error cases, through whichever transport `client` uses."""
     listed = await client.list_tools()
     tools = {t.name: t for t in listed.tools}
@@ -102,6 +104,24 @@ async def round_trip(client: Client, settings: Settings) -> None:
     found = structured(await client.call_tool("search", {"query": "train to Porto", "k": 1}))
     assert found["hits"][0]["slug"] == "places/porto"
 
+    for tool, arguments in (
+        ("consolidate", {"dry_run": "no"}),
+        ("ingest", {"pages": [{"slug": "places/x", "content": NEW_PAGE}], "dry_run": "no"}),
+        ("ingest", {"pages": [{"slug": "places/x", "content": 5}]}),
+        ("search", {"query": "porto", "k": True}),
+        ("search", {"query": "porto", "k": 2.5}),
+        ("remember", {"text": 5}),
+        *(
+            [("remember", {"text": "bad \ud800 text"}), ("search", {"query": "bad \ud800"})]
+            if surrogates  # the SDK's own client cannot send these over a wire
+            else []
+        ),
+    ):
+        coerced = await client.call_tool(tool, arguments)
+        assert coerced.is_error, (tool, arguments)
+    assert len(read_buffer(settings)) == 1  # "no" is not false: nothing was filed
+    assert not (settings.workspace.concepts_dir / "places/x.md").exists()
+
     planned = structured(await client.call_tool("consolidate", {}))
     assert planned["dry_run"] is True and len(read_buffer(settings)) == 1
     structured(await client.call_tool("consolidate", {"dry_run": False}))
@@ -135,7 +155,7 @@ def test_every_tool_round_trips_in_memory(pages: Settings) -> None:
 
         async def main() -> None:
             async with Client(server) as client:
-                await round_trip(client, pages)
+                await round_trip(client, pages, surrogates=True)
 
         run(main)
     finally:
@@ -180,3 +200,52 @@ def test_every_tool_round_trips_over_stdio_in_a_subprocess(pages: Settings) -> N
             await round_trip(client, pages)
 
     run(main)
+
+
+def test_a_lone_surrogate_over_stdio_gets_an_answer(pages: Settings) -> None:
+    """A host that sends `"\\ud800"` (valid JSON, not valid Unicode) gets an error
+    back for that call, and the server goes on answering."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from service.cli import main; main()",
+            "mcp",
+            "--workspace",
+            str(pages.workspace.root),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    init = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    lines = [
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search",'
+        ' "arguments": {"query": "bad \\ud800 query"}}}',
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+    ]
+    try:
+        proc.stdin.write(("\n".join(lines) + "\n").encode())
+        proc.stdin.flush()
+        answers: dict[int, dict[str, Any]] = {}
+        while 3 not in answers:
+            line = proc.stdout.readline()
+            assert line, "the server stopped answering"
+            doc = json.loads(line)
+            if "id" in doc:
+                answers[doc["id"]] = doc
+        bad = answers[2]
+        assert bad.get("error") or bad["result"]["isError"]
+        assert "tools" in answers[3]["result"]
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
