@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from injector.render import fit_escaped
 from substrate.config import VIEW_FILES, Settings, uses_concept_page_memory
+from substrate.errors import InvalidInputError
 from substrate.intake import BufferEntry, format_timestamp, read_buffer
+from substrate.safety import read_text_file
 
 PENDING_NOTE = "Remembered recently, not yet filed into pages:"
 OPEN = "<info>\n"
 CLOSE = "\n</info>"
 ENTRY_CHARS = 500
 MIN_SECTION = 40
+VIEW_BYTES = 1024 * 1024  # a view is cut to a quarter of `info_chars` anyway
 
 
 def render_info(settings: Settings, max_entries: int) -> str:
@@ -70,8 +73,8 @@ def _pending(entries: list[BufferEntry], room: int) -> str:
 
 def _view_text(settings: Settings, name: str) -> str:
     try:
-        text = settings.workspace.view_path(name).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+        text = (read_text_file(settings.workspace.view_path(name), VIEW_BYTES) or "").strip()
+    except (OSError, UnicodeDecodeError, InvalidInputError):
         return ""
     has_content = any(line.strip() and not line.startswith("#") for line in text.splitlines())
     return text if has_content else ""

@@ -34,7 +34,7 @@ class PageState:
         self._matcher: EntityMatcher | None = None
 
     @classmethod
-    def open(cls, workspace: Workspace, refresh_s: float, edge_decay: float) -> PageState:
+    def for_workspace(cls, workspace: Workspace, refresh_s: float, edge_decay: float) -> PageState:
         """`refresh_s` spaces page-index refreshes while pages keep changing (the
         service under a bulk ingest); 0 checks on every turn."""
         pages = LivePageIndex(workspace, min_interval_s=refresh_s)

@@ -31,9 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from lanes.health import note_reset
-from substrate.safety import hold_lock, write_atomic
+from substrate.errors import InvalidInputError
+from substrate.safety import hold_lock, read_regular_file, write_atomic
 
 STATE_VERSION = 2
+MAX_STATE_BYTES = 4 * 1024 * 1024  # a conversation's state is a few KB
 
 
 @dataclass(frozen=True)
@@ -146,11 +148,11 @@ class ConversationStore:
             return []
         for name in names:
             try:
-                doc = json.loads(Path(name).read_bytes())
+                doc = json.loads(read_regular_file(Path(name), MAX_STATE_BYTES))
                 if not _is_conversation(doc):
                     continue
                 conv = self._live(doc, str(doc["id"]), now)
-            except (OSError, ValueError, KeyError, TypeError):
+            except (OSError, ValueError, KeyError, TypeError, InvalidInputError):
                 continue
             out.extend((conv.id, turn) for turn in conv.turns)
         return sorted(out, key=lambda pair: -pair[1].at)
@@ -167,12 +169,12 @@ class ConversationStore:
             if cached is not None and cached[0] == stamp:
                 doc: Any = cached[1]
             else:
-                doc = json.loads(path.read_bytes())
+                doc = json.loads(read_regular_file(path, MAX_STATE_BYTES))
                 if isinstance(doc, dict):
                     self._keep(path, stamp, doc)
         except FileNotFoundError:
             return None
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, InvalidInputError) as exc:
             note_reset("conversation", path, type(exc).__name__)
             return None
         if not _is_conversation(doc):
@@ -231,8 +233,8 @@ def unreadable_conversations(folder: Path) -> list[Path]:
     bad = []
     for name in names:
         try:
-            good = _is_conversation(json.loads(Path(name).read_bytes()))
-        except (OSError, ValueError):
+            good = _is_conversation(json.loads(read_regular_file(Path(name), MAX_STATE_BYTES)))
+        except (OSError, ValueError, InvalidInputError):
             good = False
         if not good:
             bad.append(Path(name))

@@ -37,11 +37,19 @@ import networkx as nx
 
 from lanes.candidates import Candidate
 from lanes.health import note_reset
-from substrate.safety import hold_lock, write_atomic
+from substrate.errors import InvalidInputError
+from substrate.safety import (
+    append_bytes,
+    hold_lock,
+    read_file_at,
+    read_regular_file,
+    write_atomic,
+)
 
 STATE_VERSION = 2
 PRUNE = 0.05
 COMPACT_EVERY = 256
+MAX_JOURNAL_BYTES = 256 * 1024 * 1024
 
 
 @dataclass
@@ -149,11 +157,13 @@ def journal_problem(path: Path) -> str | None:
     """Why the journal at `path` would lose learned state for a reader, or None
     (an absent journal is an empty graph, not a problem)."""
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, MAX_JOURNAL_BYTES)
     except FileNotFoundError:
         return None
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
+    except InvalidInputError as exc:
+        return f"cannot be read ({exc.message})"
     head, _, rest = data.partition(b"\n")
     if CoSelectionGraph.from_snapshot(head, 1.0) is None:
         return "its snapshot line does not parse"
@@ -182,9 +192,8 @@ class LearnedEdges:
             if torn or journal.inode == 0 or journal.turns >= COMPACT_EVERY:
                 self._compact(journal.graph)
             else:
-                with open(self._path, "ab") as fh:
-                    line = _turn_line(selected)
-                    fh.write(line)
+                line = _turn_line(selected)
+                append_bytes(self._path, line, durable=False)
                 journal.offset += len(line)
                 journal.size = journal.offset
                 journal.turns += 1
@@ -213,18 +222,18 @@ class LearnedEdges:
         if journal is None or journal.inode != st.st_ino or st.st_size < journal.offset:
             journal = self._journal = self._load()
         elif st.st_size > journal.offset:
-            with open(self._path, "rb") as fh:
-                fh.seek(journal.offset)
-                _apply(journal, fh.read())
+            try:
+                grown, _, _ = read_file_at(self._path, MAX_JOURNAL_BYTES, journal.offset)
+            except (OSError, InvalidInputError):
+                grown = b""  # replaced meanwhile: the next turn reloads it
+            _apply(journal, grown)
         journal.size = st.st_size
         return journal
 
     def _load(self) -> _Journal:
         try:
-            with open(self._path, "rb") as fh:
-                inode = os.fstat(fh.fileno()).st_ino
-                data = fh.read()
-        except OSError:
+            data, inode, _ = read_file_at(self._path, MAX_JOURNAL_BYTES)
+        except (OSError, InvalidInputError):
             return _Journal(CoSelectionGraph.empty(self._decay), 0, 0, 0, 0)
         head_end = data.find(b"\n") + 1
         if head_end == 0:  # no complete snapshot line: the next record rewrites the file

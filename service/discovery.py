@@ -14,7 +14,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from substrate import Workspace, write_atomic
+from substrate import InvalidInputError, Workspace, write_atomic
+from substrate.safety import read_text_file
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,9 @@ def stale_service_file(workspace: Workspace) -> ServiceInfo | None:
 
 def _read(path: Path) -> ServiceInfo | None:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_text_file(path, 64 * 1024) or "null")
         return ServiceInfo(str(doc["url"]), int(doc["pid"]))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, InvalidInputError):
         return None
 
 

@@ -37,10 +37,11 @@ from substrate.config.schema import (
     ScalarType,
     Tunable,
 )
-from substrate.errors import ConfigError
-from substrate.safety.safe_files import read_text_snapshot, write_atomic
+from substrate.errors import ConfigError, InvalidInputError
+from substrate.safety.safe_files import read_text_file, read_text_snapshot, write_atomic
 
 SECTIONS = ("v2", "v3", "substrate", "limits")
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -58,13 +59,15 @@ class MemoryConfig:
 def load_config(path: Path) -> MemoryConfig:
     """Read and validate a workspace's `config.toml`; an absent file means all defaults."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return MemoryConfig(source=str(path))
+        text = read_text_file(path, MAX_CONFIG_BYTES)
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 ({exc.reason})") from None
-    except OSError as exc:  # a folder named config.toml, no permission
+    except InvalidInputError as exc:  # a FIFO, a device, a link, a huge file
+        raise ConfigError(f"cannot read the config file {exc.message}") from None
+    except OSError as exc:  # no permission
         raise ConfigError(f"{path}: cannot read the config file: {exc.strerror}") from None
+    if text is None:
+        return MemoryConfig(source=str(path))
     return parse_config(text, source=str(path))
 
 

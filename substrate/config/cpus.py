@@ -14,6 +14,9 @@ import math
 import os
 from pathlib import Path
 
+from substrate.errors import InvalidInputError
+from substrate.safety import read_text_file
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 
 
@@ -57,6 +60,7 @@ def _cores(quota: str, period: str) -> int | None:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+        text = read_text_file(path, 4096)
+    except (OSError, UnicodeDecodeError, InvalidInputError):
         return None
+    return None if text is None else text.strip()

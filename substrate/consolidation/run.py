@@ -28,14 +28,15 @@ from substrate.consolidation.outcome import ConsolidationOutcome, EntryOutcome
 from substrate.consolidation.plan import Plan
 from substrate.consolidation.views import RECENT, update_recent
 from substrate.consolidation.writer import Writer, bullet_text
-from substrate.errors import ConfigError, MemoryDisabledError
+from substrate.errors import ConfigError, InvalidInputError, MemoryDisabledError
 from substrate.index import SearchIndex, matcher_for
 from substrate.intake import BufferEntry, read_buffer, trim_buffer
 from substrate.llm import ChatClient
 from substrate.pages import PageIndex, load_page_index
-from substrate.safety import hold_lock
+from substrate.safety import hold_lock, read_text_file
 
 LOCK_TIMEOUT_S = 60.0
+VIEW_BYTES = 1024 * 1024  # a view the planner is shown (it sees 16 KiB of it)
 EARLIER = "filed by an earlier run that stopped before trimming the buffer"
 
 
@@ -159,8 +160,8 @@ def _batch(settings: Settings, entries: list[BufferEntry], index: PageIndex) -> 
     views = {}
     for name in VIEWS:
         try:
-            views[name] = settings.workspace.view_path(name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            views[name] = read_text_file(settings.workspace.view_path(name), VIEW_BYTES) or ""
+        except (OSError, UnicodeDecodeError, InvalidInputError):
             views[name] = ""
     repairs = [f"page {f.path} does not parse: {f.error}" for f in index.parse_failures]
     repairs += [

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import py_rust_stemmers
 
+from substrate.errors import InvalidInputError
 from substrate.index.arabic import (
     ARABIC_STOPWORDS,
     arabic_term,
@@ -43,7 +44,7 @@ from substrate.index.arabic import (
 )
 from substrate.index.name_keys import page_keys, query_keys
 from substrate.safety.patterns import runs
-from substrate.safety.safe_files import write_atomic
+from substrate.safety.safe_files import MAX_FILE_BYTES, read_regular_file, write_atomic
 
 _WORD = runs(r"\w+")
 TOKENIZER = "words-en-snowball+ar-snowball-folded+name-keys-3"
@@ -166,9 +167,9 @@ class Bm25Stats:
     @classmethod
     def load(cls, path: Path) -> Bm25Stats:
         try:
-            doc = json.loads(path.read_bytes())
+            doc = json.loads(read_regular_file(path, MAX_FILE_BYTES))
             return cls(int(doc["documents"]), int(doc["total_length"]), Counter(doc["df"]))
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, InvalidInputError):
             return cls()
 
 

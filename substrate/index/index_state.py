@@ -13,7 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from substrate.safety.safe_files import write_atomic
+from substrate.errors import InvalidInputError
+from substrate.safety.safe_files import MAX_FILE_BYTES, read_regular_file, write_atomic
 
 STATE_VERSION = 2
 
@@ -24,8 +25,8 @@ def state_path(index_dir: Path) -> Path:
 
 def read_index_state(path: Path) -> dict[str, Any]:
     try:
-        state = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        state = json.loads(read_regular_file(path, MAX_FILE_BYTES))
+    except (OSError, ValueError, InvalidInputError):
         return {}
     return state if isinstance(state, dict) and state.get("version") == STATE_VERSION else {}
 

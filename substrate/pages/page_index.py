@@ -29,7 +29,7 @@ from substrate.errors import InvalidInputError
 from substrate.pages.page_file import Link, iso_utc, parse_page, read_page_file
 from substrate.pages.slugs import slug_problem
 from substrate.safety.inputs import printable
-from substrate.safety.safe_files import write_atomic
+from substrate.safety.safe_files import MAX_FILE_BYTES, read_regular_file, write_atomic
 
 CACHE_VERSION = 3
 PARALLEL_THRESHOLD = 500
@@ -288,10 +288,10 @@ def _parse_cache(path: Path) -> tuple[dict[str, Scanned], str | None]:
     """(the cached scan, why it could not be used); ({}, None) when absent."""
     with _gc_paused():
         try:
-            doc = json.loads(path.read_bytes())
+            doc = json.loads(read_regular_file(path, MAX_FILE_BYTES))
         except FileNotFoundError:
             return {}, None
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, InvalidInputError) as exc:
             return {}, f"unreadable ({type(exc).__name__})"
         if not isinstance(doc, dict) or doc.get("version") != CACHE_VERSION:
             return {}, "of another version"

@@ -372,6 +372,29 @@ def read_regular_file(path: Path, cap: int) -> bytes:
     return _read_regular(path, cap)[0]
 
 
+def read_file_at(path: Path, cap: int, offset: int = 0) -> tuple[bytes, int, int]:
+    """(the bytes from `offset` on, the file's inode, its size), checked like every
+    read: for a journal read where the last reader stopped."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotRegularFileError(f"{printable(str(path))}: a symbolic link") from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFileError(f"{printable(str(path))}: not a regular file ({_kind(st)})")
+        if st.st_size - offset > cap:
+            raise TooLargeError(f"{printable(str(path))}: over the cap of {cap} bytes")
+        os.set_blocking(fd, True)
+        data = os.pread(fd, max(0, st.st_size - offset), offset)
+    finally:
+        os.close(fd)
+    return data, st.st_ino, st.st_size
+
+
 def _read_regular(path: Path, cap: int) -> tuple[bytes, int]:
     """(the bytes, the mtime) of a regular file, checked on the open file itself.
 

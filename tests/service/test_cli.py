@@ -205,7 +205,8 @@ def test_a_config_that_is_a_folder_is_one_line(run, workspace: Workspace) -> Non
     result = run("stats", "--workspace", str(workspace.root))
     assert result.exit_code == 1
     assert result.stderr == (
-        f"error: {workspace.config_path}: cannot read the config file: Is a directory\n"
+        f"error: cannot read the config file {workspace.config_path}: "
+        "not a regular file (a folder)\n"
     )
 
 
