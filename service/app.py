@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -41,6 +42,7 @@ from substrate import (
     migration_advice,
     tier_reason,
 )
+from substrate.errors import from_database_error, from_os_error
 
 log = logging.getLogger("memory.service")
 WEB = Path(str(resources.files("service") / "web"))
@@ -129,6 +131,16 @@ def _install_errors(app: FastAPI) -> None:
             exc.status_code, "http_error"
         )
         return error_response(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(OSError)
+    async def os_error(request: Request, exc: OSError) -> JSONResponse:
+        typed = from_os_error(exc)  # a full disk, a read-only workspace: never a 500
+        return error_response(typed.http_status, typed.code, typed.message)
+
+    @app.exception_handler(sqlite3.Error)
+    async def database_error(request: Request, exc: sqlite3.Error) -> JSONResponse:
+        typed = from_database_error(exc)
+        return error_response(typed.http_status, typed.code, typed.message)
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:

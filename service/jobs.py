@@ -36,6 +36,7 @@ from substrate.errors import (
     MemoryServiceError,
     StoreUnavailableError,
     TransientError,
+    from_database_error,
 )
 
 log = logging.getLogger("memory.jobs")
@@ -152,13 +153,18 @@ class JobQueue:
             self._path.parent.mkdir(parents=True, exist_ok=True)
             if self._opened:
                 log.warning("job queue %s vanished: starting an empty one", self._path)
-        db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+        try:
+            db = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise from_database_error(exc, self._path.parent) from None
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
                 db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
             yield db
+        except sqlite3.Error as exc:
+            raise from_database_error(exc, self._path.parent) from None
         finally:
             db.close()
 

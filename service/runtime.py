@@ -23,6 +23,8 @@ when the collection no longer matches, so they become searchable within about
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -52,13 +54,16 @@ from substrate import (
     read_buffer,
     uses_concept_page_memory,
 )
+from substrate.config.tuning import resolve_qdrant_server
 from substrate.consolidation import consolidate, consolidate_all
 from substrate.curation import capture, run_finalizations
 from substrate.index import Embedder
+from substrate.index.edge_store import check_free_space
 from substrate.llm import open_chat_client
 from substrate.promotion import PromotionOutcome, record_turns
 from substrate.sessions import NewMessage, open_session_log
 
+log = logging.getLogger("memory.service")
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
 OPTIMIZE_IDLE_S = 10.0
@@ -77,6 +82,8 @@ class Runtime:
     ) -> None:
         self.settings = settings
         self.tier = memory_tier(settings.config)
+        if resolve_qdrant_server(settings.config) is None:
+            check_free_space(settings.workspace.state_dir)  # the embedded store maps its files
         # Capability seeding and the concept-page index are substrate machinery; on
         # v1 the index is the knowledge base's and nothing else is seeded into it.
         substrate = uses_concept_page_memory(settings.config)
@@ -156,6 +163,14 @@ class Runtime:
         again (after it is stored: the turn is part of its own session)."""
         at = time.time() if now is None else now
         return record_turns(self.settings, self.sessions, session_id, messages, at, parent_id)
+
+    def log_after_card(self, session_id: str, text: str) -> None:
+        """A card's `direct` turn, logged once the card was answered: a failure here
+        (a full disk) is logged, the card having already gone out."""
+        try:
+            self.log_turns(session_id, [NewMessage("user", text, True)])
+        except (MemoryServiceError, OSError, sqlite3.Error) as exc:
+            log.warning("the turn of %s was not logged: %s", session_id, exc)
 
     def note_read(self) -> None:
         """A search or card arrived: compaction waits for a quiet spell."""

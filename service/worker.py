@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.jobs import JobQueue
+from substrate.errors import MemoryServiceError
 from substrate.intake import BufferEntry
 
 CONSOLIDATE = "memory_v2_consolidate"
@@ -177,6 +178,9 @@ class Worker:
                 ran = self.run_once()
                 if not ran and self._idle is not None:
                     self._idle()
+            except MemoryServiceError as exc:  # a full disk, a held store: said, not dumped
+                log.warning("worker tick failed: %s", exc.message)
+                ran = False
             except Exception:
                 log.exception("worker tick failed")
                 ran = False

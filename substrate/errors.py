@@ -8,6 +8,9 @@ the CLI uses, so the edges translate errors without knowing their kinds.
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 
 class MemoryServiceError(Exception):
     """Base class: a clear, one-line message for the user."""
@@ -119,3 +122,54 @@ class BillingError(MemoryServiceError):
 class StoreUnavailableError(MemoryServiceError):
     http_status = 503
     code = "store_unavailable"
+
+
+class DiskFullError(StoreUnavailableError):
+    """The disk holding the workspace is full: nothing was written (or what was
+    half written was undone); free some space and retry."""
+
+    http_status = 507
+    code = "disk_full"
+
+
+class ReadOnlyError(StoreUnavailableError):
+    """The workspace (or its derived state) cannot be written here."""
+
+    code = "read_only"
+
+
+_FULL = {28, 122}  # ENOSPC, EDQUOT
+_FULL_BELOW = 1024 * 1024
+
+
+def _nearly_full(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < _FULL_BELOW
+    except OSError:
+        return False
+
+
+_READ_ONLY = {30, 13, 1}  # EROFS, EACCES, EPERM
+
+
+def from_os_error(exc: OSError) -> MemoryServiceError:
+    """An operating-system failure as one of ours, naming the file."""
+    where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+    reason = exc.strerror or type(exc).__name__
+    if exc.errno in _FULL:
+        return DiskFullError(f"the disk is full{where}: nothing was stored; free some space")
+    if exc.errno in _READ_ONLY:
+        return ReadOnlyError(f"cannot write{where}: {reason} (is the workspace read-only?)")
+    return StoreUnavailableError(f"a file could not be read or written{where}: {reason}")
+
+
+def from_database_error(exc: Exception, where: Path | None = None) -> MemoryServiceError:
+    """A SQLite failure (the log's or the job queue's index) as one of ours. SQLite
+    reports a full disk as "disk I/O error" when its shared-memory file cannot
+    grow: with `where` (the database's folder), the disk's free space decides."""
+    text = str(exc)
+    if "full" in text or (where is not None and _nearly_full(where)):
+        return DiskFullError(f"the disk is full: {text}; free some space")
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return ReadOnlyError(f"cannot write a database under .substrate/: {text}")
+    return StoreUnavailableError(f"a database under .substrate/ failed: {text}")

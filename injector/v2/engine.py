@@ -18,6 +18,7 @@ from injector.v2.injection import V2Page, render_block
 from injector.v2.reranker import rerank
 from injector.v2.router import keep, route
 from lanes.entity import entity_lane
+from lanes.health import note_unsaved
 from substrate.config import Settings
 from substrate.index import SearchIndex
 from substrate.index.bm25 import query_terms, question_keys
@@ -72,8 +73,11 @@ class V2Engine:
             for p in shown
         ]
         if len(selected) > 1:
-            with state.lock:
-                state.edges.record([s.slug for s in selected])
+            try:
+                with state.lock:
+                    state.edges.record([s.slug for s in selected])
+            except OSError as exc:  # derived: a full disk costs the edge, not the block
+                note_unsaved("learned edges", exc)
         return block, selected
 
     def _linked(self, index: PageIndex) -> Neighbours:

@@ -26,6 +26,7 @@ from lanes.candidates import Candidate
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.edges import CoSelectionGraph, edges_lane
 from lanes.entity import entity_lane
+from lanes.health import note_unsaved
 from lanes.recency import core_lane, hot_lane
 from lanes.relevance import Floors, fresh_lane, sim_lane
 from lanes.select import Selected, select, within_room
@@ -102,19 +103,29 @@ class V3Engine:
             for s in chosen
             if s.slug in shown_slugs
         ]
-        learned = [s.slug for s in selected if LEARNS_EDGES & set(s.lanes)]
-        if len(learned) > 1:
-            with state.lock:
-                state.edges.record(learned)
-        if conversation_id:
-            self._conversations.record_turn(
-                conversation_id,
-                [s.slug for s in selected if "core" not in s.lanes or len(s.lanes) > 1],
-                {"memory": memory, "selected": [s.as_json() for s in selected]},
-                now,
-                {s.slug: s.lanes for s in selected},
-            )
+        self._record(conversation_id, memory, selected, now)
         return memory, selected
+
+    def _record(
+        self, conversation_id: str | None, memory: str, selected: list[SelectedPage], now: float
+    ) -> None:
+        """The turn's learned edges and the conversation's state: derived, so a full
+        disk or a read-only workspace costs them, never the card (counted)."""
+        learned = [s.slug for s in selected if LEARNS_EDGES & set(s.lanes)]
+        try:
+            if len(learned) > 1:
+                with self._state.lock:
+                    self._state.edges.record(learned)
+            if conversation_id:
+                self._conversations.record_turn(
+                    conversation_id,
+                    [s.slug for s in selected if "core" not in s.lanes or len(s.lanes) > 1],
+                    {"memory": memory, "selected": [s.as_json() for s in selected]},
+                    now,
+                    {s.slug: s.lanes for s in selected},
+                )
+        except OSError as exc:
+            note_unsaved("turn state", exc)
 
     def frozen(self, conversation_id: str | None, now: float) -> Picked:
         """The voice front door: the conversation's card from its previous turn."""

@@ -4,6 +4,7 @@ common options, JSON output and the progress bar."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import click
 
 from substrate import MemoryServiceError
+from substrate.errors import from_database_error, from_os_error
 from substrate.safety import printable
 
 USAGE_EXIT = 64  # sysexits' EX_USAGE: distinct from errors (1) and scanner rejections (2)
@@ -29,8 +31,10 @@ class Group(click.Group):
             click.echo(f"error: {exc.message}", err=True)
             ctx.exit(exc.exit_code)
         except OSError as exc:  # a read-only workspace, a full disk
-            where = f": {printable(str(exc.filename))}" if exc.filename else ""
-            click.echo(f"error: {exc.strerror or type(exc).__name__}{where}", err=True)
+            click.echo(f"error: {printable(from_os_error(exc).message)}", err=True)
+            ctx.exit(1)
+        except sqlite3.Error as exc:  # the same, met by a database under .substrate/
+            click.echo(f"error: {from_database_error(exc).message}", err=True)
             ctx.exit(1)
 
     def main(

@@ -58,10 +58,10 @@ async def _serve(settings: Settings, token: str | None, host: str, port: int) ->
     from service.discovery import announce, withdraw
     from service.runtime import Runtime
 
-    def runtime(s: Settings) -> Runtime:
-        return Runtime(s, capabilities=cli_capabilities)
-
-    app = create_app(settings, token=token, runtime_factory=runtime)
+    # Built before the server starts, so a full disk or a store held by another
+    # process is one line from the CLI, not a traceback out of the lifespan.
+    runtime = Runtime(settings, capabilities=cli_capabilities)
+    app = create_app(settings, token=token, runtime_factory=lambda _: runtime)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     shown = f"[{host}]" if ":" in host else host
     task = asyncio.ensure_future(server.serve())

@@ -12,6 +12,7 @@ event loop stays free. Pages are also a resource, `memory://page/{slug}`.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -27,6 +28,7 @@ from service.mcp import results as r
 from service.target import Target
 from substrate import MemoryServiceError, Settings, iso_utc
 from substrate.curation import apply_candidate, reject_candidate, review_json
+from substrate.errors import from_database_error, from_os_error
 from substrate.pages import PageIndex, decode_page, load_page_index, read_page_file
 from substrate.promotion import PromotionStore
 from substrate.safety import surrogate_offset
@@ -63,6 +65,10 @@ async def _call(work: Callable[[], T]) -> T:
         return await anyio.to_thread.run_sync(work)
     except MemoryServiceError as exc:
         raise ToolError(exc.message) from None
+    except OSError as exc:
+        raise ToolError(from_os_error(exc).message) from None
+    except sqlite3.Error as exc:
+        raise ToolError(from_database_error(exc).message) from None
 
 
 def build_server(settings: Settings, target: Callable[[], Target]) -> MCPServer:

@@ -8,13 +8,12 @@ from fastapi import APIRouter, BackgroundTasks, Depends
 from pydantic import BaseModel, Field
 
 from ingest import IngestOptions, InlineSource
-from lanes.health import RESETS
+from lanes.health import RESETS, UNSAVED
 from service.operations import ingest_and_index
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
 from substrate import Settings, collect_stats, iso_utc, remember
 from substrate.intake import parse_at
-from substrate.sessions import NewMessage
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
@@ -96,7 +95,7 @@ def card_post(body: CardIn, rt: RuntimeDep, later: BackgroundTasks) -> dict[str,
     )
     if body.direct and body.conversation_id and not body.voice_front_door:
         # off the card's path: logged and promoted once the answer is sent
-        later.add_task(rt.log_turns, body.conversation_id, [NewMessage("user", body.message, True)])
+        later.add_task(rt.log_after_card, body.conversation_id, body.message)
     return blocks.as_json()
 
 
@@ -112,4 +111,5 @@ def stats_get(rt: RuntimeDep, s: SettingsDep) -> dict[str, Any]:
         "jobs": rt.queue.counts(),
         "last_runs": rt.queue.last_runs(),
         "derived_resets": dict(RESETS),
+        "derived_unsaved": dict(UNSAVED),
     }

@@ -12,6 +12,7 @@ payloads the fused results show.
 
 from __future__ import annotations
 
+import shutil
 import threading
 import uuid
 from collections.abc import Iterator
@@ -20,10 +21,31 @@ from typing import Any
 
 import numpy as np
 
-from substrate.errors import StoreUnavailableError
+from substrate.errors import DiskFullError, StoreUnavailableError
 from substrate.index.bm25 import SparseVector
 from substrate.index.embedding import Vectors
 from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
+
+# Qdrant Edge maps its segment files: writing one on a full disk is a SIGBUS that
+# kills the process with nothing printed. Refuse before touching it instead.
+MIN_FREE_BYTES = 64 * 1024 * 1024
+
+
+def check_free_space(folder: Path, needed: int = MIN_FREE_BYTES) -> None:
+    """Refuse with one clear error when the disk holding `folder` is (nearly) full."""
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        free = shutil.disk_usage(probe).free
+    except OSError:
+        return  # cannot tell: let the write itself report
+    if free < needed:
+        raise DiskFullError(
+            f"only {free // (1024 * 1024)} MiB free on the disk holding {folder}; "
+            f"the embedded index needs at least {needed // (1024 * 1024)} MiB to write "
+            "(it maps its files): free some space"
+        )
 
 
 class EdgeStore:
@@ -38,6 +60,7 @@ class EdgeStore:
         self._points: _PointMap | None = None  # built on first search
         self._points_lock = threading.Lock()
         if (path / "wal").exists():
+            check_free_space(path)  # loading replays the WAL into mapped files
             self._shard = self._open(lambda: qe.EdgeShard.load(str(path)))
 
     def _open(self, opener: Any) -> Any:
@@ -71,8 +94,6 @@ class EdgeStore:
             )
 
     def reset(self, dims: Dims) -> None:
-        import shutil
-
         if self._shard is not None:
             self._shard.close()
             self._shard = None

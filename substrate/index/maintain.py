@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -35,10 +34,11 @@ from typing import Any
 
 from substrate.config.cpus import usable_cpus
 from substrate.config.settings import Settings
-from substrate.errors import InvalidInputError, StoreUnavailableError
+from substrate.errors import InvalidInputError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
 from substrate.index.bulk import embed_batches
 from substrate.index.chunks import Chunk, chunk_facts, chunk_page
+from substrate.index.edge_store import check_free_space
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.index_state import (
     STATE_VERSION,
@@ -54,9 +54,6 @@ from substrate.pages.page_file import decode_page, read_page_file, split_frontma
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
 from substrate.safety.safe_files import sweep_stale_temps
 
-# Qdrant Edge maps its segment files: writing one on a full disk is a SIGBUS that
-# kills the process with nothing printed. Refuse before touching it instead.
-MIN_FREE_BYTES = 64 * 1024 * 1024
 Progress = Callable[[int, int], None]
 
 
@@ -105,20 +102,6 @@ class _Doc:
     path: Path | None
     text: str | None
     quarantine: str | None = None
-
-
-def check_free_space(folder: Path, needed: int = MIN_FREE_BYTES) -> None:
-    """Refuse with one clear error when the disk holding the index is (nearly) full."""
-    probe = folder if folder.exists() else folder.parent
-    try:
-        free = shutil.disk_usage(probe).free
-    except OSError:
-        return  # cannot tell: let the write itself report
-    if free < needed:
-        raise StoreUnavailableError(
-            f"only {free // (1024 * 1024)} MiB free on the disk holding {folder}; "
-            f"indexing needs at least {needed // (1024 * 1024)} MiB"
-        )
 
 
 class Maintenance:

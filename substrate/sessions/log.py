@@ -30,7 +30,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from substrate.config.workspace import Workspace
-from substrate.errors import InvalidInputError, NotFoundError, StoreUnavailableError
+from substrate.errors import (
+    InvalidInputError,
+    NotFoundError,
+    StoreUnavailableError,
+    from_database_error,
+)
 from substrate.sessions.rebuild import export_legacy, sync
 from substrate.sessions.schema import SCHEMA, VERSION
 from substrate.sessions.text import fts_query, normalize
@@ -179,14 +184,22 @@ class SessionLog:
             yield db
 
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
+        with self._lock, self._typed():
             return list(self._current().execute(sql, args).fetchall())
+
+    @contextmanager
+    def _typed(self) -> Iterator[None]:
+        """SQLite's failures as ours (a full disk, a read-only folder)."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise from_database_error(exc, self.path.parent) from None
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         if self._read_only:
             raise StoreUnavailableError("the conversation log is open read-only")
-        with self._lock:
+        with self._lock, self._typed():
             db = self._current()
             db.execute("BEGIN IMMEDIATE")
             try:
