@@ -196,7 +196,8 @@ def test_an_os_error_is_one_line_not_a_traceback(run, workspace: Workspace) -> N
     workspace.archive_dir.write_text("not a folder")
     result = run("remember", "--workspace", str(workspace.root), "a fact")
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: Not a directory") and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: a file could not be read or written")
+    assert "Not a directory" in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_a_config_that_is_a_folder_is_one_line(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
