@@ -110,10 +110,9 @@ class Injector:
             return Blocks("off")
         info = render_info(self._settings, self._settings.v3.info_buffer_entries)
         trusted = render_profile(self._settings)
-        recall = "" if voice_front_door else render_recall(self._sessions, message)
-        block, selected = self._engine_block(
-            tail_within(message, limits.query_bytes), conversation_id, voice_front_door
-        )
+        turn = tail_within(message, limits.query_bytes)  # what a turn's retrieval reads
+        recall = "" if voice_front_door else render_recall(self._sessions, turn)
+        block, selected = self._engine_block(turn, conversation_id, voice_front_door)
         v1 = self.tier == "v1"
         return Blocks(
             self.tier,

@@ -42,6 +42,8 @@ SUBSTRATE_ROOMS: dict[str, set[str]] = {
 SUBSTRATE_SHARED = {"errors"}  # root modules every room may import
 SWITCH_OWNERS = {
     "substrate/config/tiers.py",
+    "substrate/config/keys.py",  # declares them, with every other key
+    "substrate/config/template.py",  # writes `live = true` into a new workspace
     "substrate/config/schema.py",
     "substrate/config/config_file.py",
 }

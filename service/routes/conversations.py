@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
 from service.routes.common import ERRORS, Strict, runtime, settings
@@ -14,7 +14,7 @@ from service.runtime import Runtime
 from substrate import NotFoundError, Settings
 from substrate.profile import read_profile
 from substrate.promotion import PromotionStore, explain, forget_promotion
-from substrate.sessions import NewMessage
+from substrate.sessions import MAX_LIMIT, NewMessage, check_session_id
 
 router = APIRouter(prefix="/v1", tags=["conversations"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
@@ -65,14 +65,17 @@ def end_post(conversation_id: str, body: EndIn, rt: RuntimeDep) -> dict[str, Any
     return rt.end_session(conversation_id, body.reason)
 
 
+Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="How many, newest first.")]
+
+
 @router.get("/sessions")
-def sessions_get(rt: RuntimeDep, limit: int = 50) -> dict[str, Any]:
+def sessions_get(rt: RuntimeDep, limit: Limit = 50) -> dict[str, Any]:
     return {"sessions": [s.as_json() for s in rt.sessions.sessions(limit)]}
 
 
 @router.get("/sessions/{session_id}")
 def session_get(session_id: str, rt: RuntimeDep) -> dict[str, Any]:
-    found = rt.sessions.session(session_id)
+    found = rt.sessions.session(check_session_id(session_id))
     if found is None:
         raise NotFoundError(f"no session {session_id!r} in the log")
     messages = [m.as_json() for m in rt.sessions.messages(session_id)]

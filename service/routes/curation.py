@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
 from service.learning import forget, status_json
@@ -23,6 +23,7 @@ from substrate.curation import (
     undo_candidate,
 )
 from substrate.errors import InvalidInputError
+from substrate.sessions import MAX_LIMIT
 from substrate.sessions import finalizations as queue
 
 router = APIRouter(prefix="/v1/curation", tags=["curation"], responses=ERRORS)
@@ -114,5 +115,7 @@ def forget_post(body: ForgetIn, s: SettingsDep) -> dict[str, Any]:
 
 
 @router.get("/finalizations")
-def finalizations_get(rt: RuntimeDep, limit: int = 50) -> dict[str, Any]:
+def finalizations_get(
+    rt: RuntimeDep, limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50
+) -> dict[str, Any]:
     return {"finalizations": [f.as_json() for f in queue.listed(rt.sessions, limit)]}

@@ -21,14 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from substrate.config import keys
+from substrate.config.keys import Key, bound_problem
 from substrate.config.schema import (
     COMPUTE_KEYS,
-    CURATION_MODES,
-    CURATION_RISKS,
-    FUSION_METHODS,
     LIMIT_KEYS,
     LLM_KEYS,
-    PLANNERS,
     QDRANT_KEYS,
     SUBSTRATE_TUNABLES,
     V2_ENGINE_KEYS,
@@ -90,59 +88,49 @@ def parse_config(text: str, source: str = "config.toml") -> MemoryConfig:
 
 
 def _check_values(config: MemoryConfig) -> None:
-    """Ranges the types alone do not say: weights, methods, signs, positive sizes."""
-    source = config.source
+    """Each value within its key's bounds (`keys.KEYS`: ranges, choices, non-empty),
+    then what spans keys: the fusion weights' sum, a planner needing a model."""
+    for key, value in _set_values(config):
+        problem = bound_problem(key, value)
+        if problem is not None:
+            raise ConfigError(f"{config.source}: {key.dotted} {problem}")
     check_weights(config)
-    fusion = _resolved_source(config, "fusion")
-    if fusion[1] not in FUSION_METHODS:
-        raise ConfigError(
-            f"{source}: {fusion[0]} must be one of {', '.join(FUSION_METHODS)}, got {fusion[1]!r}"
-        )
-    for name, allowed in (
-        ("curation_mode", CURATION_MODES),
-        ("auto_apply_max_risk", CURATION_RISKS),
-    ):
-        key, value = _resolved_source(config, name)
-        if value not in allowed:
-            raise ConfigError(f"{source}: {key} must be one of {', '.join(allowed)}, got {value!r}")
-    for name in (
-        "dense_min_span",
-        "multilingual_min_span",
-        "sparse_min_coverage",
-        "dense_anchor_floor",
-        "multilingual_page_context",
-    ):
-        key, value = _resolved_source(config, name)
-        if value < 0:
-            raise ConfigError(f"{source}: {key} must not be negative, got {value}")
-    for section, keys, table in (("v3", V3_KEYS, config.v3), ("v2", V2_ENGINE_KEYS, config.v2)):
-        for key, value in table.items():
-            if key in keys and value is not None and value < 0:
-                raise ConfigError(
-                    f"{source}: memory.{section}.{key} must not be negative, got {value}"
-                )
     planner = _resolved_source(config, "consolidation_planner")
-    if planner[1] not in PLANNERS:
-        raise ConfigError(
-            f"{source}: {planner[0]} must be one of {', '.join(PLANNERS)}, got {planner[1]!r}"
-        )
     llm = config.substrate.get("llm") or {}
     if planner[1] == "llm" and not (llm.get("base_url") and llm.get("model")):
         raise ConfigError(
-            f'{source}: {planner[0]} = "llm" needs memory.substrate.llm.base_url and .model'
+            f'{config.source}: {planner[0]} = "llm" needs memory.substrate.llm.base_url and .model'
         )
-    if llm.get("timeout_s") is not None and llm["timeout_s"] <= 0:
-        raise ConfigError(f"{source}: memory.substrate.llm.timeout_s must be positive")
-    for name in ("consolidation_batch_entries", "consolidation_page_facts", "facts_per_chunk"):
-        key, value = _resolved_source(config, name)
-        if value < 1:
-            raise ConfigError(f"{source}: {key} must be at least 1, got {value}")
-    cap = _resolved_source(config, "ingest_max_page_bytes")
-    if cap[1] < 1:
-        raise ConfigError(f"{source}: {cap[0]} must be a positive number of bytes, got {cap[1]}")
-    for key, value in config.limits.items():
-        if value < 1:
-            raise ConfigError(f"{source}: memory.limits.{key} must be positive, got {value}")
+    base_url = llm.get("base_url")
+    if base_url and not str(base_url).startswith(("http://", "https://")):
+        raise ConfigError(
+            f"{config.source}: memory.substrate.llm.base_url must be an http:// or https:// URL, "
+            f"got {base_url!r}"
+        )
+
+
+def _set_values(config: MemoryConfig) -> list[tuple[Key, Any]]:
+    """(key, value) of every value the file set, a `memory.v2` twin checked as the
+    substrate key it stands for."""
+    found: list[tuple[Key, Any]] = []
+    tables = {
+        keys.V3: config.v3,
+        keys.LIMITS: config.limits,
+        keys.SUBSTRATE: config.substrate,
+        keys.LLM: config.substrate.get("llm") or {},
+        keys.QDRANT: config.substrate.get("qdrant") or {},
+        keys.COMPUTE: config.substrate.get("compute") or {},
+    }
+    for table, values in tables.items():
+        known = keys.table_keys(table)
+        found += [(known[n], v) for n, v in values.items() if n in known and v is not None]
+    engine = keys.table_keys(keys.V2)
+    twins = {t.v2_name: t.key for t in SUBSTRATE_TUNABLES}
+    for name, value in config.v2.items():
+        key = engine.get(name) or twins.get(name)
+        if key is not None and value is not None:
+            found.append((key, value))
+    return found
 
 
 def _table(value: Any, name: str, source: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from substrate.config.settings import Settings
+from substrate.errors import InvalidInputError
 from substrate.promotion.detect import detect
 from substrate.promotion.extract import extract_candidates
 from substrate.promotion.promote import EVIDENCE_SESSIONS, category, evidence_for, target_file
@@ -19,6 +20,8 @@ def explain(
     """1. the direct input; 2. its candidates (and refusals); 3-5. per candidate,
     the detector, canonical key and category, and the earlier root sessions
     whose user messages give the same key; 6. the record it would touch."""
+    if not text.strip():
+        raise InvalidInputError("text is empty: give a statement to explain")
     extraction = extract_candidates(text)
     store = PromotionStore.load(settings.workspace)
     rows = []

@@ -115,6 +115,12 @@ def promote_turn(
     exists, parent = log.parent_of(session_id)
     if not exists or parent is not None:
         return []  # a child session's words are never promotion's source
+    return _promote_statements(settings, log, session_id, text, now)
+
+
+def _promote_statements(
+    settings: Settings, log: SessionLog, session_id: str, text: str, now: float
+) -> list[PromotionOutcome]:
     outcomes = []
     for candidate in extract_candidates(text).candidates:
         found = detect(candidate.text)
@@ -136,9 +142,11 @@ def record_turns(
     promote what each direct user turn states again (after it is stored)."""
     ids = log.append(session_id, messages, now, parent_id)
     outcomes: list[PromotionOutcome] = []
+    if log.parent_of(session_id)[1] is not None:
+        return ids, outcomes  # a child session's words are never promotion's source
     for message in messages:
         if message.role == "user" and message.direct:
-            outcomes += promote_turn(settings, log, session_id, message.text, now)
+            outcomes += _promote_statements(settings, log, session_id, message.text, now)
     return ids, outcomes
 
 

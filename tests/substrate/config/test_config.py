@@ -97,11 +97,11 @@ def test_weights_summing_to_one_in_one_namespace_load() -> None:
         ("memory = 3\n", "memory must be a table"),
         (
             "[memory.substrate]\nsparse_weight = -0.3\ndense_weight = 1.3\n",
-            "must be between 0 and 1",
+            "memory.substrate.sparse_weight must be at least 0, got -0.3",
         ),
         (
             "[memory.substrate]\ningest_max_page_bytes = 0\n",
-            "memory.substrate.ingest_max_page_bytes must be a positive number of bytes, got 0",
+            "memory.substrate.ingest_max_page_bytes must be at least 1, got 0",
         ),
     ],
 )
@@ -119,7 +119,7 @@ def test_v2_engine_keys_are_typed_and_legacy_keys_tolerated() -> None:
         parse_config("[memory.v2]\nrouter_treshold = 0.4\n")
     with pytest.raises(ConfigError, match=r"memory\.v2\.rerank_weight must be a number"):
         parse_config("[memory.v2]\nrerank_weight = 'high'\n")
-    with pytest.raises(ConfigError, match=r"memory\.v2\.activation_decay must not be negative"):
+    with pytest.raises(ConfigError, match=r"memory\.v2\.activation_decay must be at least 0"):
         parse_config("[memory.v2]\nactivation_decay = -0.5\n")
 
 
@@ -189,3 +189,73 @@ def test_compute_settings_are_checked_and_default_to_the_cpu() -> None:
     ]:
         with pytest.raises(ConfigError, match=re.escape(words)):
             parse_config(f"[memory.substrate.compute]\n{toml}\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "[memory.substrate]\nsessions_retention_days = -1\n",
+            "sessions_retention_days must be at least 0",
+        ),
+        (
+            "[memory.substrate]\nconsolidation_interval_hours = 0\n",
+            "consolidation_interval_hours must be at least 0.01",
+        ),
+        (
+            "[memory.substrate]\nauto_apply_min_confidence = 7\n",
+            "auto_apply_min_confidence must be at most 1",
+        ),
+        ("[memory.limits]\nfact_bytes = 99999999999999999999\n", "fact_bytes"),
+        (
+            "[memory.limits]\nfact_bytes = 9223372036854775807\n",
+            "fact_bytes must be at most 67108864",
+        ),
+        (
+            '[memory.substrate.llm]\nbase_url = "http://x/v1"\nmodel = ""\n',
+            "llm.model must not be empty",
+        ),
+        (
+            '[memory.substrate.llm]\nbase_url = "ftp://x"\nmodel = "m"\n',
+            "base_url must be an http:// or https:// URL",
+        ),
+        ("[memory.v3]\nmax_pages = 0\n", "memory.v3.max_pages must be at least 1"),
+        ("[memory.v2]\nbm25_k1 = -2\n", "memory.substrate.bm25_k1 must be at least 0"),
+    ],
+)
+def test_absurd_values_are_refused_naming_the_key(text: str, said: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(said)):
+        parse_config(text)
+
+
+def test_every_key_is_in_the_template_and_the_docs_table() -> None:
+    from pathlib import Path
+
+    from substrate.config import keys
+    from substrate.config.template import CONFIG_TEMPLATE
+
+    for key in keys.KEYS:
+        assert f"{key.name} = " in CONFIG_TEMPLATE, key.dotted
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "configuration.md").read_text()
+    assert keys.markdown_table() in docs, (
+        "regenerate the table: python -c 'from substrate.config.keys import markdown_table as t; print(t())'"
+    )
+
+
+def test_the_tuning_records_hold_exactly_the_declared_keys() -> None:
+    """A key declared but not resolved (or resolved but not declared) is a setting
+    that silently does nothing."""
+    from dataclasses import fields
+
+    from substrate.config import keys
+    from substrate.config.tuning import Compute, Limits, SubstrateTuning, V2Tuning, V3Tuning
+
+    for record, table in (
+        (SubstrateTuning, keys.SUBSTRATE),
+        (V3Tuning, keys.V3),
+        (V2Tuning, keys.V2),
+        (Limits, keys.LIMITS),
+        (Compute, keys.COMPUTE),
+    ):
+        declared = {k.name for k in keys.KEYS if k.table == table and not k.switch}
+        assert {f.name for f in fields(record)} == declared, table
