@@ -4,6 +4,7 @@ common options, JSON output and the progress bar."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -72,6 +73,39 @@ workspace_option = click.option(
     help="Workspace folder (env MEMORY_WORKSPACE).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+# For a group and each of its subcommands: given at either level (`memory sessions
+# --workspace W show X` or `memory sessions show X --workspace W`), the nearer wins.
+group_workspace_option = click.option(
+    "--workspace",
+    "workspace",
+    type=click.Path(path_type=Path, file_okay=True, dir_okay=True),
+    default=None,
+    help="Workspace folder (env MEMORY_WORKSPACE, default ./workspace).",
+)
+group_json_option = click.option(
+    "--json", "as_json", is_flag=True, default=None, help="Print JSON."
+)
+
+
+def workspace_of(ctx: click.Context, given: Path | None) -> Path:
+    """The --workspace given to this command, else to a command above it, else
+    MEMORY_WORKSPACE, else ./workspace."""
+    here: click.Context | None = ctx
+    while given is None and here is not None:
+        given = here.params.get("workspace")
+        here = here.parent
+    return given or Path(os.environ.get("MEMORY_WORKSPACE") or "workspace")
+
+
+def json_of(ctx: click.Context, given: bool | None) -> bool:
+    """--json given to this command or to a command above it."""
+    here: click.Context | None = ctx
+    while not given and here is not None:
+        given = here.params.get("as_json")
+        here = here.parent
+    return bool(given)
+
+
 url_option = click.option(
     "--url",
     envvar="MEMORY_URL",

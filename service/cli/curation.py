@@ -10,7 +10,15 @@ from typing import Any
 
 import click
 
-from service.cli.base import json_option, print_json, workspace_option
+from service.cli.base import (
+    group_json_option,
+    group_workspace_option,
+    json_of,
+    json_option,
+    print_json,
+    workspace_of,
+    workspace_option,
+)
 from service.learning import status_json
 from service.settings_loader import build_settings
 from substrate.config import set_substrate_key
@@ -115,16 +123,22 @@ def populate(workspace: Path, as_json: bool, session_id: str) -> None:
 
 
 @click.group("finalization")
-def finalization() -> None:
+@group_workspace_option
+@group_json_option
+def finalization(workspace: Path | None, as_json: bool | None) -> None:
     """Session endings queued for curation: list them, retry one, prune old rows."""
 
 
 @finalization.command("list")
-@workspace_option
-@json_option
+@group_workspace_option
+@group_json_option
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
-def finalization_list(workspace: Path, as_json: bool, limit: int) -> None:
+@click.pass_context
+def finalization_list(
+    ctx: click.Context, workspace: Path | None, as_json: bool | None, limit: int
+) -> None:
     """Finalizations, newest first: session, reason, cutoff, status, attempts, cursor, code."""
+    workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     log = open_session_log(build_settings(workspace).workspace, read_only=True)
     rows = queue.listed(log, limit)
     if as_json:
@@ -142,11 +156,15 @@ def finalization_list(workspace: Path, as_json: bool, limit: int) -> None:
 
 
 @finalization.command("retry")
-@workspace_option
-@json_option
-@click.argument("finalization_id", type=int)
-def finalization_retry(workspace: Path, as_json: bool, finalization_id: int) -> None:
+@group_workspace_option
+@group_json_option
+@click.argument("finalization_id", type=click.IntRange(1, 2**63 - 1))
+@click.pass_context
+def finalization_retry(
+    ctx: click.Context, workspace: Path | None, as_json: bool | None, finalization_id: int
+) -> None:
     """Queue a failed or skipped finalization again (it resumes after its cursor)."""
+    workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     log = open_session_log(build_settings(workspace).workspace)
     row = queue.retry(log, finalization_id, time.time())
     if as_json:
@@ -156,13 +174,14 @@ def finalization_retry(workspace: Path, as_json: bool, finalization_id: int) -> 
 
 
 @finalization.command("prune")
-@workspace_option
+@group_workspace_option
 @click.option(
     "--keep", type=click.IntRange(0, 1_000_000), default=queue.KEEP_TERMINAL, show_default=True
 )
-def finalization_prune(workspace: Path, keep: int) -> None:
+@click.pass_context
+def finalization_prune(ctx: click.Context, workspace: Path | None, keep: int) -> None:
     """Drop finished rows beyond the newest KEEP."""
-    log = open_session_log(build_settings(workspace).workspace)
+    log = open_session_log(build_settings(workspace_of(ctx, workspace)).workspace)
     click.echo(f"pruned {queue.prune(log, keep)} finalizations")
 
 

@@ -10,30 +10,42 @@ from pathlib import Path
 
 import click
 
-from service.cli.base import json_option, print_json, workspace_option
+from service.cli.base import (
+    group_json_option,
+    group_workspace_option,
+    json_of,
+    json_option,
+    print_json,
+    workspace_of,
+    workspace_option,
+)
 from service.learning import forget as forget_anything
 from service.settings_loader import build_settings
+from substrate.errors import NotFoundError
 from substrate.promotion import PromotionStore, explain
-from substrate.sessions import open_session_log
+from substrate.sessions import check_session_id, open_session_log
 
 
 @click.group("sessions", invoke_without_command=True)
-@workspace_option
-@json_option
+@group_workspace_option
+@group_json_option
 @click.pass_context
-def sessions(ctx: click.Context, workspace: Path, as_json: bool) -> None:
+def sessions(ctx: click.Context, workspace: Path | None, as_json: bool | None) -> None:
     """The conversation log: `memory sessions` lists the newest sessions."""
-    ctx.obj = (workspace, as_json)
     if ctx.invoked_subcommand is None:
         ctx.invoke(sessions_list)
 
 
 @sessions.command("list")
+@group_workspace_option
+@group_json_option
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
-@click.pass_obj
-def sessions_list(obj: tuple[Path, bool], limit: int = 50) -> None:
+@click.pass_context
+def sessions_list(
+    ctx: click.Context, workspace: Path | None = None, as_json: bool | None = None, limit: int = 50
+) -> None:
     """The newest sessions: id, parent, started, ended and why, message count."""
-    workspace, as_json = obj
+    workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     log = open_session_log(build_settings(workspace).workspace, read_only=True)
     rows = log.sessions(limit)
     if as_json:
@@ -48,15 +60,19 @@ def sessions_list(obj: tuple[Path, bool], limit: int = 50) -> None:
 
 
 @sessions.command("show")
+@group_workspace_option
+@group_json_option
 @click.argument("session_id")
-@click.pass_obj
-def sessions_show(obj: tuple[Path, bool], session_id: str) -> None:
+@click.pass_context
+def sessions_show(
+    ctx: click.Context, workspace: Path | None, as_json: bool | None, session_id: str
+) -> None:
     """One session's messages, oldest first."""
-    workspace, as_json = obj
+    workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     log = open_session_log(build_settings(workspace).workspace, read_only=True)
-    row = log.session(session_id)
+    row = log.session(check_session_id(session_id))
     if row is None:
-        raise click.ClickException(f"no session {session_id!r} in the log")
+        raise NotFoundError(f"no session {session_id!r} in the log")
     messages = log.messages(session_id)
     if as_json:
         print_json({**row.as_json(), "messages": [m.as_json() for m in messages]})
@@ -67,14 +83,14 @@ def sessions_show(obj: tuple[Path, bool], session_id: str) -> None:
 
 
 @click.group("promotions", invoke_without_command=True)
-@workspace_option
-@json_option
+@group_workspace_option
+@group_json_option
 @click.pass_context
-def promotions(ctx: click.Context, workspace: Path, as_json: bool) -> None:
+def promotions(ctx: click.Context, workspace: Path | None, as_json: bool | None) -> None:
     """What promotion wrote to the profile: active, superseded, strengthened, forgotten."""
-    ctx.obj = (workspace, as_json)
     if ctx.invoked_subcommand is not None:
         return
+    workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     store = PromotionStore.load(build_settings(workspace).workspace)
     records = sorted(store.records.values(), key=lambda r: (r.status, r.content))
     if as_json:
@@ -90,12 +106,20 @@ def promotions(ctx: click.Context, workspace: Path, as_json: bool) -> None:
 
 
 @promotions.command("explain")
+@group_workspace_option
+@group_json_option
 @click.argument("text")
 @click.option("--session", "session_id", help="Count evidence as if said in this session.")
-@click.pass_obj
-def promotions_explain(obj: tuple[Path, bool], text: str, session_id: str | None) -> None:
+@click.pass_context
+def promotions_explain(
+    ctx: click.Context,
+    workspace: Path | None,
+    as_json: bool | None,
+    text: str,
+    session_id: str | None,
+) -> None:
     """What the extractor and detectors make of TEXT, and the evidence for it."""
-    workspace, as_json = obj
+    workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     settings = build_settings(workspace)
     report = explain(
         settings, open_session_log(settings.workspace, read_only=True), text, session_id

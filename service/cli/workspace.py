@@ -8,7 +8,13 @@ from pathlib import Path
 
 import click
 
-from service.cli.base import json_option, print_json, workspace_option
+from service.cli.base import (
+    group_workspace_option,
+    json_option,
+    print_json,
+    workspace_of,
+    workspace_option,
+)
 from service.settings_loader import build_settings
 from substrate import (
     Settings,
@@ -104,21 +110,24 @@ def stats(workspace: Path, as_json: bool) -> None:
 
 
 @click.group()
-def config() -> None:
+@group_workspace_option
+def config(workspace: Path | None) -> None:
     """Workspace configuration."""
 
 
 @config.command()
-@workspace_option
+@group_workspace_option
 @click.option(
     "--to-v3",
     "to_v3",
     is_flag=True,
     help="Also switch the workspace to tier v3 (the lanes-and-card engine).",
 )
-def migrate(workspace: Path, to_v3: bool) -> None:
+@click.pass_context
+def migrate(ctx: click.Context, workspace: Path | None, to_v3: bool) -> None:
     """Copy explicitly set, non-default memory.v2 tunables into memory.substrate;
     with --to-v3, also move the workspace to tier v3 and say what changed."""
+    workspace = workspace_of(ctx, workspace)
     settings: Settings = build_settings(workspace)
     before = memory_tier(settings.config)
     path = settings.workspace.config_path

@@ -43,3 +43,32 @@ def test_sessions_promotions_explain_and_forget(workspace: Workspace) -> None:
     assert again.exit_code == 0 and "forgot" in again.stdout
     missing = runner.invoke(cli, ["forget", *ws, "p-nope"])
     assert missing.exit_code != 0 and "no promotion 'p-nope'" in missing.output
+
+
+def test_the_workspace_and_json_options_work_at_either_level(workspace: Workspace) -> None:
+    seed(workspace)
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    forms = [
+        ["sessions", *ws, "--json", "show", "s1"],
+        ["sessions", "show", "s1", *ws, "--json"],
+        ["sessions", *ws, "show", "s1", "--json"],
+    ]
+    shown = [runner.invoke(cli, form) for form in forms]
+    assert all(r.exit_code == 0 for r in shown), [r.output for r in shown]
+    assert len({r.stdout for r in shown}) == 1 and json.loads(shown[0].stdout)["id"] == "s1"
+    for form in (
+        ["sessions", "list", *ws, "--json"],
+        ["promotions", "explain", "I prefer Go", *ws, "--json"],
+        ["finalization", *ws, "list", "--json"],
+        ["finalization", "list", *ws, "--json"],
+        ["config", "migrate", *ws],
+    ):
+        result = runner.invoke(cli, form)
+        assert result.exit_code == 0, (form, result.output)
+    empty = runner.invoke(cli, ["promotions", "explain", "", *ws])
+    assert empty.exit_code == 1 and "text is empty" in empty.output
+    unknown = runner.invoke(cli, ["sessions", "show", "nope", *ws])
+    assert unknown.exit_code == 1 and "no session 'nope'" in unknown.output
+    huge = runner.invoke(cli, ["finalization", "retry", "99999999999999999999", *ws])
+    assert huge.exit_code == 64 and "Traceback" not in huge.output
