@@ -1,7 +1,15 @@
-"""The running service under concurrent `/v1/memory/card` load.
+"""The running service under concurrent load.
 
     python bench/load.py --workspace DIR [--clients 32] [--seconds 30] [--ingest 1000]
     python bench/load.py --url http://127.0.0.1:8765 ...   (a service already running)
+    python bench/load.py --workspace DIR --mixed [--clients 32,64] [--seconds 60] [--runs 3]
+
+`--mixed` (the hardening issue's measure): per client count, `--runs` runs of
+`--seconds` each, every client drawing each request at random: 60% cards (a
+conversation per client), 20% logged messages, 20% remembers (new facts, so
+consolidation and re-indexing run underneath). Prints, per run, each route's
+p50/p99 and its answers by status, and the service's RSS before the runs,
+after each, and after `--idle` seconds of quiet at the end.
 
 Starts `memory serve` on the workspace (make a 10,000-page one with
 `bench/ingest.py --pages 10000 --keep DIR`), waits for its startup maintain,
@@ -123,6 +131,111 @@ async def run_load(
     return phase
 
 
+MIXED = ((CARD, 0.6), ("messages", 0.2), ("remember", 0.2))
+
+
+@dataclass
+class Mixed:
+    latencies_ms: dict[str, list[float]] = field(default_factory=dict)
+    statuses: dict[str, dict[str, int]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def note(self, route: str, status: str, ms: float | None) -> None:
+        counts = self.statuses.setdefault(route, {})
+        counts[status] = counts.get(status, 0) + 1
+        if ms is not None:
+            self.latencies_ms.setdefault(route, []).append(ms)
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seconds": round(self.seconds, 1)}
+        for route, counts in sorted(self.statuses.items()):
+            ordered = sorted(self.latencies_ms.get(route, []))
+            out[route] = {
+                "requests": sum(counts.values()),
+                "statuses": counts,
+                "p50_ms": round(statistics.median(ordered), 1) if ordered else None,
+                "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 1)
+                if ordered
+                else None,
+            }
+        return out
+
+
+async def mixed_loop(
+    client: httpx.AsyncClient, texts: list[str], c: int, until: Any, mixed: Mixed, seed: int
+) -> None:
+    rng = random.Random(seed)
+    routes, weights = zip(*MIXED, strict=True)
+    n = 0
+    while not until():
+        route = rng.choices(routes, weights)[0]
+        text = texts[(c * 7919 + n) % len(texts)]
+        n += 1
+        if route == CARD:
+            path, body = CARD, {"message": text, "conversation_id": f"load-{c}"}
+        elif route == "messages":
+            path = f"/v1/conversations/load-{c}/messages"
+            body = {"messages": [{"role": "user", "text": text}]}
+        else:
+            path, body = "/v1/memory/remember", {"text": f"client {c} noted {text} (#{n})"}
+        started = time.perf_counter()
+        try:
+            response = await client.post(path, json=body)
+        except httpx.HTTPError as exc:
+            mixed.note(route, type(exc).__name__, None)
+            continue
+        ms = (time.perf_counter() - started) * 1000
+        mixed.note(route, str(response.status_code), ms if response.status_code == 200 else None)
+
+
+async def run_mixed(url: str, clients: int, texts: list[str], seconds: float, seed: int) -> Mixed:
+    mixed = Mixed()
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    deadline = time.monotonic() + seconds
+    started = time.perf_counter()
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+        await asyncio.gather(
+            *(
+                mixed_loop(client, texts, c, _until(deadline), mixed, seed + c)
+                for c in range(clients)
+            )
+        )
+    mixed.seconds = time.perf_counter() - started
+    return mixed
+
+
+def rss_mib(pid: int) -> float | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return None
+
+
+def mixed_runs(
+    url: str, pid: int | None, args: argparse.Namespace, texts: list[str]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"rss_mib_before": rss_mib(pid) if pid else None, "runs": []}
+    for clients in (int(c) for c in str(args.clients).split(",")):
+        for run in range(args.runs):
+            mixed = asyncio.run(run_mixed(url, clients, texts, args.seconds, 1000 * run))
+            out["runs"].append(
+                {
+                    "clients": clients,
+                    "run": run + 1,
+                    **mixed.summary(),
+                    "rss_mib_after": rss_mib(pid) if pid else None,
+                }
+            )
+            print(json.dumps(out["runs"][-1]), file=sys.stderr)
+    time.sleep(args.idle)
+    out["rss_mib_after_idle"] = rss_mib(pid) if pid else None
+    return out
+
+
 def ingest_pages(n: int, rng: random.Random) -> list[dict[str, str]]:
     pages = []
     for i in range(n):
@@ -168,17 +281,22 @@ def main() -> None:
     )
     parser.add_argument("--workspace", type=Path, help="an indexed workspace to serve")
     parser.add_argument("--url", help="a service already running (skips starting one)")
-    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--clients", default="32", help="clients (--mixed: a list, 32,64)")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument(
         "--ingest", type=int, default=1000, help="pages ingested in phase 2 (0: skip)"
+    )
+    parser.add_argument("--mixed", action="store_true", help="the mixed load (see above)")
+    parser.add_argument("--runs", type=int, default=3, help="--mixed: runs per client count")
+    parser.add_argument(
+        "--idle", type=float, default=30.0, help="--mixed: quiet before the last RSS"
     )
     args = parser.parse_args()
     if not args.workspace and not args.url:
         parser.error("give --workspace DIR or --url URL")
     rng = random.Random(11)
     titles = ["Sam", "Lisbon"]
-    if args.workspace and args.ingest:
+    if args.workspace and args.ingest and not args.mixed:
         left = open_workspace(args.workspace).concepts_dir / INGEST_FOLDER
         if left.exists():
             parser.error(
@@ -192,6 +310,10 @@ def main() -> None:
     try:
         url = wait_until_ready(args.workspace, args.url, proc)
         print(f"service ready at {url}", file=sys.stderr)
+        if args.mixed:
+            print(json.dumps(mixed_runs(url, proc.pid if proc else None, args, texts), indent=1))
+            return
+        args.clients = int(args.clients)
         out: dict[str, Any] = {"clients": args.clients}
         for name, route in (("search_baseline", SEARCH), ("steady", CARD)):
             deadline = time.monotonic() + args.seconds

@@ -54,6 +54,7 @@ from substrate import (
     read_buffer,
     uses_concept_page_memory,
 )
+from substrate.config import usable_cpus
 from substrate.config.tuning import resolve_qdrant_server
 from substrate.consolidation import consolidate, consolidate_all
 from substrate.curation import capture, run_finalizations
@@ -67,6 +68,7 @@ log = logging.getLogger("memory.service")
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
 OPTIMIZE_IDLE_S = 10.0
+READ_SLOTS = 2  # concurrent cards and searches per core
 PAGE_REFRESH_S = 1.0
 WATCH_S = 2.0
 
@@ -96,6 +98,7 @@ class Runtime:
             settings, self.search, page_refresh_s=PAGE_REFRESH_S, sessions=self.sessions
         )
         self._index_lock = threading.Lock()
+        self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
         self._unoptimized = False
         self._stopping = threading.Event()
         self._last_read = time.monotonic()
@@ -175,6 +178,22 @@ class Runtime:
     def note_read(self) -> None:
         """A search or card arrived: compaction waits for a quiet spell."""
         self._last_read = time.monotonic()
+
+    def card(
+        self, message: str, conversation_id: str | None, voice: bool = False
+    ) -> dict[str, Any]:
+        """One turn's blocks, at most `READ_SLOTS` per core at a time: cards are
+        CPU-bound, and thirty at once would only share the cores thirty ways,
+        starving the writes queued behind them of every slice."""
+        self.note_read()
+        with self._reads:
+            return self.injector.assemble(message, conversation_id, voice).as_json()
+
+    def search_hits(self, query: str, k: int, capabilities: bool) -> list[dict[str, Any]]:
+        self.note_read()
+        with self._reads:
+            hits = self.search.search(query, k, include_capabilities=capabilities)
+        return [h.as_json() for h in hits]
 
     def maintain(self, rebuild: bool = False) -> MaintainReport:
         with self._index_lock:

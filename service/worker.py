@@ -40,6 +40,7 @@ MIN_ENTRIES = 10
 LAST_DUE = "consolidation_last_due"
 POLL_S = 5.0
 TICK_S = 30.0
+NUDGE_S = 2.0
 
 log = logging.getLogger("memory.worker")
 
@@ -84,6 +85,7 @@ class Scheduler:
         self._policy = policy
         self._buffer = buffer
         self._clock = clock
+        self._next_nudge = 0.0
 
     def tick(self) -> str:
         """Apply the schedule now; returns the decision."""
@@ -103,7 +105,15 @@ class Scheduler:
             self._queue.record_skip(CONSOLIDATE, why)
         return decision
 
-    nudge = tick
+    def nudge(self) -> str | None:
+        """A `remember` asks for the schedule now: applied at most once every
+        `NUDGE_S` (a burst of writes reads the buffer once, not once a write);
+        None when this nudge was folded into a recent one."""
+        now = time.monotonic()
+        if now < self._next_nudge:
+            return None
+        self._next_nudge = now + NUDGE_S
+        return self.tick()
 
 
 class Worker:

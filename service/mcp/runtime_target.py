@@ -37,14 +37,10 @@ class RuntimeTarget:
         return self._rt.maintain(rebuild=rebuild)
 
     def search(self, query: str, k: int, capabilities: bool) -> list[dict[str, Any]]:
-        self._rt.note_read()
-        hits = self._rt.search.search(query, k, include_capabilities=capabilities)
-        return [h.as_json() for h in hits]
+        return self._rt.search_hits(query, k, capabilities)
 
     def card(self, message: str, conversation_id: str | None, voice: bool) -> dict[str, Any]:
-        self._rt.note_read()
-        blocks = self._rt.injector.assemble(message, conversation_id, voice_front_door=voice)
-        return blocks.as_json()
+        return self._rt.card(message, conversation_id, voice)
 
     def ingest(self, source: Source, options: IngestOptions) -> Ingested:
         done = ingest_and_index(self._rt, source, options, wait=True)

@@ -82,21 +82,16 @@ def ingest_post(body: IngestIn, rt: RuntimeDep, s: SettingsDep) -> dict[str, Any
 
 @router.post("/search")
 def search_post(body: SearchIn, rt: RuntimeDep) -> dict[str, Any]:
-    rt.note_read()
-    hits = rt.search.search(body.query, body.k, include_capabilities=body.capabilities)
-    return {"query": body.query, "hits": [h.as_json() for h in hits]}
+    return {"query": body.query, "hits": rt.search_hits(body.query, body.k, body.capabilities)}
 
 
 @router.post("/card")
 def card_post(body: CardIn, rt: RuntimeDep, later: BackgroundTasks) -> dict[str, Any]:
-    rt.note_read()
-    blocks = rt.injector.assemble(
-        body.message, body.conversation_id, voice_front_door=body.voice_front_door
-    )
+    blocks = rt.card(body.message, body.conversation_id, body.voice_front_door)
     if body.direct and body.conversation_id and not body.voice_front_door:
         # off the card's path: logged and promoted once the answer is sent
         later.add_task(rt.log_after_card, body.conversation_id, body.message)
-    return blocks.as_json()
+    return blocks
 
 
 @router.post("/maintain")

@@ -25,7 +25,9 @@ def skip_reason(text: str, scanner: Scanner) -> str | None:
         return "empty: nothing to file"
     if all(w in PHATIC for w in words) and len(words) <= 4:
         return "phatic: an acknowledgement, not a fact"
-    verdict = scanner.check(text, "user")  # the user's words, judged again by today's rules
+    # the user's words, judged again by today's rules (the learned detector's
+    # opinion alone never drops a user's fact)
+    verdict = scanner.check(text, "user", learned=False)
     if not verdict.ok:
         return f"refused by scanner rule {verdict.rule!r}: {verdict.detail}"
     return None

@@ -1,23 +1,20 @@
-"""The `remember` write path: scanner → buffer + archive, both or neither.
+"""The `remember` write path: checks and the scanner, then `landing` puts the
+fact in the buffer and its day's archive, both or neither.
 
-A fact goes into the buffer (rewritten atomically: readers see it whole or
-not at all) and is appended to its day's archive, as one journaled change
-(`safety.journal`): a process killed at any point leaves the fact in both
-files or in neither, and the next `remember` (or consolidation's trim)
-finishes a change a killed one left, under the buffer lock. The archive is
-appended, never rewritten, so a `remember` costs the buffer it reads (which
-consolidation keeps short), not the day's archive, however large. A
-retry of the same fact within the same minute (a client that lost the answer
-to a killed call) finds the entry already in the buffer and returns it
-instead of adding it again. A write that fails with an error rather than a
-crash is undone, so the call leaves both files as they were.
+The archive is appended, never rewritten, so a `remember` costs the buffer it
+reads (which consolidation keeps short), not the day's archive, however
+large; concurrent remembers share one commit (`landing`). A retry of the same
+fact within the same minute (a client that lost the answer to a killed call)
+finds the entry already in the buffer and returns it instead of adding it
+again. A write that fails with an error rather than a crash is undone, so the
+call leaves both files as they were. Trimming (consolidation) also lives
+here: an entry never leaves the buffer before the archive holds it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from datetime import UTC, datetime
-from pathlib import Path
 
 from substrate.config.settings import Settings
 from substrate.config.tiers import is_memory_enabled
@@ -30,19 +27,13 @@ from substrate.intake.buffer import (
     parse_buffer,
     with_hints,
 )
+from substrate.intake.landing import Fact, land, recover_intake
 from substrate.pages.slugs import validate_slug
-from substrate.safety import journal
 from substrate.safety.inputs import checked_text
 from substrate.safety.locks import hold_lock
-from substrate.safety.safe_files import (
-    last_byte,
-    read_text_snapshot,
-    sweep_stale_temps,
-    write_atomic,
-)
+from substrate.safety.safe_files import read_text_snapshot, write_atomic
 
 MAX_HINTS = 64
-BUFFER_HEADING = "# Buffer\n\n"
 
 
 def remember(
@@ -63,58 +54,15 @@ def remember(
     if len(hints) > MAX_HINTS:
         raise InvalidInputError(f"at most {MAX_HINTS} hints per fact, got {len(hints)}")
     hint_slugs = [validate_slug(h.strip()) for h in hints]
-    cleaned = settings.scanner.scan(text, source).strip()
+    # The learned detector alone never refuses a user's own words: its opinion is
+    # not taken on their write path (captured and other text still gets it).
+    cleaned = settings.scanner.scan(text, source, learned=source != "user").strip()
     if not cleaned:
         raise InvalidInputError("text is empty; nothing was saved")
     stamped = (now or datetime.now(UTC)).astimezone(UTC).replace(second=0, microsecond=0)
     body = with_hints(cleaned, hint_slugs)
     provenance = None if source == "user" else source
-    ws = settings.workspace
-    with hold_lock(ws.buffer_lock_path, purpose="buffer"):
-        recover_intake(settings)
-        buffer, snapshot = read_text_snapshot(ws.buffer_path)
-        for entry in parse_buffer(buffer):
-            if entry.at == stamped and entry.text == body and entry.source == provenance:
-                return entry  # the same fact, retried within its minute
-        record = format_entry(stamped, body, provenance)
-        new_buffer = _appended(buffer or BUFFER_HEADING, record)
-        archive = archive_path(settings, stamped)
-        heading = f"# Archive {stamped:%Y-%m-%d}\n\n"
-        journal.commit(
-            intake_journal(settings),
-            [
-                journal.Replace(ws.buffer_path, new_buffer.encode("utf-8"), snapshot),
-                journal.Append(archive, (_lead(archive, heading) + record).encode("utf-8")),
-            ],
-        )
-    return parse_buffer(new_buffer)[-1]
-
-
-def intake_journal(settings: Settings) -> Path:
-    return settings.workspace.memory_dir / ".intake.journal"
-
-
-def recover_intake(settings: Settings) -> list[str]:
-    """Finish a remember or a trim a killed process left half done (call under
-    the buffer lock), and sweep the temp files killed writers left."""
-    ws = settings.workspace
-    sweep_stale_temps([ws.memory_dir, ws.archive_dir])
-    return journal.recover(intake_journal(settings))
-
-
-def archive_path(settings: Settings, at: datetime) -> Path:
-    return settings.workspace.archive_dir / f"{at:%Y-%m-%d}.md"
-
-
-def _lead(path: Path, heading: str) -> str:
-    """What must precede an entry appended to `path`: its heading when the file is
-    new or empty, a line break when it does not end in one (its last byte read)."""
-    last = last_byte(path)
-    return heading if last is None else ("" if last == b"\n" else "\n")
-
-
-def _appended(existing: str, entry: str) -> str:
-    return existing + ("" if existing.endswith("\n") else "\n") + entry
+    return land(settings, Fact(stamped, body, provenance))
 
 
 def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
@@ -142,7 +90,8 @@ def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
             else:
                 missing.append(entry)
         if missing:
-            text = _appended(archive, "") if archive else f"# Archive {day}\n\n"
+            lead = "" if not archive or archive.endswith("\n") else "\n"
+            text = archive + lead if archive else f"# Archive {day}\n\n"
             text += "".join(format_entry(e.at, e.text, e.source) for e in missing)
             write_atomic(path, text, expected=snap)
             added += len(missing)

@@ -83,8 +83,10 @@ class Scanner:
     def __init__(self, detector: LearnedDetector | None = None) -> None:
         self.detector = detector
 
-    def findings(self, text: str, source: str = "user") -> list[Finding]:
-        """Every rule that fires on `text` (hidden reasoning stripped first)."""
+    def findings(self, text: str, source: str = "user", *, learned: bool = True) -> list[Finding]:
+        """Every rule that fires on `text` (hidden reasoning stripped first);
+        `learned=False` leaves the learned detector out (its opinion alone never
+        refuses a user's own words, so it need not be asked on their write path)."""
         policy = policy_for(source)
         cleaned = strip_hidden_reasoning(text)
         found = [f for f in (invisible(cleaned), credential(cleaned)) if f is not None]
@@ -105,6 +107,7 @@ class Scanner:
                 found.append(strict)
         if (
             not found
+            and learned
             and self.detector is not None
             and cleaned.strip()
             and self.detector.flags(cleaned)
@@ -112,17 +115,17 @@ class Scanner:
             found.append(Finding("learned_detector", "the learned detector reads it as an attack"))
         return found
 
-    def check(self, text: str, source: str = "user") -> Verdict:
+    def check(self, text: str, source: str = "user", *, learned: bool = True) -> Verdict:
         policy = policy_for(source)
-        found = self.findings(text, source)
+        found = self.findings(text, source, learned=learned)
         if not found:
             return Verdict(True, None, None, source, policy)
         return Verdict(False, found[0].rule, found[0].detail, source, policy)
 
-    def scan(self, text: str, source: str = "user") -> str:
+    def scan(self, text: str, source: str = "user", *, learned: bool = True) -> str:
         """The text to store (hidden reasoning and harmless zero-width characters
         stripped); raises `ScannerRejection`."""
-        verdict = self.check(text, source)
+        verdict = self.check(text, source, learned=learned)
         if not verdict.ok:
             raise verdict.rejection()
         return strip_harmless(strip_hidden_reasoning(text))

@@ -194,3 +194,40 @@ def test_remember_sweeps_temp_files_a_killed_writer_left(settings: Settings) -> 
     os.utime(orphan, (time.time() - 3600, time.time() - 3600))
     remember(settings, "a fact", now=NOW)
     assert not orphan.exists()
+
+
+def test_concurrent_remembers_share_commits_and_each_lands_once(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forty threads at once: every fact lands exactly once in the buffer and the
+    archive, each caller gets its own entry, in far fewer commits than facts."""
+    import threading
+
+    from substrate.safety import journal as journal_module
+
+    commits: list[int] = []
+    real = journal_module.commit
+
+    def counting(path: Path, steps: object) -> None:
+        commits.append(1)
+        real(path, steps)  # type: ignore[arg-type]
+
+    start = threading.Barrier(40)
+    got: dict[int, str] = {}
+
+    def one(i: int) -> None:
+        start.wait()
+        got[i] = remember(settings, f"concurrent fact {i}", now=NOW).id
+
+    monkeypatch.setattr(journal_module, "commit", counting)
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    monkeypatch.undo()
+    buffered = {e.text: e.id for e in read_buffer(settings)}
+    assert {f"concurrent fact {i}": got[i] for i in range(40)} == buffered
+    archive = settings.workspace.archive_dir / "2026-11-29.md"
+    assert sorted(e.text for e in parse_buffer(archive.read_text())) == sorted(buffered)
+    assert len(commits) < 40

@@ -1,0 +1,141 @@
+"""How remembered facts land: buffer and archive together, in group commits.
+
+Every fact goes into the buffer (rewritten atomically: readers see it whole or
+not at all) and onto its day's archive (appended) as one journaled change
+(`safety.journal`): a kill at any point leaves the fact in both files or in
+neither, and the next writer under the buffer lock finishes what a killed
+one left. A change costs several fsyncs, and writers take the buffer lock in
+turn, so under many concurrent remembers each would wait out every other's
+commit. Instead a remember queues its fact and takes the lock; whoever holds
+the lock lands every fact queued by then in one commit and hands each its
+entry (group commit). Thirty concurrent remembers cost one or two commits,
+and each is answered only once its fact is durable.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from substrate.config.settings import Settings
+from substrate.intake.buffer import BufferEntry, format_entry, next_entry, parse_buffer
+from substrate.safety import journal
+from substrate.safety.locks import hold_lock
+from substrate.safety.safe_files import last_byte, read_text_snapshot, sweep_stale_temps
+
+BUFFER_HEADING = "# Buffer\n\n"
+SWEEP_EVERY_S = 60.0
+
+
+@dataclass
+class Fact:
+    """A scanned fact waiting for its commit."""
+
+    at: datetime
+    text: str
+    source: str | None
+    done: threading.Event = field(default_factory=threading.Event)
+    entry: BufferEntry | None = None
+    error: BaseException | None = None
+
+
+_QUEUES: dict[str, list[Fact]] = {}
+_GUARD = threading.Lock()
+_SWEPT: dict[str, float] = {}
+
+
+def land(settings: Settings, fact: Fact) -> BufferEntry:
+    """Queue `fact`, then hold the buffer lock until some holder (this one, or one
+    before it) has landed it; its entry, or the error its commit met."""
+    key = str(settings.workspace.buffer_path)
+    with _GUARD:
+        _QUEUES.setdefault(key, []).append(fact)
+    with hold_lock(settings.workspace.buffer_lock_path, purpose="buffer"):
+        if not fact.done.is_set():
+            with _GUARD:
+                batch, _QUEUES[key] = _QUEUES.get(key, []), []
+            _commit(settings, batch)
+    if fact.error is not None:
+        raise fact.error
+    assert fact.entry is not None
+    return fact.entry
+
+
+def _commit(settings: Settings, batch: list[Fact]) -> None:
+    """Land `batch` in one journaled change (call under the buffer lock)."""
+    try:
+        recover_intake(settings)
+        _write(settings, batch)
+    except BaseException as exc:
+        for fact in batch:
+            if fact.entry is None:
+                fact.error = exc
+        raise
+    finally:
+        for fact in batch:
+            fact.done.set()
+
+
+def _write(settings: Settings, batch: list[Fact]) -> None:
+    ws = settings.workspace
+    buffer, snapshot = read_text_snapshot(ws.buffer_path)
+    entries = parse_buffer(buffer)
+    new_buffer = buffer or BUFFER_HEADING
+    archives: dict[Path, str] = {}
+    for fact in batch:
+        earlier = next(
+            (e for e in entries if (e.at, e.text, e.source) == (fact.at, fact.text, fact.source)),
+            None,
+        )
+        if earlier is not None:
+            fact.entry = earlier  # the same fact, retried within its minute
+            continue
+        fact.entry = next_entry(entries, fact.at, fact.text, fact.source)
+        entries.append(fact.entry)
+        record = format_entry(fact.at, fact.text, fact.source)
+        new_buffer = _appended(new_buffer, record)
+        path = archive_path(settings, fact.at)
+        if path not in archives:
+            archives[path] = _lead(path, f"# Archive {fact.at:%Y-%m-%d}\n\n")
+        archives[path] += record
+    if not archives:
+        return
+    steps: list[journal.Step] = [
+        journal.Replace(ws.buffer_path, new_buffer.encode("utf-8"), snapshot)
+    ]
+    steps += [journal.Append(path, text.encode("utf-8")) for path, text in archives.items()]
+    journal.commit(intake_journal(settings), steps)
+
+
+def intake_journal(settings: Settings) -> Path:
+    return settings.workspace.memory_dir / ".intake.journal"
+
+
+def recover_intake(settings: Settings) -> list[str]:
+    """Finish a remember or a trim a killed process left half done (call under
+    the buffer lock); the temp files killed writers left are swept too, at most
+    once a minute (a listing of two folders is not free under load)."""
+    ws = settings.workspace
+    key = str(ws.memory_dir)
+    if time.monotonic() >= _SWEPT.get(key, 0.0):
+        _SWEPT[key] = time.monotonic() + SWEEP_EVERY_S
+        sweep_stale_temps([ws.memory_dir, ws.archive_dir])
+    return journal.recover(intake_journal(settings))
+
+
+def archive_path(settings: Settings, at: datetime) -> Path:
+    return settings.workspace.archive_dir / f"{at:%Y-%m-%d}.md"
+
+
+def _lead(path: Path, heading: str) -> str:
+    """What must precede an entry appended to `path`: its heading when the file is
+    new or empty, a line break when it does not end in one (its last byte read)."""
+    last = last_byte(path)
+    return heading if last is None else ("" if last == b"\n" else "\n")
+
+
+def _appended(existing: str, entry: str) -> str:
+    return existing + ("" if existing.endswith("\n") else "\n") + entry
