@@ -68,7 +68,7 @@ log = logging.getLogger("memory.service")
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
 OPTIMIZE_IDLE_S = 10.0
-READ_SLOTS = 2  # concurrent cards and searches per core
+READ_SLOTS = 1  # concurrent cards and searches per core
 PAGE_REFRESH_S = 1.0
 WATCH_S = 2.0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from ingest import IngestOptions, InlineSource
@@ -81,17 +82,20 @@ def ingest_post(body: IngestIn, rt: RuntimeDep, s: SettingsDep) -> dict[str, Any
 
 
 @router.post("/search")
-def search_post(body: SearchIn, rt: RuntimeDep) -> dict[str, Any]:
-    return {"query": body.query, "hits": rt.search_hits(body.query, body.k, body.capabilities)}
+def search_post(body: SearchIn, rt: RuntimeDep) -> JSONResponse:
+    hits = rt.search_hits(body.query, body.k, body.capabilities)
+    return JSONResponse({"query": body.query, "hits": hits})  # rendered off the loop
 
 
 @router.post("/card")
-def card_post(body: CardIn, rt: RuntimeDep, later: BackgroundTasks) -> dict[str, Any]:
+def card_post(body: CardIn, rt: RuntimeDep, later: BackgroundTasks) -> JSONResponse:
     blocks = rt.card(body.message, body.conversation_id, body.voice_front_door)
     if body.direct and body.conversation_id and not body.voice_front_door:
         # off the card's path: logged and promoted once the answer is sent
         later.add_task(rt.log_after_card, body.conversation_id, body.message)
-    return blocks
+    # Rendered here, on this request's thread: a dict returned would be encoded on
+    # the event loop, which every other request waits on.
+    return JSONResponse(blocks)
 
 
 @router.post("/maintain")

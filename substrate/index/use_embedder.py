@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from substrate.errors import StoreUnavailableError
-from substrate.index.embedding import BATCH, Vectors, clip, sha256_of
+from substrate.index.embedding import Vectors, clip, sha256_of
 from substrate.safety.safe_files import write_atomic
 
 USE_MODEL = "use-multilingual-v3"
@@ -47,6 +47,7 @@ USE_DIM = 512
 # grows with the text (a 1 MB query took 4.8 GB). Chunks and whole-page context
 # are far shorter; this only bounds what a query can make it do.
 WINDOW_CHARS = 16 * 1024
+BATCH = 32  # numpy frees what a batch used: its size does not set the resident memory
 
 
 def _resources() -> tuple[Path, str]:

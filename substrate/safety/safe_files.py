@@ -30,8 +30,8 @@ import ctypes
 import errno
 import hashlib
 import os
+import random
 import stat
-import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -96,6 +96,8 @@ MAX_NAME_CHARS = 1024  # a file name (255 bytes on most filesystems)
 # mkstemp's names: our prefix `.<target name>.`, 8 random characters, `.tmp`;
 # an earlier release's aside copy of a swap is `.<name>.<16 hex>.old.tmp`.
 _TEMP_NAME = short(r"^\..+\.(?:[a-z0-9_]{8}|[0-9a-f]{16}\.old)\.tmp$", MAX_NAME_CHARS)
+_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+_NAMES = random.SystemRandom()
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK}
 _NO_EXCHANGE = {errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EXDEV, errno.EPERM}
 _AT_FDCWD = -100
@@ -116,7 +118,12 @@ def _current_hash(path: Path) -> str | None:
 
 def check_unchanged(expected: FileSnapshot) -> None:
     """Raise `StaleWriteError` if the file no longer holds what `expected` saw."""
-    current = _current_hash(expected.path)
+    check_same(expected, _current_hash(expected.path))
+
+
+def check_same(expected: FileSnapshot, current: str | None) -> None:
+    """Raise `StaleWriteError` unless `current` (a hash just read, None: absent)
+    is what `expected` saw."""
     if current == expected.sha256:
         return
     if expected.sha256 is None:
@@ -139,7 +146,7 @@ def write_atomic(
     payload = data.encode("utf-8") if isinstance(data, str) else data
     tmp = _write_temp(path, payload, durable=durable)
     try:
-        _install(tmp, path, expected)
+        _install(tmp, path, expected, hashlib.sha256(payload).hexdigest())
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -160,9 +167,10 @@ def exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
-def _install(tmp: Path, path: Path, expected: FileSnapshot | None) -> None:
-    """Put `tmp` at `path`; with `expected`, only if `path` still holds what it saw.
-    On return `tmp` no longer exists (or holds nothing anyone needs)."""
+def _install(tmp: Path, path: Path, expected: FileSnapshot | None, ours: str) -> None:
+    """Put `tmp` (whose hash is `ours`) at `path`; with `expected`, only if `path`
+    still holds what it saw. On return `tmp` no longer exists (or holds nothing
+    anyone needs)."""
     if expected is None:
         os.replace(tmp, path)
         return
@@ -172,7 +180,6 @@ def _install(tmp: Path, path: Path, expected: FileSnapshot | None) -> None:
             raise StaleWriteError(f"{path}: created on disk by someone else since it was read")
         tmp.unlink()
         return
-    ours = _current_hash(tmp)
     try:
         swapped = exchange(tmp, path)
     except FileNotFoundError:
@@ -270,7 +277,7 @@ def write_many_atomic(writes: list[PlannedWrite]) -> list[Exception | None]:
         for i, tmp in list(temps.items()):
             write = writes[i]
             try:
-                _install(tmp, write.path, write.expected)
+                _install(tmp, write.path, write.expected, hashlib.sha256(write.data).hexdigest())
             except (OSError, StaleWriteError) as exc:
                 errors[i] = exc
                 continue
@@ -285,18 +292,36 @@ def write_many_atomic(writes: list[PlannedWrite]) -> list[Exception | None]:
 
 
 def _write_temp(path: Path, data: bytes, *, durable: bool) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """`data` in a new temp file beside `path` (named as `_TEMP_NAME` expects).
+    Plain descriptor calls, each its own system call: under load every call gives
+    up the interpreter lock and waits to take it back, so the few a write needs
+    are the ones it makes."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for attempt in range(100):
+        tmp = path.parent / f".{path.name}.{''.join(_NAMES.choices(_NAME_LETTERS, k=8))}.tmp"
+        try:
+            fd = os.open(tmp, flags, 0o600)
+            break
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            if attempt:
+                raise
+            path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        raise FileExistsError(errno.EEXIST, "no unused temp file name", str(path.parent))
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            if durable:
-                os.fsync(fh.fileno())
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if durable:
+            os.fsync(fd)
     except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
         raise
-    return Path(tmp_name)
+    os.close(fd)
+    return tmp
 
 
 def append_bytes(path: Path, data: bytes, *, durable: bool = True) -> int:
@@ -427,15 +452,17 @@ def _read_regular(path: Path, cap: int) -> tuple[bytes, int]:
             raise TooLargeError(
                 f"{printable(str(path))}: {st.st_size} bytes, over the cap of {cap}"
             )
-        os.set_blocking(fd, True)
+        # O_NONBLOCK means nothing to a regular file, and a short read of one is
+        # its end: a small file costs one read, not two.
         chunks: list[bytes] = []
         left = cap + 1
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
+            wanted = min(left, 1 << 20)
+            chunk = os.read(fd, wanted)
             chunks.append(chunk)
             left -= len(chunk)
+            if len(chunk) < wanted:
+                break
         data = b"".join(chunks)
     finally:
         os.close(fd)

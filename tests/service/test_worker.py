@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from datetime import UTC, datetime
@@ -11,7 +12,13 @@ from typing import Any
 import pytest
 
 from service.jobs import JobQueue
-from service.worker import ConsolidationPolicy, Scheduler, Worker, consolidation_decision
+from service.worker import (
+    BACKGROUND_NICE,
+    ConsolidationPolicy,
+    Scheduler,
+    Worker,
+    consolidation_decision,
+)
 from substrate.errors import StoreUnavailableError
 from substrate.intake import BufferEntry
 
@@ -135,3 +142,27 @@ def test_a_job_queued_in_process_wakes_the_worker_before_its_poll(tmp_path: Path
         assert ran.wait(60)
     finally:
         worker.stop()
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="no per-thread priority here")
+def test_background_jobs_run_at_a_lower_cpu_priority_than_requests(tmp_path: Path) -> None:
+    """Under load the CPU goes to cards and remembers first: a job runs on a
+    thread whose nice value is above the one serving requests."""
+    queue = JobQueue(tmp_path / "jobs.sqlite")
+    seen: list[int] = []
+
+    def job(payload: Any) -> dict[str, Any]:
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return {}
+
+    worker = Worker(queue, {"memory_v3_maintain": job}, poll_s=600, tick_s=600)
+    worker.start()
+    try:
+        queue.enqueue("memory_v3_maintain")
+        deadline = time.monotonic() + 60
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        worker.stop()
+    here = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert seen and seen[0] >= min(here + BACKGROUND_NICE, 19)

@@ -138,6 +138,8 @@ def policy_for(source: str) -> str:
 
 
 def strip_hidden_reasoning(text: str) -> str:
+    if "<" not in text:  # every block opens with a tag
+        return text
     for pattern in _HIDDEN_REASONING:
         text = pattern.sub("", text)
     return text

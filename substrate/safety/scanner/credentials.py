@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from substrate.safety.patterns import any_of
 from substrate.safety.scanner.findings import Finding, rx
 
 Pattern = object  # a compiled RE2 pattern
@@ -181,7 +182,16 @@ _PLACEHOLDER = rx(
 )
 
 
+_ANY_SHAPE = any_of(
+    [pattern for _, pattern in PROVIDERS]
+    + [_URL_PASSWORD, _CURL_USER, _AUTH_HEADER, _URL_QUERY_PASSWORD]
+    + [_ASSIGNMENT, _CAMEL_ASSIGNMENT, _STATED]
+)
+
+
 def credential(text: str) -> Finding | None:
+    if not _ANY_SHAPE.search(text):
+        return None
     for name, pattern in PROVIDERS:
         if pattern.search(text):  # type: ignore[attr-defined]
             return Finding("credential", f"looks like a {name}")

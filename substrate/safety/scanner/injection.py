@@ -28,6 +28,7 @@ at style. `instructions.py` holds the stricter rule other sources get.
 
 from __future__ import annotations
 
+from substrate.safety.patterns import any_of
 from substrate.safety.scanner.findings import Finding, quoted, rx
 from substrate.safety.scanner.normalize import Views
 
@@ -255,6 +256,7 @@ COMPILED = tuple(
     (family, tuple(rx(p.replace(r"\w", r"[\pL\pN_]")) for p in patterns))
     for family, patterns in FAMILIES
 )
+_ANY = any_of([p for _, patterns in COMPILED for p in patterns])
 _DAN = rx(r"\bDAN\b|\bS\.?T\.?A\.?N\.?\b|\bDUDE\b|\bAIM\b:")
 _DAN_CONTEXT = rx(r"(?i)\b(?:you|act|pretend|mode|prompt|respond)\b")
 # "Don't forget the prior instructions from the landlord": a negated mention is a note.
@@ -265,6 +267,8 @@ def injection(views: Views, raw: str) -> Finding | None:
     if _DAN.search(raw) and _DAN_CONTEXT.search(raw):
         return Finding("prompt_injection", "persona: a DAN-style jailbreak persona")
     for text in views.all():
+        if not _ANY.search(text):
+            continue
         for family, patterns in COMPILED:
             for pattern in patterns:
                 for match in pattern.finditer(text):

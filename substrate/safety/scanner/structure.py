@@ -13,6 +13,7 @@ These run on the text with its lines kept (NFKC, invisible characters out).
 
 from __future__ import annotations
 
+from substrate.safety.patterns import any_of
 from substrate.safety.scanner.findings import Finding, quoted, rx
 
 _ROLES = r"(?:system|user|assistant|ai|human|bot|model|chatgpt|gpt|claude|llm|developer)"
@@ -42,9 +43,12 @@ _TAGS = (
 )
 MEMORY_TAG = rx(rf"(?i)<\s*/?\s*(?:{_TAGS})\b[^<>]*>")
 _ROLE_PATTERNS = tuple(rx(p) for p in ROLE_MARKERS)
+_ANY_ROLE = any_of(_ROLE_PATTERNS)
 
 
 def role_marker(text: str) -> Finding | None:
+    if not _ANY_ROLE.search(text):
+        return None
     for pattern in _ROLE_PATTERNS:
         match = pattern.search(text)
         if match:

@@ -26,13 +26,14 @@ from pathlib import Path
 from service.settings_loader import build_settings
 from substrate.consolidation import consolidate_all
 
-real_link, real_replace, real_rename = os.link, os.replace, os.rename
+real_link, real_replace, real_rename, real_fsync = os.link, os.replace, os.rename, os.fsync
 def slowed(real):
     def call(*args, **kwargs):
         time.sleep(0.002)  # stretch the run so a kill lands inside it
         return real(*args, **kwargs)
     return call
 os.link, os.replace, os.rename = slowed(real_link), slowed(real_replace), slowed(real_rename)
+os.fsync = slowed(real_fsync)
 settings = build_settings(Path(sys.argv[1]))
 print("START", flush=True)
 consolidate_all(settings)

@@ -33,6 +33,22 @@ def test_bundled_model_loads_offline_with_a_stable_identity(model: FastembedEmbe
 
 
 @pytest.mark.slow
+def test_our_session_gives_fastembeds_vectors_without_spinning_threads(
+    model: FastembedEmbedder, tmp_path: Path
+) -> None:
+    from fastembed import TextEmbedding
+
+    texts = ["Sam is allergic to shellfish.", "The train to Porto leaves at noon, " * 20]
+    ours = model.embed_documents(texts)
+    folder = resolve_model("all-MiniLM-L6-v2-int8", tmp_path).folder
+    plain = TextEmbedding("local/all-MiniLM-L6-v2-int8", specific_model_path=str(folder))
+    theirs = np.asarray(list(plain.embed(texts)), dtype=np.float32)
+    assert np.allclose(ours, theirs, atol=1e-5)
+    options = model._load().model.model.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+@pytest.mark.slow
 def test_real_tokenizer_keeps_every_chunk_inside_the_model_window(model: FastembedEmbedder) -> None:
     body = "\n".join(
         f"Paragraph {i}: " + "the quarterly roadmap review covers latency budgets " * 9

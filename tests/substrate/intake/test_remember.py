@@ -231,3 +231,53 @@ def test_concurrent_remembers_share_commits_and_each_lands_once(
     archive = settings.workspace.archive_dir / "2026-11-29.md"
     assert sorted(e.text for e in parse_buffer(archive.read_text())) == sorted(buffered)
     assert len(commits) < 40
+
+
+def test_a_failed_group_commit_fails_each_of_its_writers_and_the_next_lead_lands(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit that fails (a full disk, say) answers every writer whose fact was
+    in it with that error and stores none of them; writers queued behind it lead
+    on, and their facts land."""
+    import errno
+    import threading
+
+    from substrate.safety import journal as journal_module
+
+    real = journal_module.commit
+    first = threading.Event()
+    release = threading.Event()
+
+    def failing_once(path: Path, steps: object) -> None:
+        if not first.is_set():
+            first.set()
+            release.wait(5)  # the others queue up behind this commit
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, steps)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(journal_module, "commit", failing_once)
+    outcomes: dict[int, str] = {}
+
+    def one(i: int) -> None:
+        try:
+            outcomes[i] = remember(settings, f"grouped fact {i}", now=NOW).id
+        except OSError as exc:
+            outcomes[i] = f"error {exc.errno}"
+
+    leader = threading.Thread(target=one, args=(0,))
+    leader.start()
+    assert first.wait(5)
+    followers = [threading.Thread(target=one, args=(i,)) for i in range(1, 6)]
+    for t in followers:
+        t.start()
+    release.set()
+    for t in [leader, *followers]:
+        t.join(10)
+    assert outcomes[0] == f"error {errno.ENOSPC}"
+    stored = {e.text: e.id for e in read_buffer(settings)}
+    assert "grouped fact 0" not in stored
+    landed = {i for i in range(1, 6) if not outcomes[i].startswith("error")}
+    assert landed, outcomes  # those queued behind the failure led on
+    assert {f"grouped fact {i}": outcomes[i] for i in landed} == {
+        t: i for t, i in stored.items() if t != "grouped fact 0"
+    }
