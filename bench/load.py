@@ -43,7 +43,6 @@ import os
 import random
 import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -53,11 +52,10 @@ from typing import Any
 
 import httpx
 from common import WORDS, turn_messages
+from served import rss_mib, start_service, wait_until_ready
 
-from service.discovery import running_service
 from substrate import load_page_index, open_workspace
 
-STARTUP_S = 3600.0  # the first maintain of a large workspace walks every page
 CARD = "/v1/memory/card"
 SEARCH = "/v1/memory/search"
 INGEST_FOLDER = "load"
@@ -131,7 +129,7 @@ async def run_load(
     return phase
 
 
-MIXED = ((CARD, 0.6), ("messages", 0.2), ("remember", 0.2))
+MIXED: tuple[tuple[str, float], ...] = ((CARD, 0.6), ("messages", 0.2), ("remember", 0.2))
 
 
 @dataclass
@@ -165,12 +163,14 @@ async def mixed_loop(
     client: httpx.AsyncClient, texts: list[str], c: int, until: Any, mixed: Mixed, seed: int
 ) -> None:
     rng = random.Random(seed)
-    routes, weights = zip(*MIXED, strict=True)
+    routes = [route for route, _ in MIXED]
+    weights = [weight for _, weight in MIXED]
     n = 0
     while not until():
         route = rng.choices(routes, weights)[0]
         text = texts[(c * 7919 + n) % len(texts)]
         n += 1
+        body: dict[str, Any]
         if route == CARD:
             path, body = CARD, {"message": text, "conversation_id": f"load-{c}"}
         elif route == "messages":
@@ -202,17 +202,6 @@ async def run_mixed(url: str, clients: int, texts: list[str], seconds: float, se
         )
     mixed.seconds = time.perf_counter() - started
     return mixed
-
-
-def rss_mib(pid: int) -> float | None:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return None
 
 
 def mixed_runs(
@@ -248,31 +237,6 @@ def ingest_pages(n: int, rng: random.Random) -> list[dict[str, str]]:
             }
         )
     return pages
-
-
-def start_service(workspace: Path) -> subprocess.Popen[bytes]:
-    memory = str(Path(sys.executable).parent / "memory")
-    command = [memory, "serve", "--workspace", str(workspace), "--port", "0"]
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL)
-
-
-def wait_until_ready(workspace: Path | None, url: str | None, proc: Any) -> str:
-    deadline = time.monotonic() + STARTUP_S
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise SystemExit(f"memory serve exited with {proc.returncode}")
-        if url is None and workspace is not None:
-            info = running_service(open_workspace(workspace))
-            url = info.url if info else None
-        if url is not None:
-            try:
-                runs = httpx.get(url + "/v1/memory/stats", timeout=60).json()["last_runs"]
-            except httpx.HTTPError:
-                runs = {}
-            if "memory_v3_maintain" in runs:
-                return url
-        time.sleep(0.5)
-    raise SystemExit("the service never finished its startup maintain")
 
 
 def main() -> None:

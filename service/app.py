@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -50,6 +51,13 @@ INGEST_PATH = "/v1/memory/ingest"
 MCP_PATH = "/mcp"
 
 
+# Sync routes run on a thread pool (40 threads by default). A request that waits
+# (a card for its read slot, a remember for its group commit) holds its thread,
+# so at 64 clients the pool ran dry and a remember waited 0.9 s for a thread.
+# Waiting threads cost a stack and no CPU; the work itself is bounded elsewhere.
+REQUEST_THREADS = 256
+
+
 def create_app(
     settings: Settings,
     *,
@@ -61,6 +69,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
         runtime = runtime_factory(settings)
         runtime.start()
         app.state.runtime = runtime
