@@ -6,12 +6,19 @@ page's content hash in the index state, the store's points per page, orphan
 points, the embedders' identity, the BM25 statistics and the sparse vectors'
 avgdl drift: `substrate.index.consistency`), the page-index cache, the learned
 edges journal and the conversation files (`lanes.health`), the job queue's
-expired leases and a stale service file. No model is loaded to check.
+expired leases, a stale service file, and changes a killed writer left half
+done (the journals of `remember` and of the profile). No model is loaded to
+check. On a workspace it cannot write (read-only), the embedded store cannot
+be opened: its checks are skipped and said in `notes`.
 
 `fix` repairs only derived state, never `memory/`: it deletes unreadable
 derived files, drops stale pages from the index state and re-indexes them (or
 rebuilds the collection when it holds orphan points or another model's
-vectors), releases expired leases and removes a dead service's file. While a
+vectors), releases expired leases and removes a dead service's file. The one
+repair that writes under `memory/` finishes a half-done change from its
+journal, as the next writer would have: the change was already decided, and
+rolling it forward is what makes the buffer and archive (or the profile and its
+records) agree again. While a
 service runs for the workspace it owns the embedded index: the store checks
 are skipped (said in `notes`) and the re-index goes through the service.
 """
@@ -26,7 +33,7 @@ from typing import Any
 from lanes.checks import conversation_problems, edges_problems
 from service.discovery import running_service, service_file, stale_service_file
 from service.jobs import JobQueue
-from substrate import Settings, open_search_index
+from substrate import Settings, StoreUnavailableError, open_search_index
 from substrate.index.consistency import (
     DELETE,
     REBUILD,
@@ -36,7 +43,10 @@ from substrate.index.consistency import (
     page_cache_problems,
 )
 from substrate.index.index_state import mark_stale, state_path
+from substrate.intake import finish_intake, intake_journal
 from substrate.pages.page_index import checked_page_index
+from substrate.profile import profile_journal, profile_lease
+from substrate.safety import journal
 
 Maintain = Callable[[bool], object]  # rebuild -> report
 
@@ -63,11 +73,16 @@ def diagnose(settings: Settings) -> Checkup:
     problems = page_cache_problems(corpus, cache_trouble)
     service = running_service(settings.workspace)
     if service is None:
-        search = open_search_index(corpus)
         try:
-            problems += index_problems(corpus, search, index)
-        finally:
-            search.store.close()
+            search = open_search_index(corpus)
+        except StoreUnavailableError as exc:
+            search = None
+            notes.append(f"the store and model checks were skipped: {exc.message}")
+        if search is not None:
+            try:
+                problems += index_problems(corpus, search, index)
+            finally:
+                search.store.close()
     else:
         notes.append(
             f"the service at {service.url} (pid {service.pid}) owns the index: "
@@ -76,6 +91,7 @@ def diagnose(settings: Settings) -> Checkup:
     problems += edges_problems(state / "edges.jsonl")
     problems += conversation_problems(state / "conversations")
     problems += _queue_problems(state / "jobs.sqlite")
+    problems += _journal_problems(settings)
     stale = stale_service_file(settings.workspace)
     if stale is not None:
         problems.append(
@@ -109,6 +125,8 @@ def repair(settings: Settings, found: Checkup, maintain: Maintain) -> Checkup:
             rebuild = True
         elif problem.kind == "job_lease":
             JobQueue(settings.workspace.state_dir / "jobs.sqlite").release(int(problem.subject[0]))
+        elif problem.repair == ROLL_FORWARD:
+            _roll_forward(settings, problem.subject[0])
     needs_index = rebuild or any(p.repair == REINDEX for p in found.problems)
     if reindex and not rebuild:
         mark_stale(state_path(corpus.workspace.index_dir), reindex)
@@ -118,6 +136,42 @@ def repair(settings: Settings, found: Checkup, maintain: Maintain) -> Checkup:
     still = {(p.kind, p.message) for p in after.problems}
     fixed = [p for p in found.problems if (p.kind, p.message) not in still]
     return Checkup(after.problems, fixed, after.notes)
+
+
+ROLL_FORWARD = "roll_forward"
+
+
+def _journals(settings: Settings) -> dict[str, Path]:
+    return {
+        "intake": intake_journal(settings),
+        "profile": profile_journal(settings.workspace),
+    }
+
+
+def _journal_problems(settings: Settings) -> list[Problem]:
+    problems = []
+    for name, path in _journals(settings).items():
+        files = journal.pending(path)
+        if files is None:
+            continue
+        problems.append(
+            Problem(
+                "unfinished_change",
+                f"{path}: a change a killed writer left half done ({', '.join(files)})",
+                "finish it from its journal",
+                ROLL_FORWARD,
+                (name,),
+            )
+        )
+    return problems
+
+
+def _roll_forward(settings: Settings, name: str) -> None:
+    if name == "intake":
+        finish_intake(settings)
+    else:
+        with profile_lease(settings.workspace):
+            pass  # taking the lease finishes the change
 
 
 def _queue_problems(path: Path) -> list[Problem]:

@@ -23,6 +23,7 @@ when the collection no longer matches, so they become searchable within about
 
 from __future__ import annotations
 
+import gc
 import logging
 import sqlite3
 import threading
@@ -68,9 +69,30 @@ log = logging.getLogger("memory.service")
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
 OPTIMIZE_IDLE_S = 10.0
+SETTLE_EVERY_S = 300.0
+GC_YOUNG = 10_000
 READ_SLOTS = 1  # concurrent cards and searches per core
 PAGE_REFRESH_S = 1.0
 WATCH_S = 2.0
+
+
+def settle_heap() -> None:
+    """Collect, then freeze what is alive (`gc.freeze`): the warmed models, page
+    index and caches are long-lived, and every full collection walked them all
+    again. Under load a full collection came every two seconds and stopped
+    every thread for 120-190 ms, most of them to find nothing; with the
+    long-lived heap frozen they walk only what was made since. Frozen objects
+    that become garbage are still freed by their reference counts; cycles
+    among them wait for the next settle (`Runtime.idle`), which unfreezes
+    first.
+
+    The young generation is collected every `GC_YOUNG` allocations instead of
+    700, so a full collection comes a fourteenth as often (32 clients, 30 s:
+    5 pauses over 5 ms instead of 17; remember p99 149 -> 117 ms)."""
+    gc.set_threshold(GC_YOUNG, 10, 10)
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 class Runtime:
@@ -81,8 +103,12 @@ class Runtime:
         multilingual: Embedder | None = None,
         capabilities: Callable[[], list[Capability]] = list,
         poll_s: float = POLL_S,
+        manage_heap: bool = False,
     ) -> None:
+        """`manage_heap`: this process is the service, and its collector is
+        tuned for it (`settle_heap`), not left as a test harness set it."""
         self.settings = settings
+        self._manage_heap = manage_heap
         self.tier = memory_tier(settings.config)
         if resolve_qdrant_server(settings.config) is None:
             check_free_space(settings.workspace.state_dir)  # the embedded store maps its files
@@ -100,6 +126,7 @@ class Runtime:
         self._index_lock = threading.Lock()
         self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
         self._unoptimized = False
+        self._settled = time.monotonic()
         self._stopping = threading.Event()
         self._last_read = time.monotonic()
         self._next_watch = 0.0
@@ -135,6 +162,9 @@ class Runtime:
         """Warm the turn path, then the boot maintenance: the concept-page index
         while the substrate is active, the knowledge base's on v1, none when off."""
         self.injector.warm()
+        if self._manage_heap:
+            settle_heap()
+            self._settled = time.monotonic() - SETTLE_EVERY_S  # again after the boot maintain
         if self.tier != "off":
             self.queue.enqueue(MAINTAIN, {"reason": "startup"})
         for worker in self.workers:
@@ -214,7 +244,11 @@ class Runtime:
         self.watch_pages()
         self.prune_sessions()
         self.schedule_capture()
-        if self._unoptimized and time.monotonic() - self._last_read >= OPTIMIZE_IDLE_S:
+        quiet = time.monotonic() - self._last_read >= OPTIMIZE_IDLE_S
+        if self._manage_heap and quiet and time.monotonic() - self._settled >= SETTLE_EVERY_S:
+            self._settled = time.monotonic()
+            settle_heap()  # a full collection's pause, taken while nobody waits
+        if self._unoptimized and quiet:
             return self._optimize()
         return False
 

@@ -60,7 +60,7 @@ async def _serve(settings: Settings, token: str | None, host: str, port: int) ->
 
     # Built before the server starts, so a full disk or a store held by another
     # process is one line from the CLI, not a traceback out of the lifespan.
-    runtime = Runtime(settings, capabilities=cli_capabilities)
+    runtime = Runtime(settings, capabilities=cli_capabilities, manage_heap=True)
     app = create_app(settings, token=token, runtime_factory=lambda _: runtime)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     shown = f"[{host}]" if ":" in host else host

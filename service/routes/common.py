@@ -40,7 +40,10 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     )
 
 
-def runtime(request: Request) -> Runtime:
+# The dependencies are coroutines: FastAPI runs a plain function dependency on
+# the thread pool, a hop there and back for every request, which under load
+# cost a remember more than its own work.
+async def runtime(request: Request) -> Runtime:
     """The service's runtime (a FastAPI dependency); set while the lifespan runs."""
     found: Runtime | None = getattr(request.app.state, "runtime", None)
     if found is None:
@@ -48,6 +51,6 @@ def runtime(request: Request) -> Runtime:
     return found
 
 
-def settings(request: Request) -> Settings:
+async def settings(request: Request) -> Settings:
     found: Settings = request.app.state.settings
     return found

@@ -67,11 +67,12 @@ class MaintainIn(Strict):
     rebuild: bool = False
 
 
-@router.post("/remember")
-def remember_post(body: RememberIn, rt: RuntimeDep, s: SettingsDep) -> RememberOut:
+@router.post("/remember", response_model=RememberOut)
+def remember_post(body: RememberIn, rt: RuntimeDep, s: SettingsDep) -> JSONResponse:
     entry = remember(s, body.text, body.hints, now=parse_at(body.at) if body.at else None)
     rt.scheduler.nudge()
-    return RememberOut(id=entry.id, at=iso_utc(entry.at) or "", text=entry.text)
+    out = RememberOut(id=entry.id, at=iso_utc(entry.at) or "", text=entry.text)
+    return JSONResponse(out.model_dump())  # checked here, not on a second pool hop
 
 
 @router.post("/ingest", operation_id="memory_ingest_post")

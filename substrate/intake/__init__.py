@@ -14,12 +14,15 @@ from substrate.intake.buffer import (
     parse_buffer,
     with_hints,
 )
+from substrate.intake.landing import finish_intake, intake_journal
 from substrate.intake.remember import read_buffer, reconcile_archive, remember, trim_buffer
 
 __all__ = [
     "BufferEntry",
+    "finish_intake",
     "format_entry",
     "format_timestamp",
+    "intake_journal",
     "parse_at",
     "parse_buffer",
     "read_buffer",

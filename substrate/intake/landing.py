@@ -152,6 +152,12 @@ def recover_intake(settings: Settings) -> list[str]:
     return journal.recover(intake_journal(settings))
 
 
+def finish_intake(settings: Settings) -> list[str]:
+    """`recover_intake` under the buffer lock: what `memory doctor --fix` runs."""
+    with hold_lock(settings.workspace.buffer_lock_path, purpose="buffer"):
+        return recover_intake(settings)
+
+
 def archive_path(settings: Settings, at: datetime) -> Path:
     return settings.workspace.archive_dir / f"{at:%Y-%m-%d}.md"
 

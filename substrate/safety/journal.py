@@ -108,9 +108,16 @@ def recover(journal: Path) -> list[str]:
     return skipped
 
 
-def pending(journal: Path) -> bool:
-    """A change was left unfinished here (what `memory doctor` reports)."""
-    return journal.exists()
+def pending(journal: Path) -> list[str] | None:
+    """The files of a change left unfinished here (what `memory doctor` reports),
+    or None when there is none; a journal that does not parse names itself."""
+    try:
+        doc = json.loads(read_regular_file(journal, MAX_JOURNAL_BYTES))
+        return [str(item.step.path) for item in _steps(doc, journal)]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, InvalidInputError):
+        return [str(journal)]
 
 
 def _plan(step: Step) -> _Planned:

@@ -109,3 +109,37 @@ def test_a_slow_model_never_holds_up_index_upkeep(
         assert found == ["notes/kiwi"] and time.monotonic() - started < 5
     finally:
         runtime.close()
+
+
+def test_the_service_freezes_its_warmed_heap_and_settles_it_again_when_quiet(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`memory serve`'s runtime: after warming, what is alive is frozen out of
+    the collector's walks and young objects are collected less often; a quiet
+    spell past `SETTLE_EVERY_S` settles the heap again. A runtime that does
+    not manage the heap (a test harness, an embedding host) leaves both alone."""
+    import gc
+
+    before = gc.get_threshold()
+    plain = Runtime(settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48))
+    try:
+        gc.unfreeze()
+        plain.start()
+        assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+    finally:
+        plain.close()
+    monkeypatch.setattr(service.runtime, "OPTIMIZE_IDLE_S", 0.0)
+    managed = Runtime(
+        settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48), manage_heap=True
+    )
+    try:
+        managed.start()
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] == service.runtime.GC_YOUNG
+        gc.unfreeze()
+        managed.idle()  # the boot settle is due again once the runtime is quiet
+        assert gc.get_freeze_count() > 0
+    finally:
+        managed.close()
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -327,3 +327,68 @@ def test_tool_output_is_never_shown_and_forged_evidence_never_counts(
     assert "does not carry the fact" in outcome.dropped[0]
     assert "assistant message" in outcome.dropped[1]
     assert user_md(settings_llm) == ""
+
+
+APPLY_KILLED = """
+import os, sys
+from pathlib import Path
+from service.settings_loader import build_settings
+from substrate.curation import apply_candidate
+
+settings = build_settings(Path(sys.argv[1]))
+real_open = os.open
+
+def dying(path, flags, *args, **kwargs):
+    if sys.argv[3] in str(path) and flags & (os.O_WRONLY | os.O_RDWR):
+        os._exit(9)
+    return real_open(path, flags, *args, **kwargs)
+
+os.open = dying
+apply_candidate(settings, sys.argv[2])
+"""
+
+
+@pytest.mark.parametrize("dies_at", [".profile.journal", "USER.md"])
+def test_an_apply_killed_anywhere_leaves_the_line_and_its_candidate_in_agreement(
+    settings_llm: Settings,
+    client: ChatClient,
+    log: SessionLog,
+    llm_server: ScriptedLLM,
+    dies_at: str,
+) -> None:
+    """Killed before its journal is written, the apply never happened; killed
+    after it, between the records and USER.md, the next writer finishes it. No
+    line is ever left that no candidate owns, nor an applied candidate without
+    its line."""
+    import subprocess
+    import sys
+
+    from substrate.profile import profile_lease
+
+    [mid] = said(log, "I think I like hiking.")
+    llm_server.say(
+        {"facts": [fact(mid, "I like hiking", "The user likes hiking.", confidence=0.5)]}
+    )
+    run(settings_llm, log, client, mid)
+    [candidate] = pending(settings_llm)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            APPLY_KILLED,
+            str(settings_llm.workspace.root),
+            candidate.id,
+            dies_at,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 9, done.stderr
+    with profile_lease(settings_llm.workspace):
+        pass  # the next writer starts from agreement
+    status = CurationStore.load(settings_llm.workspace).get(candidate.id).status
+    in_profile = "- The user likes hiking." in user_md(settings_llm)
+    assert (status, in_profile) == (
+        ("pending", False) if dies_at == ".profile.journal" else ("applied", True)
+    )

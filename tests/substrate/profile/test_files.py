@@ -71,3 +71,28 @@ def test_bullets_are_added_replaced_and_removed_by_exact_line() -> None:
     assert text.splitlines()[-1] == "- Prefer JavaScript." and "TypeScript" not in text
     assert with_bullet("USER.md", text, "Prefer JavaScript.") == text
     assert without_bullet(text, "Prefer JavaScript.") == "# User preferences\n\n"
+
+
+def test_temp_files_a_killed_writer_left_in_the_profile_are_swept(fast: Settings) -> None:
+    """memory/profile/ is swept like memory/: the next writer's lease removes a
+    temp file of our naming once no live writer can own it, and nothing else."""
+    import os
+    import time
+
+    from substrate.profile import profile_lease
+
+    folder = fast.workspace.memory_dir / "profile"
+    folder.mkdir(parents=True, exist_ok=True)
+    orphan, fresh, mine = (
+        folder / ".USER.md.k1ll3d_x.tmp",
+        folder / ".USER.md.l1v3_w0r.tmp",
+        folder / "notes.tmp",
+    )
+    for path in (orphan, fresh, mine):
+        path.write_text("half a profile")
+    old = time.time() - 3600
+    os.utime(orphan, (old, old))
+    os.utime(mine, (old, old))
+    with profile_lease(fast.workspace):
+        pass
+    assert not orphan.exists() and fresh.exists() and mine.exists()
