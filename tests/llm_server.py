@@ -26,6 +26,7 @@ class Scripted:
     delay_s: float = 0.0
     drip_s: float = 0.0  # the body sent a byte at a time, this long apart
     declared: int | None = None  # a Content-Length other than the body's
+    encoded: bytes | None = None  # the body ready to send (a huge one: encoded once, early)
 
 
 class ScriptedLLM:
@@ -63,7 +64,8 @@ class ScriptedLLM:
         """A well-formed completion whose message is `content_bytes` long; without
         `declare`, no Content-Length: the body ends when the server hangs up."""
         body = _completion("x" * content_bytes, 1)
-        self.answers.append(Scripted(200, body, declared=None if declare else -1))
+        encoded = json.dumps(body).encode()
+        self.answers.append(Scripted(200, {}, declared=None if declare else -1, encoded=encoded))
 
     def handle(self, body: dict[str, Any]) -> Scripted:
         self.requests.append(body)
@@ -82,7 +84,7 @@ class ScriptedLLM:
                 answer = llm.handle(body)
                 if answer.delay_s:
                     time.sleep(answer.delay_s)
-                payload = json.dumps(answer.body).encode()
+                payload = answer.encoded or json.dumps(answer.body).encode()
                 try:
                     self.send_response(answer.status)
                     self.send_header("content-type", "application/json")
