@@ -4,13 +4,10 @@ rendered blocks; one engine package per tier (`v1`, `v2`, `v3`). Depends on
 
 from injector.assemble import Injector
 from injector.blocks import Blocks, SelectedPage, check_conversation_id
-from injector.v1 import PkbFiled, file_into_pkb
 
 __all__ = [
     "Blocks",
     "Injector",
-    "PkbFiled",
     "SelectedPage",
     "check_conversation_id",
-    "file_into_pkb",
 ]

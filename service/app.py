@@ -32,7 +32,6 @@ from starlette.routing import BaseRoute
 
 from service.body_limit import BodyLimit
 from service.mcp import build_server
-from service.mcp.runtime_target import RuntimeTarget
 from service.routes import conversations, curation, graph, jobs, memory
 from service.routes.common import error_response
 from service.runtime import Runtime
@@ -64,7 +63,9 @@ def create_app(
     token: str | None = None,
     runtime_factory: Callable[[Settings], Runtime] = Runtime,
 ) -> FastAPI:
-    mcp_server = build_server(settings, lambda: RuntimeTarget(app.state.runtime))
+    mcp_server = build_server(
+        settings, lambda: app.state.runtime.memory, lambda: app.state.runtime.memory
+    )
     mcp_route = _mcp_route(mcp_server)
 
     @asynccontextmanager

@@ -31,8 +31,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from injector import Injector, file_into_pkb
+from injector import Injector
 from service.jobs import INDEX_LANE, LEARNING_LANE, JobQueue, Queued
+from service.memory import NOTHING_FILED, Memory
 from service.worker import (
     CAPTURE,
     CONSOLIDATE,
@@ -49,21 +50,18 @@ from substrate import (
     MaintainReport,
     MemoryServiceError,
     PageIndex,
+    SearchIndex,
     Settings,
     memory_tier,
     open_search_index,
     read_buffer,
-    uses_concept_page_memory,
 )
-from substrate.config import usable_cpus
 from substrate.config.tuning import resolve_qdrant_server
-from substrate.consolidation import consolidate, consolidate_all
 from substrate.curation import capture, run_finalizations
 from substrate.index import Embedder
 from substrate.index.edge_store import check_free_space
-from substrate.llm import open_chat_client
-from substrate.promotion import PromotionOutcome, record_turns
-from substrate.sessions import NewMessage, open_session_log
+from substrate.llm import ChatClient, open_chat_client
+from substrate.sessions import NewMessage, SessionLog, open_session_log
 
 log = logging.getLogger("memory.service")
 REEMBED = "memory_v2_reembed"
@@ -71,7 +69,7 @@ MAINTAIN = "memory_v3_maintain"
 OPTIMIZE_IDLE_S = 10.0
 SETTLE_EVERY_S = 300.0
 GC_YOUNG = 10_000
-READ_SLOTS = 1  # concurrent cards and searches per core
+CONSOLIDATE_WAIT_S = 600.0
 PAGE_REFRESH_S = 1.0
 WATCH_S = 2.0
 
@@ -112,20 +110,19 @@ class Runtime:
         self.tier = memory_tier(settings.config)
         if resolve_qdrant_server(settings.config) is None:
             check_free_space(settings.workspace.state_dir)  # the embedded store maps its files
-        # Capability seeding and the concept-page index are substrate machinery; on
-        # v1 the index is the knowledge base's and nothing else is seeded into it.
-        substrate = uses_concept_page_memory(settings.config)
-        self._capabilities = capabilities if substrate else list
         self.queue = JobQueue(settings.workspace.state_dir / "jobs.sqlite")
-        self.search = open_search_index(settings.indexed_corpus(), embedder, multilingual)
-        self.llm = open_chat_client(settings)
-        self.sessions = open_session_log(settings.workspace)
-        self.injector = Injector(
-            settings, self.search, page_refresh_s=PAGE_REFRESH_S, sessions=self.sessions
+        self.memory = Memory(
+            settings,
+            capabilities,
+            index=open_search_index(settings.indexed_corpus(), embedder, multilingual),
+            sessions=open_session_log(settings.workspace),
+            llm=open_chat_client(settings),
+            page_refresh_s=PAGE_REFRESH_S,
+            compact=False,
         )
-        self._index_lock = threading.Lock()
-        self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
-        self._unoptimized = False
+        self.memory.jobs = self
+        self.memory.after_read = self.note_read
+        self.memory.stop_check = self._unless_stopping
         self._settled = time.monotonic()
         self._stopping = threading.Event()
         self._last_read = time.monotonic()
@@ -143,6 +140,7 @@ class Runtime:
             ),
             lambda: read_buffer(settings),
         )
+        self.memory.after_remember = self.scheduler.nudge
         handlers: dict[str, Handler] = {
             REEMBED: self._reembed,
             MAINTAIN: self._maintain_job,
@@ -157,6 +155,22 @@ class Runtime:
             Worker(self.queue, handlers, None, poll_s, lane=LEARNING_LANE),
         ]
         self.started_at = time.time()
+
+    @property
+    def search(self) -> SearchIndex:
+        return self.memory.index
+
+    @property
+    def injector(self) -> Injector:
+        return self.memory.injector
+
+    @property
+    def sessions(self) -> SessionLog:
+        return self.memory.sessions
+
+    @property
+    def llm(self) -> ChatClient | None:
+        return self.memory.llm
 
     def start(self) -> None:
         """Warm the turn path, then the boot maintenance: the concept-page index
@@ -179,29 +193,14 @@ class Runtime:
         self.stop_writes()
         for worker in self.workers:
             worker.stop()
-        self._optimize(wait=False)
-        self.injector.close()
-        self.sessions.close()
-        if self.llm is not None:
-            self.llm.close()
-
-    def log_turns(
-        self,
-        session_id: str,
-        messages: list[NewMessage],
-        parent_id: str | None = None,
-        now: float | None = None,
-    ) -> tuple[list[int], list[PromotionOutcome]]:
-        """Store a batch of turns, then promote what each direct user turn states
-        again (after it is stored: the turn is part of its own session)."""
-        at = time.time() if now is None else now
-        return record_turns(self.settings, self.sessions, session_id, messages, at, parent_id)
+        self.memory.compact(wait=False)  # a write still running at shutdown: compaction can wait
+        self.memory.close()
 
     def log_after_card(self, session_id: str, text: str) -> None:
         """A card's `direct` turn, logged once the card was answered: a failure here
         (a full disk) is logged, the card having already gone out."""
         try:
-            self.log_turns(session_id, [NewMessage("user", text, True)])
+            self.memory.log_turns(session_id, [NewMessage("user", text, True)])
         except (MemoryServiceError, OSError, sqlite3.Error) as exc:
             log.warning("the turn of %s was not logged: %s", session_id, exc)
 
@@ -209,34 +208,8 @@ class Runtime:
         """A search or card arrived: compaction waits for a quiet spell."""
         self._last_read = time.monotonic()
 
-    def card(
-        self, message: str, conversation_id: str | None, voice: bool = False
-    ) -> dict[str, Any]:
-        """One turn's blocks, at most `READ_SLOTS` per core at a time: cards are
-        CPU-bound, and thirty at once would only share the cores thirty ways,
-        starving the writes queued behind them of every slice."""
-        self.note_read()
-        with self._reads:
-            return self.injector.assemble(message, conversation_id, voice).as_json()
-
-    def search_hits(self, query: str, k: int, capabilities: bool) -> list[dict[str, Any]]:
-        self.note_read()
-        with self._reads:
-            hits = self.search.search(query, k, include_capabilities=capabilities)
-        return [h.as_json() for h in hits]
-
     def maintain(self, rebuild: bool = False) -> MaintainReport:
-        with self._index_lock:
-            report = self.search.maintain(
-                self._capabilities(),
-                rebuild=rebuild,
-                optimize=False,
-                progress=self._unless_stopping,
-            )
-            if report.embedded or report.deleted or report.rebuilt:
-                self._unoptimized = True
-        self.injector.refresh_pages()
-        return report
+        return self.memory.maintain(rebuild)
 
     def idle(self) -> bool:
         """Between jobs: notice pages changed by others; compact once reads have
@@ -248,9 +221,7 @@ class Runtime:
         if self._manage_heap and quiet and time.monotonic() - self._settled >= SETTLE_EVERY_S:
             self._settled = time.monotonic()
             settle_heap()  # a full collection's pause, taken while nobody waits
-        if self._unoptimized and quiet:
-            return self._optimize()
-        return False
+        return quiet and self.memory.compact()
 
     def schedule_capture(self, now: float | None = None) -> list[str]:
         """Queue the sweep (when enabled, every minute: it picks the quiet
@@ -315,18 +286,6 @@ class Runtime:
                 "(the next maintain picks up from the pages' state)"
             )
 
-    def _optimize(self, wait: bool = True) -> bool:
-        if not self._index_lock.acquire(blocking=wait):
-            return False  # a write is still running at shutdown: compaction can wait
-        try:
-            if not self._unoptimized:
-                return False
-            self.search.optimize()
-            self._unoptimized = False
-            return True
-        finally:
-            self._index_lock.release()
-
     def wait_for(self, queued: Queued, timeout_s: float) -> dict[str, Any] | None:
         """The job's row once it finished (done or failed), or None at the timeout."""
         deadline = time.monotonic() + timeout_s
@@ -349,12 +308,8 @@ class Runtime:
     def _maintain_job(self, payload: dict[str, Any]) -> dict[str, Any]:
         return self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
 
-    def end_session(self, session_id: str, reason: str) -> dict[str, Any]:
-        """End a session; its finalization (queued in the same transaction) runs
-        on the worker."""
-        row = self.sessions.end(session_id, reason, time.time())
+    def finalize_soon(self) -> None:
         self.queue.enqueue(FINALIZE, {"reason": "session end"})
-        return row.as_json()
 
     def _finalize(self, payload: dict[str, Any]) -> dict[str, Any]:
         ran = run_finalizations(self.settings, self.sessions, self.llm)
@@ -363,35 +318,37 @@ class Runtime:
             detail[NOTHING_TO_DO] = "no finalization waits"
         return detail
 
-    def plan(self, limit: int | None) -> dict[str, Any]:
-        """A dry run of the filing this tier does: concept pages, or the knowledge base on v1."""
-        if self.tier == "v1":
-            return file_into_pkb(self.settings, dry_run=True).as_json()
-        run = consolidate(
-            self.settings, dry_run=True, limit=limit, search=self.search, client=self.llm
-        )
-        return run.as_json()
+    def run_now(self, dry_run: bool, limit: int | None, wait: bool) -> dict[str, Any]:
+        """A dry run is planned on this thread; a real one runs on the worker, at most
+        one at a time: a request while one is queued or running joins it (`deduped`)."""
+        if dry_run:
+            outcome = self.memory.file_buffer(dry_run=True, limit=limit)
+            return {"job_id": None, "deduped": False, "state": "done", "outcome": outcome}
+        payload: dict[str, Any] = {"reason": "run-now"}
+        if limit is not None:
+            payload["limit"] = limit
+        queued = self.queue.enqueue(CONSOLIDATE, payload)
+        out: dict[str, Any] = {"job_id": queued.id, "deduped": queued.deduped, "outcome": None}
+        job = self.wait_for(queued, CONSOLIDATE_WAIT_S) if wait else None
+        out["state"] = job["state"] if job else "queued"
+        if job is not None:
+            run = self.last_result(queued.id)
+            out["outcome"] = run["detail"] if run else None
+            out["error"] = job["last_error"] if job["state"] == "failed" else None
+        return out
+
+    def consolidate(self, limit: int | None) -> dict[str, Any]:
+        """`Memory.consolidate` on a served workspace: on the worker, waited for."""
+        answer = self.run_now(False, limit, wait=True)
+        if answer.get("error"):
+            raise MemoryServiceError(f"consolidation failed: {answer['error']}")
+        outcome: dict[str, Any] = answer.get("outcome") or {}
+        return outcome
 
     def _consolidate(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Bounded runs until the buffer is filed, each followed by a re-index so the
-        next run's search step (and every search) sees the pages it wrote."""
-        if self.tier == "v1":
-            filed = file_into_pkb(self.settings)
-            if filed.filed:
-                self.maintain()
-            detail = {"reason": payload.get("reason", "schedule"), **filed.as_json()}
-            if not (filed.filed or filed.earlier or filed.skipped):
-                detail[NOTHING_TO_DO] = "the buffer holds nothing to file"
-            return detail
         limit = payload.get("limit")
-        outcome = consolidate_all(
-            self.settings,
-            limit=limit if isinstance(limit, int) else None,
-            search=self.search,
-            client=self.llm,
-            after_run=lambda _: self.maintain(),
-        )
-        detail = {"reason": payload.get("reason", "schedule"), **outcome.as_json()}
-        if not outcome.entries:
-            detail[NOTHING_TO_DO] = "the buffer holds nothing to file"
+        outcome = self.memory.file_buffer(limit=limit if isinstance(limit, int) else None)
+        detail = {"reason": payload.get("reason", "schedule"), **outcome}
+        if detail.pop("nothing_filed", None):
+            detail[NOTHING_TO_DO] = NOTHING_FILED
         return detail

@@ -19,7 +19,7 @@ from service.cli.base import (
     workspace_of,
     workspace_option,
 )
-from service.learning import status_json
+from service.cli.target import local_memory
 from service.settings_loader import build_settings
 from substrate.config import set_substrate_key
 from substrate.config.schema import CURATION_MODES
@@ -190,7 +190,7 @@ def finalization_prune(ctx: click.Context, workspace: Path | None, keep: int) ->
 @json_option
 def status(workspace: Path, as_json: bool) -> None:
     """Learning at a glance: the log, finalizations, curation, promotions, profile budgets."""
-    data = status_json(build_settings(workspace))
+    data = local_memory(workspace).status()
     if as_json:
         print_json(data)
         return

@@ -24,14 +24,15 @@ def doctor(workspace: Path, as_json: bool, fix: bool) -> None:
     settings = build_settings(workspace)
     checkup = diagnose(settings)
     if fix and checkup.problems:
-        from service.cli.target import Local, target_for  # the model stack: only to repair
+        from service.cli.target import target_for  # the model stack: only to repair
+        from service.memory import Memory
 
         def maintain(rebuild: bool) -> object:
             """Through the service when one runs; else here, releasing the embedded
             store before the checks run again."""
             target = target_for(workspace, None, cli_capabilities)
             report = target.maintain(rebuild)
-            if isinstance(target, Local):
+            if isinstance(target, Memory):
                 target.close()
             return report
 

@@ -29,7 +29,7 @@ def remember_command(
 ) -> None:
     """Save a fact to the intake buffer and its day's archive; prints its id."""
     moment = parse_at(at) if at else None
-    click.echo(target_for(workspace, url, cli_capabilities).remember(text, list(hints), moment))
+    click.echo(target_for(workspace, url, cli_capabilities).remember(text, hints, moment).id)
 
 
 @click.command()

@@ -19,7 +19,7 @@ from service.cli.base import (
     workspace_of,
     workspace_option,
 )
-from service.learning import forget as forget_anything
+from service.cli.target import local_memory
 from service.settings_loader import build_settings
 from substrate.errors import NotFoundError
 from substrate.promotion import PromotionStore, explain
@@ -158,7 +158,7 @@ def forget(workspace: Path, as_json: bool, what: str) -> None:
     """Forget WHAT: a promotion id (p-...: its line leaves the profile, and earlier
     evidence never promotes it again), a curation candidate id (c-...: its line
     leaves the profile), or the text of a profile line."""
-    done = forget_anything(build_settings(workspace), what)
+    done = local_memory(workspace).forget(what)
     if as_json:
         print_json(done)
     else:

@@ -2,10 +2,11 @@
 or streamable HTTP (mounted at `/mcp` in the service).
 
 Each tool is a thin wrapper over the call the CLI and the HTTP routes make,
-through a `Target` (`cli.target`: the library over the workspace, or a running
-service; `mcp.runtime_target`: the service's own runtime), so every surface
-answers alike. A product error (a rejected text, a missing page, a bad
-argument) is a tool error carrying the product's one-line message. Library
+through a `Target` (`service.memory.Memory`, the workspace in this process, or
+`cli.target.Remote`, a running service), so every surface answers alike. The
+tools that change only files (`forget`) call the workspace's `Memory` directly.
+A product error (a rejected text, a missing page, a bad argument) is a tool
+error carrying the product's one-line message. Library
 calls block, so each tool runs its call on a worker thread and the transport's
 event loop stays free. Pages are also a resource, `memory://page/{slug}`.
 """
@@ -23,9 +24,8 @@ from mcp.types import ToolAnnotations
 from pydantic import AfterValidator, StrictBool, StrictInt, StrictStr
 
 from ingest import IngestOptions, InlineSource
-from service.learning import forget as forget_text
 from service.mcp import results as r
-from service.target import Target
+from service.memory import Memory, Target
 from substrate import MemoryServiceError, Settings, iso_utc
 from substrate.curation import apply_candidate, reject_candidate, review_json
 from substrate.errors import from_database_error, from_os_error
@@ -71,12 +71,15 @@ async def _call(work: Callable[[], T]) -> T:
         raise ToolError(from_database_error(exc).message) from None
 
 
-def build_server(settings: Settings, target: Callable[[], Target]) -> MCPServer:
-    """The server for one workspace; `target` gives the Target its tools call."""
+def build_server(
+    settings: Settings, target: Callable[[], Target], memory: Callable[[], Memory]
+) -> MCPServer:
+    """The server for one workspace; `target` gives the Target its tools call,
+    `memory` the workspace in this process (the same object when no service runs)."""
     server = MCPServer("memory", instructions=INSTRUCTIONS)
     _memory_tools(server, target)
     _page_tools(server, settings)
-    _operator_tools(server, settings)
+    _operator_tools(server, settings, memory)
     return server
 
 
@@ -85,7 +88,7 @@ def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
     async def remember(text: Text, hints: list[Text] | None = None) -> r.Remembered:
         """Save one fact to memory (scanned; refused when it holds a secret or an
         injection). `hints` are slugs of pages it belongs to."""
-        return r.Remembered(id=await _call(lambda: target().remember(text, hints or [])))
+        return r.Remembered(id=await _call(lambda: target().remember(text, hints or []).id))
 
     @server.tool(annotations=READ)
     async def search(query: Text, k: StrictInt = 10) -> r.SearchResult:
@@ -168,7 +171,7 @@ def _page_tools(server: MCPServer, settings: Settings) -> None:
             raise ResourceNotFoundError(str(exc)) from None
 
 
-def _operator_tools(server: MCPServer, settings: Settings) -> None:
+def _operator_tools(server: MCPServer, settings: Settings, memory: Callable[[], Memory]) -> None:
     @server.tool(annotations=READ)
     async def promotions() -> r.Records:
         """What promotion wrote to the profile: active, superseded and forgotten records."""
@@ -179,7 +182,7 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
     async def forget(what: Text) -> r.Records:
         """Take a promotion (by id), an applied curation candidate (by id), or a profile
         line (by its text) out of the profile."""
-        return r.Records(items=[await _call(lambda: forget_text(settings, what))])
+        return r.Records(items=[await _call(lambda: memory().forget(what))])
 
     @server.tool(annotations=READ)
     async def curation_review() -> r.Records:

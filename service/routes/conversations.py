@@ -51,7 +51,7 @@ def messages_post(conversation_id: str, body: MessagesIn, rt: RuntimeDep) -> dic
         NewMessage(m.role, m.text, m.role == "user" if m.direct is None else m.direct)
         for m in body.messages
     ]
-    ids, outcomes = rt.log_turns(conversation_id, messages, body.parent_id)
+    ids, outcomes = rt.memory.log_turns(conversation_id, messages, body.parent_id)
     return {
         "session_id": conversation_id,
         "ids": ids,
@@ -62,7 +62,7 @@ def messages_post(conversation_id: str, body: MessagesIn, rt: RuntimeDep) -> dic
 @router.post("/conversations/{conversation_id}/end")
 def end_post(conversation_id: str, body: EndIn, rt: RuntimeDep) -> dict[str, Any]:
     """End the session; its finalization (curation up to this cutoff) is queued."""
-    return rt.end_session(conversation_id, body.reason)
+    return rt.memory.end_session(conversation_id, body.reason)
 
 
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="How many, newest first.")]

@@ -8,7 +8,6 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
-from service.learning import forget, status_json
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
 from substrate import Settings
@@ -78,8 +77,8 @@ def edit_post(candidate_id: str, body: TextIn, s: SettingsDep) -> dict[str, Any]
 
 
 @router.get("/status")
-def status_get(s: SettingsDep) -> dict[str, Any]:
-    return status_json(s)
+def status_get(rt: RuntimeDep) -> dict[str, Any]:
+    return rt.memory.status()
 
 
 @router.get("/mode")
@@ -109,9 +108,9 @@ def populate_post(body: PopulateIn, rt: RuntimeDep) -> dict[str, Any]:
 
 
 @router.post("/forget")
-def forget_post(body: ForgetIn, s: SettingsDep) -> dict[str, Any]:
+def forget_post(body: ForgetIn, rt: RuntimeDep) -> dict[str, Any]:
     """`memory forget`'s answer: `{"forgot", "content"}` (+ `files` for a line's text)."""
-    return forget(s, body.what)
+    return rt.memory.forget(body.what)
 
 
 @router.get("/finalizations")

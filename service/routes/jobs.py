@@ -9,11 +9,9 @@ from fastapi import APIRouter, Depends, Path
 from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.operations import consolidate_now
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
 from substrate import Settings
-from substrate.consolidation import explain
 
 router = APIRouter(tags=["jobs"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
@@ -32,13 +30,13 @@ def consolidation_run_now(rt: RuntimeDep, body: RunNowIn | None = None) -> Any:
     planned on the request; a real one runs on the worker, at most one at a time:
     a request while one is queued or running joins it (`deduped`)."""
     body = body or RunNowIn.model_validate({})
-    return consolidate_now(rt, body.dry_run, body.limit, body.wait)
+    return rt.run_now(body.dry_run, body.limit, body.wait)
 
 
 @router.get("/v1/consolidation/explain/{entry_id}")
-def consolidation_explain(entry_id: str, s: SettingsDep) -> dict[str, Any]:
+def consolidation_explain(entry_id: str, rt: RuntimeDep) -> dict[str, Any]:
     """Where a buffer entry went and why (each recorded decision)."""
-    return explain(s, entry_id)
+    return rt.memory.explain(entry_id)
 
 
 @router.get("/v1/jobs/{job_id}")

@@ -10,10 +10,9 @@ from pydantic import BaseModel, Field
 
 from ingest import IngestOptions, InlineSource
 from lanes.health import RESETS, UNSAVED
-from service.operations import ingest_and_index
 from service.routes.common import ERRORS, Strict, runtime, settings
-from service.runtime import Runtime
-from substrate import Settings, collect_stats, iso_utc, remember
+from service.runtime import REEMBED, Runtime
+from substrate import Settings, collect_stats, iso_utc
 from substrate.intake import parse_at
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=ERRORS)
@@ -68,29 +67,39 @@ class MaintainIn(Strict):
 
 
 @router.post("/remember", response_model=RememberOut)
-def remember_post(body: RememberIn, rt: RuntimeDep, s: SettingsDep) -> JSONResponse:
-    entry = remember(s, body.text, body.hints, now=parse_at(body.at) if body.at else None)
-    rt.scheduler.nudge()
+def remember_post(body: RememberIn, rt: RuntimeDep) -> JSONResponse:
+    entry = rt.memory.remember(body.text, body.hints, parse_at(body.at) if body.at else None)
     out = RememberOut(id=entry.id, at=iso_utc(entry.at) or "", text=entry.text)
     return JSONResponse(out.model_dump())  # checked here, not on a second pool hop
 
 
 @router.post("/ingest", operation_id="memory_ingest_post")
-def ingest_post(body: IngestIn, rt: RuntimeDep, s: SettingsDep) -> dict[str, Any]:
+def ingest_post(body: IngestIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Writes the pages, then re-indexes them (on this request, or queued on the
+    worker without `wait`: `job_id` names the job)."""
     manifest = InlineSource(tuple((p.slug, p.content) for p in body.pages))
     options = IngestOptions(dry_run=body.dry_run, overwrite=body.overwrite, source=body.source)
-    return ingest_and_index(rt, manifest, options, body.wait).as_json()
+    done = rt.memory.ingest(manifest, options, reindex=body.wait)
+    job_id = None
+    if not body.wait and not body.dry_run:
+        job_id = rt.queue.enqueue(REEMBED, {"reason": "ingest"}).id
+    return {
+        **done.report.as_json(),
+        "index": done.indexed.as_json() if done.indexed else None,
+        "index_error": done.index_error,
+        "job_id": job_id,
+    }
 
 
 @router.post("/search")
 def search_post(body: SearchIn, rt: RuntimeDep) -> JSONResponse:
-    hits = rt.search_hits(body.query, body.k, body.capabilities)
+    hits = rt.memory.search(body.query, body.k, body.capabilities)
     return JSONResponse({"query": body.query, "hits": hits})  # rendered off the loop
 
 
 @router.post("/card")
 def card_post(body: CardIn, rt: RuntimeDep, later: BackgroundTasks) -> JSONResponse:
-    blocks = rt.card(body.message, body.conversation_id, body.voice_front_door)
+    blocks = rt.memory.card(body.message, body.conversation_id, body.voice_front_door)
     if body.direct and body.conversation_id and not body.voice_front_door:
         # off the card's path: logged and promoted once the answer is sent
         later.add_task(rt.log_after_card, body.conversation_id, body.message)

@@ -18,7 +18,6 @@ from mcp.client.streamable_http import streamable_http_client
 
 from service.app import create_app
 from service.mcp import build_server
-from service.mcp.runtime_target import RuntimeTarget
 from service.runtime import Runtime
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, read_buffer
@@ -151,7 +150,7 @@ def test_every_tool_round_trips_in_memory(pages: Settings) -> None:
     rt = runtime(pages)
     rt.start()
     try:
-        server = build_server(pages, lambda: RuntimeTarget(rt))
+        server = build_server(pages, lambda: rt.memory, lambda: rt.memory)
 
         async def main() -> None:
             async with Client(server) as client:

@@ -95,7 +95,7 @@ def test_a_slow_model_never_holds_up_index_upkeep(
         runtime.start()
         runtime.sessions.append("s1", [NewMessage("user", "I moved to Porto", True)], 1.0)
         llm_server.stall(6.0)
-        runtime.end_session("s1", "exit")
+        runtime.memory.end_session("s1", "exit")
         deadline = time.monotonic() + 5
         while not llm_server.requests and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from injector import file_into_pkb
 from service.settings_loader import build_settings
 from substrate import MemoryDisabledError, Settings, read_buffer, remember
+from substrate.consolidation import file_into_pkb
 from substrate.pages import fact_bullets, load_page_index
 from substrate.pages.page_index import walk_pages
 from substrate.safety import read_text_snapshot
@@ -26,7 +26,7 @@ RUNNER = """
 import os, sys, time
 from pathlib import Path
 from service.settings_loader import build_settings
-from injector import file_into_pkb
+from substrate.consolidation import file_into_pkb
 
 def slowed(real):
     def call(*args, **kwargs):

@@ -1,0 +1,425 @@
+"""What one workspace can do (`Memory`): every operation composed once.
+
+Each surface reaches the workspace through one object. The CLI works on the
+files in its own process (`cli.target`: this, or `Remote` for a running
+service). The service's runtime holds one for its routes, its MCP mount and
+its worker's jobs. An operation that is more than one library call is composed
+here and nowhere else:
+
+- `remember`: the scanner and the buffer write, then the `after_remember`
+  hook (the service nudges its consolidation schedule);
+- `consolidate`: dispatched on the tier (concept pages, or the knowledge base's
+  notes on v1), each run followed by a re-index and a page refresh, so what was
+  filed is searchable when it returns. A served workspace runs it on its
+  worker (`jobs`), one at a time;
+- `ingest`: the pages, then a re-index (always, so that a rerun after a
+  failed index finds its pages);
+- `maintain`: the index brought up to the pages, then the card's page view
+  refreshed;
+- `search`, `card`: under the read slots (one per core: cards are CPU-bound,
+  and writes queued behind thirty of them would starve);
+- `explain`, `scan`, `log_turns`, `end_session`, `forget`, `status`.
+
+Its parts open on first use, so a command pays only for what it touches:
+`remember` opens no index and loads no model. A CLI `Memory` brings its index
+up to the pages when it first opens it (it embeds only what changed); a served
+one is handed the index and the conversation log the runtime opened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from ingest import IngestOptions, IngestReport, Source
+from ingest import run as run_ingest
+from injector import Injector
+from substrate import (
+    BufferEntry,
+    Capability,
+    MaintainReport,
+    MemoryServiceError,
+    SearchIndex,
+    Settings,
+    memory_tier,
+    open_search_index,
+    remember,
+    uses_concept_page_memory,
+)
+from substrate.config import usable_cpus
+from substrate.consolidation import consolidate, consolidate_all, explain, file_into_pkb
+from substrate.curation import CurationStore, forget_candidate, forget_text
+from substrate.llm import ChatClient, open_chat_client, resolve_llm
+from substrate.profile import read_profile
+from substrate.promotion import PromotionOutcome, PromotionStore, forget_promotion, record_turns
+from substrate.safety import Verdict
+from substrate.sessions import NewMessage, SessionLog, finalizations, open_session_log
+
+Capabilities = Callable[[], list[Capability]]
+ProgressFn = Callable[[int, int], None]
+Progress = Callable[[str], AbstractContextManager[ProgressFn]]
+READ_SLOTS = 1  # concurrent cards and searches per core
+NOTHING_FILED = "the buffer holds nothing to file"
+
+
+@contextlib.contextmanager
+def no_progress(label: str) -> Iterator[ProgressFn]:
+    yield lambda done, total: None
+
+
+class Jobs(Protocol):
+    """Where a served workspace runs consolidation: the service's worker."""
+
+    def consolidate(self, limit: int | None) -> dict[str, Any]:
+        """File the buffer on the worker and wait; the outcome (raises when it failed)."""
+        ...
+
+    def finalize_soon(self) -> None:
+        """A session ended: its finalization is queued."""
+        ...
+
+
+class Target(Protocol):
+    """What a command runs against: `Memory` in this process, or a running service
+    (`cli.target.Remote`), which answers each call as `Memory` would."""
+
+    def remember(
+        self, text: str, hints: Sequence[str] = (), at: datetime | None = None
+    ) -> BufferEntry: ...
+
+    def consolidate(self, dry_run: bool = False, limit: int | None = None) -> dict[str, Any]: ...
+
+    def explain(self, entry_id: str) -> dict[str, Any]: ...
+
+    def maintain(self, rebuild: bool = False) -> MaintainReport: ...
+
+    def search(
+        self, query: str, k: int = 10, capabilities: bool = False
+    ) -> list[dict[str, Any]]: ...
+
+    def card(
+        self, message: str, conversation_id: str | None = None, voice: bool = False
+    ) -> dict[str, Any]: ...
+
+    def ingest(self, source: Source, options: IngestOptions) -> Ingested: ...
+
+
+@dataclass(frozen=True)
+class Ingested:
+    """An ingest's report, and what indexing made of it: the maintain report, or
+    why indexing failed (the pages stay written; a rerun indexes them)."""
+
+    report: IngestReport
+    indexed: MaintainReport | None = None
+    index_error: str | None = None
+
+
+class Memory:
+    def __init__(
+        self,
+        settings: Settings,
+        capabilities: Capabilities = list,
+        *,
+        index: SearchIndex | None = None,
+        sessions: SessionLog | None = None,
+        llm: ChatClient | None = None,
+        page_refresh_s: float = 0.0,
+        compact: bool = True,
+        progress: Progress = no_progress,
+    ) -> None:
+        """`index`, `sessions`, `llm`: parts opened by the caller (the runtime); the
+        rest open on first use. `compact=False` leaves compacting the store after
+        a write to the caller (`needs_compaction`): it holds the GIL throughout.
+        Capabilities are seeded only where the concept-page substrate is active
+        (on v1 the index is the knowledge base's)."""
+        self.settings = settings
+        self.tier = memory_tier(settings.config)
+        substrate = uses_concept_page_memory(settings.config)
+        self.capabilities: Capabilities = capabilities if substrate else list
+        self._index = index
+        self._maintain_on_open = index is None
+        self._sessions = sessions
+        self._read_log: SessionLog | None = None
+        self._llm = llm
+        self._llm_opened = llm is not None
+        self._page_refresh_s = page_refresh_s
+        self._compact = compact
+        self._progress = progress
+        self._injector: Injector | None = None
+        self._voice: Injector | None = None
+        self._opening = threading.Lock()
+        self._index_lock = threading.Lock()
+        self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
+        self.needs_compaction = False
+        self.jobs: Jobs | None = None
+        self.after_remember: Callable[[], object] | None = None
+        self.after_read: Callable[[], object] | None = None
+        self.stop_check: ProgressFn | None = None
+
+    # -- parts, opened on first use ----------------------------------------------------
+
+    @property
+    def index(self) -> SearchIndex:
+        with self._opening:
+            if self._index is None:
+                self._index = open_search_index(self.settings.indexed_corpus())
+        if self._maintain_on_open:
+            self._maintain_on_open = False
+            self.maintain()
+        return self._index
+
+    @property
+    def sessions(self) -> SessionLog:
+        """The conversation log, for writing."""
+        with self._opening:
+            if self._sessions is None:
+                self._sessions = open_session_log(self.settings.workspace)
+            return self._sessions
+
+    def _reading_log(self) -> SessionLog:
+        """The log for a card's recall: the writable one when open, else read-only
+        (a card from the CLI must work on a workspace it cannot write)."""
+        with self._opening:
+            if self._sessions is not None:
+                return self._sessions
+            if self._read_log is None:
+                self._read_log = open_session_log(self.settings.workspace, read_only=True)
+            return self._read_log
+
+    @property
+    def llm(self) -> ChatClient | None:
+        with self._opening:
+            if not self._llm_opened:
+                self._llm, self._llm_opened = open_chat_client(self.settings), True
+            return self._llm
+
+    @property
+    def injector(self) -> Injector:
+        """The turn path over the index and the log (its recall block)."""
+        index = self.index
+        log = self._reading_log()
+        with self._opening:
+            if self._injector is None:
+                self._injector = Injector(
+                    self.settings, index, page_refresh_s=self._page_refresh_s, sessions=log
+                )
+            return self._injector
+
+    def _card_injector(self, voice: bool) -> Injector:
+        """The voice front door reads no index: a CLI voice card opens none."""
+        if not voice or self._index is not None:
+            return self.injector
+        log = self._reading_log()
+        with self._opening:
+            if self._voice is None:
+                self._voice = Injector(self.settings, None, sessions=log)
+            return self._voice
+
+    # -- the fact path ------------------------------------------------------------------
+
+    def remember(
+        self, text: str, hints: Sequence[str] = (), at: datetime | None = None
+    ) -> BufferEntry:
+        entry = remember(self.settings, text, list(hints), now=at)
+        if self.after_remember is not None:
+            self.after_remember()
+        return entry
+
+    def consolidate(self, dry_run: bool = False, limit: int | None = None) -> dict[str, Any]:
+        """File the buffer (bounded runs, each followed by a re-index); a dry run
+        plans one batch. A served workspace files on its worker."""
+        if not dry_run and self.jobs is not None:
+            return self.jobs.consolidate(limit)
+        out = self.file_buffer(dry_run, limit)
+        out.pop("nothing_filed", None)
+        return out
+
+    def file_buffer(self, dry_run: bool = False, limit: int | None = None) -> dict[str, Any]:
+        """The filing itself, here: the one place writes dispatch on the tier."""
+        if self.tier == "v1":
+            filed = file_into_pkb(self.settings, dry_run=dry_run)
+            if filed.filed and not dry_run:
+                self.maintain()
+            out = filed.as_json()
+            nothing = not (filed.filed or filed.earlier or filed.skipped)
+        else:
+            index, client = self.index, self.llm
+            if dry_run:
+                run = consolidate(
+                    self.settings, dry_run=True, limit=limit, search=index, client=client
+                )
+            else:
+                run = consolidate_all(
+                    self.settings,
+                    limit=limit,
+                    search=index,
+                    client=client,
+                    after_run=lambda _: self.maintain(),
+                )
+            out, nothing = run.as_json(), not run.entries
+        if nothing:
+            out["nothing_filed"] = NOTHING_FILED
+        return out
+
+    def explain(self, entry_id: str) -> dict[str, Any]:
+        """Where a buffer entry went and why."""
+        return explain(self.settings, entry_id)
+
+    def ingest(self, source: Source, options: IngestOptions, *, reindex: bool = True) -> Ingested:
+        """Pages first, then indexing, always (not only when pages were written): a
+        run whose indexing failed wrote its pages, and its rerun finds them
+        `unchanged` but still unindexed. An indexing failure is reported beside
+        the report, never instead of it. `reindex=False`: the caller queues it."""
+        with self._progress("ingesting pages") as bar:
+            report = run_ingest(self.settings, source, options, progress=bar)
+        if options.dry_run or not reindex:
+            return Ingested(report)
+        try:
+            return Ingested(report, self.maintain())
+        except MemoryServiceError as exc:
+            return Ingested(report, index_error=exc.message)
+        except OSError as exc:
+            return Ingested(report, index_error=f"{exc.strerror or exc}")
+
+    def maintain(self, rebuild: bool = False) -> MaintainReport:
+        """The index brought up to the pages (one writer at a time), then the card's
+        view of the pages refreshed."""
+        self._maintain_on_open = False
+        index = self.index
+        with self._index_lock, self._progress("embedding chunks") as bar:
+            report = index.maintain(
+                self.capabilities(),
+                rebuild=rebuild,
+                optimize=self._compact,
+                progress=self._checked(bar),
+            )
+            if not self._compact and (report.embedded or report.deleted or report.rebuilt):
+                self.needs_compaction = True
+        if self._injector is not None:
+            self._injector.refresh_pages()
+        return report
+
+    def compact(self, wait: bool = True) -> bool:
+        """Compact the store after writes (`compact=False`); False when there was
+        nothing to compact or, without `wait`, a write still runs."""
+        if not self._index_lock.acquire(blocking=wait):
+            return False
+        try:
+            if not self.needs_compaction or self._index is None:
+                return False
+            self._index.optimize()
+            self.needs_compaction = False
+            return True
+        finally:
+            self._index_lock.release()
+
+    def _checked(self, bar: ProgressFn) -> ProgressFn:
+        stop = self.stop_check
+        if stop is None:
+            return bar
+
+        def both(done: int, total: int) -> None:
+            stop(done, total)
+            bar(done, total)
+
+        return both
+
+    # -- the read path ------------------------------------------------------------------
+
+    def search(self, query: str, k: int = 10, capabilities: bool = False) -> list[dict[str, Any]]:
+        index = self.index
+        self._note_read()
+        with self._reads:
+            hits = index.search(query, k, include_capabilities=capabilities)
+        return [h.as_json() for h in hits]
+
+    def card(
+        self, message: str, conversation_id: str | None = None, voice: bool = False
+    ) -> dict[str, Any]:
+        """One turn's blocks, exactly as prompt assembly gets them."""
+        injector = self._card_injector(voice)
+        self._note_read()
+        with self._reads:
+            return injector.assemble(message, conversation_id, voice_front_door=voice).as_json()
+
+    def _note_read(self) -> None:
+        if self.after_read is not None:
+            self.after_read()
+
+    def scan(self, text: str, source: str = "user") -> Verdict:
+        """The scanner's verdict, writing nothing."""
+        return self.settings.scanner.check(text, source)
+
+    # -- conversations and the profile ---------------------------------------------------
+
+    def log_turns(
+        self,
+        session_id: str,
+        messages: list[NewMessage],
+        parent_id: str | None = None,
+        now: float | None = None,
+    ) -> tuple[list[int], list[PromotionOutcome]]:
+        """Store a batch of turns, then promote what each direct user turn states
+        again (after it is stored: the turn is part of its own session)."""
+        at = time.time() if now is None else now
+        return record_turns(self.settings, self.sessions, session_id, messages, at, parent_id)
+
+    def end_session(self, session_id: str, reason: str) -> dict[str, Any]:
+        """End a session; its finalization is recorded with the ending and, on a
+        served workspace, queued on the worker."""
+        row = self.sessions.end(session_id, reason, time.time())
+        if self.jobs is not None:
+            self.jobs.finalize_soon()
+        return row.as_json()
+
+    def forget(self, what: str) -> dict[str, Any]:
+        """A promotion id (p-…), a curation candidate id (c-…) or a profile line's text."""
+        if what.startswith("p-"):
+            record = forget_promotion(self.settings, what, time.time())
+            return {"forgot": record["id"], "content": record["content"]}
+        if what.startswith("c-"):
+            candidate = forget_candidate(self.settings, what)
+            return {"forgot": candidate["id"], "content": candidate["text"]}
+        return {"forgot": what, "content": what, "files": forget_text(self.settings, what)}
+
+    def status(self) -> dict[str, Any]:
+        """Counts only, never transcript text: the log, finalizations, curation
+        candidates, promotions and the profile files' use of their budgets."""
+        log = self._reading_log()
+        finals = finalizations.counts(log)
+        sessions, messages = log.session_count(), log.count()
+        ws = self.settings.workspace
+        candidates = Counter(c.status for c in CurationStore.load(ws).candidates)
+        promotions = Counter(r.status for r in PromotionStore.load(ws).records.values())
+        return {
+            "curation_mode": self.settings.tuning.curation_mode,
+            "model_configured": resolve_llm(self.settings) is not None,
+            "sessions": sessions,
+            "messages": messages,
+            "finalizations": finals,
+            "candidates": dict(sorted(candidates.items())),
+            "promotions": dict(sorted(promotions.items())),
+            "profile": {
+                f.name: {"chars": len(f.text), "budget": f.budget}
+                for f in read_profile(self.settings).values()
+            },
+        }
+
+    def close(self) -> None:
+        for injector in (self._injector, self._voice):
+            if injector is not None:
+                injector.close()
+        for log in (self._sessions, self._read_log):
+            if log is not None:
+                log.close()
+        if self._llm is not None:
+            self._llm.close()
+        if self._index is not None:
+            self._index.store.close()
