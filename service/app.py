@@ -125,7 +125,7 @@ def create_app(
 def _install_errors(app: FastAPI) -> None:
     @app.exception_handler(MemoryServiceError)
     async def service_error(request: Request, exc: MemoryServiceError) -> JSONResponse:
-        return error_response(exc.http_status, exc.code, exc.message)
+        return error_response(exc.http_status, exc.code, exc.message, exc.fields())
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

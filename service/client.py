@@ -1,6 +1,7 @@
 """The CLI's way to a running service: JSON over HTTP, errors turned back
-into the same `MemoryServiceError`s the library raises, so a command prints
-the same line whether it ran in-process or against the service."""
+into the same `MemoryServiceError`s the library raises (by the body's `code`,
+`errors.from_wire`), so a command prints the same line and exits with the same
+code whether it ran in-process or against the service."""
 
 from __future__ import annotations
 
@@ -8,20 +9,7 @@ from typing import Any
 
 import httpx
 
-from substrate.errors import (
-    InvalidInputError,
-    LockHeldError,
-    MemoryServiceError,
-    NotFoundError,
-    StoreUnavailableError,
-)
-
-BY_STATUS: dict[int, type[MemoryServiceError]] = {
-    404: NotFoundError,
-    409: LockHeldError,
-    422: InvalidInputError,
-    503: StoreUnavailableError,
-}
+from substrate.errors import StoreUnavailableError, from_wire
 
 
 class ServiceClient:
@@ -58,7 +46,4 @@ class ServiceClient:
             data = None
         if response.is_success:
             return data
-        message = f"the service answered {response.status_code}"
-        if isinstance(data, dict) and isinstance(data.get("error"), dict):
-            message = str(data["error"].get("message", message))
-        raise BY_STATUS.get(response.status_code, MemoryServiceError)(message)
+        raise from_wire(response.status_code, data)  # by the body's code: the same class

@@ -1,9 +1,33 @@
 """The one error tree of the memory service.
 
 Every failure a user can cause or meet is a `MemoryServiceError`; each
-subclass carries the HTTP status the service answers with and the exit code
-the CLI uses, so the edges translate errors without knowing their kinds.
-(Never name anything `MemoryError`: that is a Python builtin.)
+subclass carries the HTTP status the service answers with, the exit code the
+CLI uses and a `code` unique in the tree, so the edges translate errors
+without knowing their kinds. Over the wire an error is `{"error": {"status",
+"code", "message", ...fields}}`, and `from_wire` turns that body back into the
+same class, so a command through a running service exits and prints as the
+local call would. (Never name anything `MemoryError`: that is a Python builtin.)
+
+    MemoryServiceError            500 internal
+    ├── WorkspaceError            404 workspace
+    ├── NotFoundError             404 not_found
+    ├── InvalidInputError         422 invalid_input
+    │   ├── TooLargeError         413 too_large
+    │   ├── NotRegularFileError   422 not_a_file
+    │   ├── ConfigError           422 config
+    │   ├── PageParseError        422 parse_error
+    │   ├── LlmConfigError        422 llm_config
+    │   └── ScannerRejection      422 scanner_rejected (exit 2)
+    ├── StaleWriteError           409 changed_on_disk
+    ├── MemoryDisabledError       409 memory_disabled
+    ├── LockHeldError             409 locked
+    ├── ServiceStartingError      503 starting
+    ├── TransientError            503 transient
+    ├── BillingError              402 billing
+    ├── LlmAnswerError            502 model_answer
+    └── StoreUnavailableError     503 store_unavailable
+        ├── DiskFullError         507 disk_full
+        └── ReadOnlyError         503 read_only
 """
 
 from __future__ import annotations
@@ -22,6 +46,14 @@ class MemoryServiceError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+    def fields(self) -> dict[str, str]:
+        """What the wire body carries besides status, code and message."""
+        return {}
+
+    @classmethod
+    def from_fields(cls, message: str, fields: dict[str, str]) -> MemoryServiceError:
+        return cls(message)
 
 
 class WorkspaceError(MemoryServiceError):
@@ -76,6 +108,17 @@ class ScannerRejection(InvalidInputError):
         self.detail = detail
         self.policy = policy
 
+    def fields(self) -> dict[str, str]:
+        return {"rule": self.rule, "detail": self.detail, "policy": self.policy}
+
+    @classmethod
+    def from_fields(cls, message: str, fields: dict[str, str]) -> MemoryServiceError:
+        if {"rule", "detail", "policy"} <= set(fields):
+            return cls(fields["rule"], fields["detail"], fields["policy"])
+        rejection = cls("unknown", message)
+        rejection.message = message
+        return rejection
+
 
 class StaleWriteError(MemoryServiceError):
     """The file changed on disk since it was read; the newer file was kept."""
@@ -117,6 +160,20 @@ class BillingError(MemoryServiceError):
 
     http_status = 402
     code = "billing"
+
+
+class LlmConfigError(ConfigError):
+    """The provider refused the request as configured (key, model, URL)."""
+
+    code = "llm_config"
+
+
+class LlmAnswerError(MemoryServiceError):
+    """The model answered, but with nothing usable: not a JSON object, too large,
+    nested too deep, or outside the schema."""
+
+    http_status = 502
+    code = "model_answer"
 
 
 class StoreUnavailableError(MemoryServiceError):
@@ -173,3 +230,40 @@ def from_database_error(exc: Exception, where: Path | None = None) -> MemoryServ
     if "readonly" in text or "read-only" in text or "unable to open" in text:
         return ReadOnlyError(f"cannot write a database under .substrate/: {text}")
     return StoreUnavailableError(f"a database under .substrate/ failed: {text}")
+
+
+def error_kinds() -> dict[str, type[MemoryServiceError]]:
+    """Every error class that declares its own code, by that code (imported
+    subclasses included; one that only narrows its parent keeps the parent's)."""
+    kinds: dict[str, type[MemoryServiceError]] = {}
+    todo: list[type[MemoryServiceError]] = [MemoryServiceError]
+    while todo:
+        cls = todo.pop()
+        if "code" in vars(cls):
+            kinds[cls.code] = cls
+        todo.extend(cls.__subclasses__())
+    return kinds
+
+
+def from_wire(status: int, body: object) -> MemoryServiceError:
+    """The error a service's answer body describes, as the class that raised it;
+    a body that names no code we know falls back on the status."""
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        return _by_status(status)(f"the service answered {status}")
+    message = str(error.get("message", f"the service answered {status}"))
+    cls = error_kinds().get(str(error.get("code")))
+    if cls is None:
+        return _by_status(status)(message)
+    fields = {k: str(v) for k, v in error.items() if k not in ("status", "code", "message")}
+    return cls.from_fields(message, fields)
+
+
+def _by_status(status: int) -> type[MemoryServiceError]:
+    return {
+        404: NotFoundError,
+        409: LockHeldError,
+        413: TooLargeError,
+        422: InvalidInputError,
+        503: StoreUnavailableError,
+    }.get(status, MemoryServiceError)

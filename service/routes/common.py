@@ -34,10 +34,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"status": status, "code": code, "message": message}}, status_code=status
-    )
+def error_response(
+    status: int, code: str, message: str, fields: dict[str, str] | None = None
+) -> JSONResponse:
+    """The one error body; `fields` are an error's own (`MemoryServiceError.fields`)."""
+    error = {"status": status, "code": code, "message": message, **(fields or {})}
+    return JSONResponse({"error": error}, status_code=status)
 
 
 # The dependencies are coroutines: FastAPI runs a plain function dependency on

@@ -10,11 +10,10 @@ the callers (consolidation, curation) validate it. It imports only `config`,
 `safety` and the error tree, and must not import any other room.
 """
 
+from substrate.errors import LlmAnswerError, LlmConfigError
 from substrate.llm.client import (
     ChatClient,
     JsonAnswer,
-    LlmAnswerError,
-    LlmConfigError,
     LlmSettings,
     Usage,
     open_chat_client,

@@ -24,22 +24,13 @@ import openai
 
 from substrate.config.schema import LLM_KEYS
 from substrate.config.settings import Settings
-from substrate.errors import BillingError, ConfigError, MemoryServiceError, TransientError
+from substrate.errors import (
+    BillingError,
+    LlmAnswerError,
+    LlmConfigError,
+    TransientError,
+)
 from substrate.llm.bounded import AnswerTooLarge, BoundedTransport, depth_problem
-
-
-class LlmConfigError(ConfigError):
-    """The provider refused the request as configured (key, model, URL)."""
-
-    code = "llm_config"
-
-
-class LlmAnswerError(MemoryServiceError):
-    """The model answered, but with nothing usable: not a JSON object, too large,
-    nested too deep, or outside the schema."""
-
-    http_status = 502
-    code = "model_answer"
 
 
 @dataclass(frozen=True)
