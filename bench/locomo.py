@@ -48,8 +48,8 @@ from rank_bm25 import BM25Okapi
 
 from injector import Injector
 from injector.v3.card import CardPage, render_card
-from lanes.select import LANE_ORDER
 from substrate import Settings, Workspace, init_workspace, open_workspace, parse_config
+from substrate.config.lanes import lane_order
 from substrate.index import (
     DENSE,
     DENSE_ML,
@@ -201,7 +201,7 @@ def card_variants(
     keeps the named ones."""
     variants = (
         {"card": V3, "card_no_backfill": f"{V3}backfill = false\n"}
-        | {f"card_no_{lane}": f"{V3}quota_{lane} = 0\n" for lane in LANE_ORDER}
+        | {f"card_no_{lane}": f"{V3}quota_{lane} = 0\n" for lane in lane_order()}
         | {"v2_engine": V2}
         | extra
     )

@@ -1,6 +1,7 @@
 """Merge the lanes into one selection: per-lane quotas, one total budget.
 
-Lanes are visited in a fixed priority order; each may add up to its quota of
+Lanes are visited in their declared order (`substrate.config.lanes`); each
+may add up to its quota of
 pages not yet chosen, until the total is reached. A page proposed by several
 lanes is chosen once and lists every lane that proposed it, so the card can
 say why it is there. Ties inside a lane were already broken by slug, so the
@@ -8,7 +9,7 @@ same inputs always give the same selection.
 
 With `backfill`, room the quotas left unused (a turn that names no entity,
 a conversation with no history) goes to the lanes' next candidates, in
-`BACKFILL_ORDER`, rather than staying empty. `core` never backfills (its
+their declared order, rather than staying empty. `core` never backfills (its
 pages are not about the turn), and a lane with quota 0 is switched off: it
 backfills nothing and is not listed among a page's lanes.
 
@@ -21,9 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lanes.candidates import Candidate
-
-LANE_ORDER = ("core", "entity", "sim", "hot", "edges", "fresh")
-BACKFILL_ORDER = ("entity", "sim", "hot", "edges", "fresh")
+from substrate.config.lanes import backfill_order, lane_order
 
 
 @dataclass
@@ -70,13 +69,14 @@ def select(
     backfill: bool = False,
 ) -> list[Selected]:
     chosen: dict[str, Selected] = {}
-    for lane in LANE_ORDER:
+    order = lane_order()
+    for lane in order:
         _take(chosen, proposals.get(lane, []), lane, quotas.get(lane, 0), total)
     if backfill:
-        for lane in BACKFILL_ORDER:
+        for lane in backfill_order():
             if quotas.get(lane, 0) > 0:
                 _take(chosen, proposals.get(lane, []), lane, total, total)
-    for lane in LANE_ORDER:
+    for lane in order:
         if quotas.get(lane, 0) <= 0:
             continue  # a switched-off lane is never credited with a page
         for candidate in proposals.get(lane, []):

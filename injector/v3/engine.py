@@ -1,4 +1,5 @@
-"""The v3 engine: lanes (core, entity, sim, hot, edges, fresh) over the PageIndex,
+"""The v3 engine: the declared lanes (`substrate.config.lanes`; core, entity, sim,
+hot, edges, fresh) over the PageIndex,
 the turn's hybrid search hits and the conversation's state, selected within the
 quotas and rendered as the `<memory>` card. Each turn is recorded: the
 conversation's selection (for `hot`, and its card for the voice front door) and
@@ -15,29 +16,22 @@ conversation's frozen card from its previous turn at once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any
 
 from injector.blocks import SelectedPage
 from injector.render import excerpt_shares
 from injector.shared import PageState
 from injector.v3.card import CardPage, render_card
-from lanes.candidates import Candidate
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
-from lanes.edges import CoSelectionGraph, edges_lane
-from lanes.entity import entity_lane
 from lanes.health import note_unsaved
-from lanes.recency import core_lane, hot_lane
-from lanes.relevance import Floors, fresh_lane, sim_lane
-from lanes.select import Selected, select, within_room
+from lanes.registry import Turn, propose
+from lanes.select import Selected, select
 from substrate.config import Settings
-from substrate.index import EntityMatcher, Hit, SearchIndex, excerpt_for
+from substrate.config.lanes import learns_edges
+from substrate.index import Hit, SearchIndex, excerpt_for
 from substrate.index.bm25 import query_terms, question_keys
 from substrate.pages import PageIndex
 
 SEARCH_K = 20
-SEEDS = 3
-LEARNS_EDGES = frozenset({"entity", "sim", "fresh", "hot"})
 
 Picked = tuple[str, list[SelectedPage]]  # (the rendered block, the pages on it)
 
@@ -93,7 +87,9 @@ class V3Engine:
             index = state.newest()
             matcher = state.matcher(index)
             graph = state.edges.current()
-            proposals = self._proposals(message, index, matcher, hits, conversation, graph, now)
+            hits = [h for h in hits if h.slug in index.entries]
+            turn = Turn(message, index, matcher, hits, conversation, graph, now, v3)
+            proposals = propose(turn)
         chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
         pages = self._card_pages(chosen, index, hits, message)
         memory, shown = render_card(pages, v3.card_budget_chars)
@@ -111,7 +107,8 @@ class V3Engine:
     ) -> None:
         """The turn's learned edges and the conversation's state: derived, so a full
         disk or a read-only workspace costs them, never the card (counted)."""
-        learned = [s.slug for s in selected if LEARNS_EDGES & set(s.lanes)]
+        learning = learns_edges()
+        learned = [s.slug for s in selected if learning & set(s.lanes)]
         try:
             if len(learned) > 1:
                 with self._state.lock:
@@ -137,39 +134,6 @@ class V3Engine:
             for s in card.get("selected", [])
         ]
         return str(card.get("memory", "")), selected
-
-    def _proposals(
-        self,
-        message: str,
-        index: PageIndex,
-        matcher: EntityMatcher,
-        hits: list[Hit],
-        conversation: Any,
-        graph: CoSelectionGraph,
-        now: float,
-    ) -> dict[str, list[Candidate]]:
-        v3 = self._v3
-        hits = [h for h in hits if h.slug in index.entries]
-        proposals = {
-            "core": core_lane(index),
-            "entity": entity_lane(matcher, message),
-            "sim": sim_lane(hits, Floors(v3.sim_floor_dense, v3.sim_floor_bm25, v3.sim_floor_ml)),
-            "fresh": fresh_lane(
-                hits,
-                Floors(v3.fresh_floor_dense, v3.fresh_floor_bm25, v3.fresh_floor_ml),
-                datetime.fromtimestamp(now, UTC),
-                v3.fresh_days,
-            ),
-        }
-        seeds = [c.slug for c in proposals["entity"][:SEEDS]]
-        seeds += [c.slug for c in proposals["sim"][:SEEDS] if c.slug not in seeds]
-        proposals["hot"], proposals["edges"] = within_room(
-            proposals["sim"],
-            v3.quota_sim,
-            hot_lane(conversation, v3.hot_decay, index) if conversation else [],
-            edges_lane(graph, seeds, v3.edge_threshold, index.entries),
-        )
-        return proposals
 
     def _card_pages(
         self, chosen: list[Selected], index: PageIndex, hits: list[Hit], message: str

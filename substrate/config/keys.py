@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from substrate.config.lanes import LANES, quota_key
+
 MEMORY = "memory"
 V2 = "memory.v2"
 V3 = "memory.v3"
@@ -78,12 +80,17 @@ KEYS: tuple[Key, ...] = (
     _size(V3, "card_budget_chars", 2400, "size of the <memory> card", 100_000, low=200),
     _count(V3, "max_pages", 8, "pages on the card, all lanes together", 1, 64),
     _weight(V3, "card_excerpt_decay", 0.5, "the k-th search hit gets decay^k of the excerpt room"),
-    _count(V3, "quota_core", 2, "pages the core lane may add", 0, 64),
-    _count(V3, "quota_entity", 3, "pages the entity lane may add", 0, 64),
-    _count(V3, "quota_sim", 4, "pages the sim lane may add", 0, 64),
-    _count(V3, "quota_hot", 2, "pages the hot lane may add", 0, 64),
-    _count(V3, "quota_edges", 2, "pages the edges lane may add", 0, 64),
-    _count(V3, "quota_fresh", 0, "pages the fresh lane may add (off by default)", 0, 64),
+    *(
+        _count(
+            V3,
+            quota_key(lane.name),
+            lane.quota,
+            f"pages the {lane.name} lane may add: {lane.about}",
+            0,
+            64,
+        )
+        for lane in LANES
+    ),
     Key(V3, "backfill", bool, True, "room the quotas leave goes to the lanes' next pages"),
     _weight(V3, "sim_floor_dense", 0.25, "a sim page needs this cosine, or"),
     Key(V3, "sim_floor_bm25", float, 2.0, "... this BM25 score, or", low=0.0, high=1000.0),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from substrate.config.config_file import MemoryConfig
+from substrate.config.lanes import lanes, quota_key
 from substrate.config.schema import (
     COMPUTE_KEYS,
     LIMIT_KEYS,
@@ -62,12 +63,6 @@ class V3Tuning:
     card_budget_chars: int
     max_pages: int
     card_excerpt_decay: float
-    quota_core: int
-    quota_entity: int
-    quota_sim: int
-    quota_hot: int
-    quota_edges: int
-    quota_fresh: int
     backfill: bool
     sim_floor_dense: float
     sim_floor_bm25: float
@@ -82,16 +77,13 @@ class V3Tuning:
     info_buffer_entries: int
     conversation_turns: int
     conversation_ttl_hours: float
+    lane_quotas: Mapping[str, int]  # each lane's `quota_<name>` (`config.lanes`)
 
     def quotas(self) -> dict[str, int]:
-        return {
-            "core": self.quota_core,
-            "entity": self.quota_entity,
-            "sim": self.quota_sim,
-            "hot": self.quota_hot,
-            "edges": self.quota_edges,
-            "fresh": self.quota_fresh,
-        }
+        return dict(self.lane_quotas)
+
+    def quota(self, lane: str) -> int:
+        return self.lane_quotas.get(lane, 0)
 
 
 def _with_defaults(table: Mapping[str, Any], keys: Mapping[str, tuple[Any, Any]]) -> dict[str, Any]:
@@ -104,7 +96,8 @@ def _with_defaults(table: Mapping[str, Any], keys: Mapping[str, tuple[Any, Any]]
 
 def resolve_v3_tuning(config: MemoryConfig) -> V3Tuning:
     values = _with_defaults(config.v3, V3_KEYS)
-    return V3Tuning(**values)
+    quotas = {lane.name: values.pop(quota_key(lane.name), lane.quota) for lane in lanes()}
+    return V3Tuning(**values, lane_quotas=quotas)
 
 
 @dataclass(frozen=True)

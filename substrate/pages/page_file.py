@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -54,8 +54,11 @@ class Link:
     via: LinkVia
 
 
-@dataclass(frozen=True)
-class Page:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PageMeta:
+    """What a page says about itself, parsed from its file: the field set the
+    parsed `Page` and the cached `PageEntry` share (each adds its own)."""
+
     slug: str
     title: str
     aliases: tuple[str, ...]
@@ -65,12 +68,21 @@ class Page:
     core: bool
     source: str | None
     origin_date: str | None
-    fresh_at: datetime
-    body: str
     content_hash: str
     filed: tuple[str, ...] = ()  # entry ids of the facts consolidation filed here
     facts: int = 0  # bullets in the managed fact section
     quarantine: str | None = None  # why the scanner quarantined an imported page
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Page(PageMeta):
+    fresh_at: datetime
+    body: str
+
+
+def meta_of(page: PageMeta) -> dict[str, Any]:
+    """The shared fields of a page, as keyword arguments for another kind."""
+    return {f.name: getattr(page, f.name) for f in fields(PageMeta)}
 
 
 # Any page file larger than this is a parse failure, never read whole: a hand-

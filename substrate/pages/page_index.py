@@ -26,7 +26,14 @@ from typing import Any
 from substrate.config.cpus import usable_cpus
 from substrate.config.workspace import Workspace
 from substrate.errors import InvalidInputError
-from substrate.pages.page_file import Link, iso_utc, parse_page, read_page_file
+from substrate.pages.page_file import (
+    Link,
+    PageMeta,
+    iso_utc,
+    meta_of,
+    parse_page,
+    read_page_file,
+)
 from substrate.pages.slugs import slug_problem
 from substrate.safety.inputs import printable
 from substrate.safety.safe_files import MAX_FILE_BYTES, read_regular_file, write_atomic
@@ -35,24 +42,11 @@ CACHE_VERSION = 3
 PARALLEL_THRESHOLD = 500
 
 
-@dataclass(frozen=True, slots=True)
-class PageEntry:
-    slug: str
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PageEntry(PageMeta):
     path: str
-    title: str
-    aliases: tuple[str, ...]
-    summary: str | None
-    tags: tuple[str, ...]
-    links: tuple[Link, ...]
-    core: bool
-    source: str | None
-    origin_date: str | None
     fresh_at: datetime | None
     modified_at: datetime
-    content_hash: str
-    filed: tuple[str, ...] = ()
-    facts: int = 0
-    quarantine: str | None = None
 
     def link_targets(self) -> list[str]:
         return list(dict.fromkeys(link.target for link in self.links))
@@ -173,24 +167,7 @@ def _scan_file(concepts_dir: str, rel: str, mtime_ns: int, size: int) -> Scanned
         return Scanned(mtime_ns, size, None, ParseFailure(slug, rel, exc.message))
     except FileNotFoundError:
         return Scanned(mtime_ns, size, None, ParseFailure(slug, rel, "deleted while scanning"))
-    entry = PageEntry(
-        slug=slug,
-        path=rel,
-        title=page.title,
-        aliases=page.aliases,
-        summary=page.summary,
-        tags=page.tags,
-        links=page.links,
-        core=page.core,
-        source=page.source,
-        origin_date=page.origin_date,
-        fresh_at=page.fresh_at,
-        modified_at=mtime,
-        content_hash=page.content_hash,
-        filed=page.filed,
-        facts=page.facts,
-        quarantine=page.quarantine,
-    )
+    entry = PageEntry(**meta_of(page), path=rel, fresh_at=page.fresh_at, modified_at=mtime)
     return Scanned(mtime_ns, size, entry, None)
 
 
