@@ -20,6 +20,11 @@ run: install
 	$(BIN)/memory validate --workspace $(EXAMPLE)
 	$(BIN)/memory maintain --workspace $(EXAMPLE)
 	$(BIN)/memory search --workspace $(EXAMPLE) --k 3 "what is Sam allergic to"
+	@echo
+	@echo 'Next: put `memory` on your PATH:  export PATH="$(abspath $(BIN)):$$PATH"'
+	@echo 'An MCP host (Claude Desktop, Cursor, ...) starts it with this config:'
+	@echo '  {"mcpServers": {"memory": {"command": "$(abspath $(BIN))/memory", "args": ["mcp", "--workspace", "$(abspath $(EXAMPLE))"]}}}'
+	@echo 'Now serving the example workspace (Ctrl-C stops it):'
 	$(BIN)/memory serve --workspace $(EXAMPLE)
 
 # The web tab's end-to-end test drives Debian's Chromium; installed here when

@@ -51,8 +51,7 @@ from typing import Any
 # `bench/ingest.py` would shadow the `ingest` package for a script run from bench/.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from ingest import InlineSource
-from ingest import run as run_ingest
+from ingest import InlineSource, run as run_ingest
 from injector import Injector
 from substrate import Settings, Workspace, init_workspace, open_workspace, parse_config, remember
 from substrate.consolidation import consolidate_all

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from injector.blocks import Blocks, SelectedPage, check_conversation_id
 from injector.info import render_info
-from injector.shared import PageState
+from injector.page_state import PageState
 from injector.trust import render_profile, render_recall
 from injector.v1 import V1Engine
 from injector.v2 import V2Engine

@@ -32,7 +32,17 @@ from starlette.routing import BaseRoute
 
 from service.body_limit import BodyLimit
 from service.mcp import build_server
-from service.routes import conversations, curation, graph, jobs, memory
+from service.routes import (
+    consolidation,
+    conversations,
+    curation,
+    jobs,
+    memory,
+    memory_graph,
+    profile,
+    promotions,
+    sessions,
+)
 from service.routes.common import error_response
 from service.runtime import Runtime
 from substrate import (
@@ -110,8 +120,10 @@ def create_app(
             "advice": migration_advice(settings.config),
         }
 
-    for router in (memory.router, conversations.router, curation.router, graph.router, jobs.router):
-        app.include_router(router)
+    for module in (memory, conversations, sessions, promotions, profile, curation):
+        app.include_router(module.router)
+    for module in (memory_graph, consolidation, jobs):
+        app.include_router(module.router)
     app.router.routes.append(mcp_route)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 

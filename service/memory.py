@@ -36,33 +36,21 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ingest import IngestOptions, IngestReport, Source
-from ingest import run as run_ingest
-from injector import Injector
-from substrate import (
-    BufferEntry,
-    Capability,
-    MaintainReport,
-    MemoryServiceError,
-    SearchIndex,
-    Settings,
-    memory_tier,
-    open_search_index,
-    remember,
-    uses_concept_page_memory,
-)
+from substrate import MemoryServiceError, Settings, memory_tier, uses_concept_page_memory
 from substrate.config import usable_cpus
-from substrate.consolidation import consolidate, consolidate_all, explain, file_into_pkb
-from substrate.curation import CurationStore, forget_candidate, forget_text
-from substrate.llm import ChatClient, open_chat_client, resolve_llm
-from substrate.profile import read_profile
-from substrate.promotion import PromotionOutcome, PromotionStore, forget_promotion, record_turns
-from substrate.safety import Verdict
-from substrate.sessions import NewMessage, SessionLog, finalizations, open_session_log
 
-Capabilities = Callable[[], list[Capability]]
+if TYPE_CHECKING:  # each part is imported where it is first used (a cold command's cost)
+    from ingest import IngestOptions, IngestReport, Source
+    from injector import Injector
+    from substrate import BufferEntry, Capability, MaintainReport, SearchIndex
+    from substrate.llm import ChatClient
+    from substrate.promotion import PromotionOutcome
+    from substrate.safety import Verdict
+    from substrate.sessions import NewMessage, SessionLog
+
+Capabilities = Callable[[], list["Capability"]]
 ProgressFn = Callable[[int, int], None]
 Progress = Callable[[str], AbstractContextManager[ProgressFn]]
 READ_SLOTS = 1  # concurrent cards and searches per core
@@ -169,6 +157,8 @@ class Memory:
     def index(self) -> SearchIndex:
         with self._opening:
             if self._index is None:
+                from substrate import open_search_index
+
                 self._index = open_search_index(self.settings.indexed_corpus())
         if self._maintain_on_open:
             self._maintain_on_open = False
@@ -180,6 +170,8 @@ class Memory:
         """The conversation log, for writing."""
         with self._opening:
             if self._sessions is None:
+                from substrate.sessions import open_session_log
+
                 self._sessions = open_session_log(self.settings.workspace)
             return self._sessions
 
@@ -190,6 +182,8 @@ class Memory:
             if self._sessions is not None:
                 return self._sessions
             if self._read_log is None:
+                from substrate.sessions import open_session_log
+
                 self._read_log = open_session_log(self.settings.workspace, read_only=True)
             return self._read_log
 
@@ -197,6 +191,8 @@ class Memory:
     def llm(self) -> ChatClient | None:
         with self._opening:
             if not self._llm_opened:
+                from substrate.llm import open_chat_client
+
                 self._llm, self._llm_opened = open_chat_client(self.settings), True
             return self._llm
 
@@ -207,6 +203,8 @@ class Memory:
         log = self._reading_log()
         with self._opening:
             if self._injector is None:
+                from injector import Injector
+
                 self._injector = Injector(
                     self.settings, index, page_refresh_s=self._page_refresh_s, sessions=log
                 )
@@ -219,6 +217,8 @@ class Memory:
         log = self._reading_log()
         with self._opening:
             if self._voice is None:
+                from injector import Injector
+
                 self._voice = Injector(self.settings, None, sessions=log)
             return self._voice
 
@@ -227,6 +227,8 @@ class Memory:
     def remember(
         self, text: str, hints: Sequence[str] = (), at: datetime | None = None
     ) -> BufferEntry:
+        from substrate import remember
+
         entry = remember(self.settings, text, list(hints), now=at)
         if self.after_remember is not None:
             self.after_remember()
@@ -243,6 +245,8 @@ class Memory:
 
     def file_buffer(self, dry_run: bool = False, limit: int | None = None) -> dict[str, Any]:
         """The filing itself, here: the one place writes dispatch on the tier."""
+        from substrate.consolidation import consolidate, consolidate_all, file_into_pkb
+
         if self.tier == "v1":
             filed = file_into_pkb(self.settings, dry_run=dry_run)
             if filed.filed and not dry_run:
@@ -270,6 +274,8 @@ class Memory:
 
     def explain(self, entry_id: str) -> dict[str, Any]:
         """Where a buffer entry went and why."""
+        from substrate.consolidation import explain
+
         return explain(self.settings, entry_id)
 
     def ingest(self, source: Source, options: IngestOptions, *, reindex: bool = True) -> Ingested:
@@ -277,6 +283,8 @@ class Memory:
         run whose indexing failed wrote its pages, and its rerun finds them
         `unchanged` but still unindexed. An indexing failure is reported beside
         the report, never instead of it. `reindex=False`: the caller queues it."""
+        from ingest import run as run_ingest
+
         with self._progress("ingesting pages") as bar:
             report = run_ingest(self.settings, source, options, progress=bar)
         if options.dry_run or not reindex:
@@ -368,6 +376,8 @@ class Memory:
     ) -> tuple[list[int], list[PromotionOutcome]]:
         """Store a batch of turns, then promote what each direct user turn states
         again (after it is stored: the turn is part of its own session)."""
+        from substrate.promotion import record_turns
+
         at = time.time() if now is None else now
         return record_turns(self.settings, self.sessions, session_id, messages, at, parent_id)
 
@@ -381,6 +391,9 @@ class Memory:
 
     def forget(self, what: str) -> dict[str, Any]:
         """A promotion id (p-…), a curation candidate id (c-…) or a profile line's text."""
+        from substrate.curation import forget_candidate, forget_text
+        from substrate.promotion import forget_promotion
+
         if what.startswith("p-"):
             record = forget_promotion(self.settings, what, time.time())
             return {"forgot": record["id"], "content": record["content"]}
@@ -392,6 +405,12 @@ class Memory:
     def status(self) -> dict[str, Any]:
         """Counts only, never transcript text: the log, finalizations, curation
         candidates, promotions and the profile files' use of their budgets."""
+        from substrate.curation import CurationStore
+        from substrate.llm import resolve_llm
+        from substrate.profile import read_profile
+        from substrate.promotion import PromotionStore
+        from substrate.sessions import finalizations
+
         log = self._reading_log()
         finals = finalizations.counts(log)
         sessions, messages = log.session_count(), log.count()

@@ -59,7 +59,7 @@ from substrate import (
 from substrate.config.tuning import resolve_qdrant_server
 from substrate.curation import capture, run_finalizations
 from substrate.index import Embedder
-from substrate.index.edge_store import check_free_space
+from substrate.index.qdrant_edge import check_free_space
 from substrate.llm import ChatClient, open_chat_client
 from substrate.sessions import NewMessage, SessionLog, open_session_log
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
-from substrate import InvalidInputError, MemoryConfig, Settings, load_config, open_workspace
+from substrate import MemoryConfig, Settings, load_config, open_workspace
 from substrate.config import resolve_substrate_tuning
 from substrate.config.schema import LLM_KEYS
-from substrate.index.use_embedder import shared_use
-from substrate.safety import RULES, LearnedDetector, Scanner
+from substrate.safety import RULES, DeferredDetector, Scanner
 
 
 def build_settings(workspace: Path) -> Settings:
@@ -38,10 +38,13 @@ def build_scanner(config: MemoryConfig | None, state_dir: Path | None) -> Scanne
     the first text the rules let through."""
     if config is not None and not resolve_substrate_tuning(config).scanner_detector:
         return RULES
-    try:
-        return Scanner(LearnedDetector.load(shared_use(state_dir).embed_query))
-    except (OSError, ValueError) as exc:  # a damaged install
-        raise InvalidInputError(f"the scanner's learned detector cannot be loaded: {exc}") from None
+
+    def embed(text: str) -> Any:
+        from substrate.index.use_embedder import shared_use
+
+        return shared_use(state_dir).embed_query(text)
+
+    return Scanner(DeferredDetector(embed))
 
 
 def service_token() -> str | None:

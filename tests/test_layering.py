@@ -39,7 +39,7 @@ SUBSTRATE_ROOMS: dict[str, set[str]] = {
     "promotion": {"safety", "config", "sessions", "profile"},
     "curation": {"safety", "config", "pages", "intake", "sessions", "profile", "llm"},
 }
-SUBSTRATE_SHARED = {"errors"}  # root modules every room may import
+SUBSTRATE_SHARED = {"errors", "lazy"}  # root modules every room may import
 SWITCH_OWNERS = {
     "substrate/config/tiers.py",
     "substrate/config/keys.py",  # declares them, with every other key
@@ -58,7 +58,7 @@ SPINE = {
     "injector/blocks.py",
     "injector/info.py",
     "injector/render.py",
-    "injector/shared.py",
+    "injector/page_state.py",
     "injector/trust.py",
 }
 COMPOSERS = {"injector/__init__.py", "injector/assemble.py"}

@@ -11,8 +11,8 @@ block on v2).
 from __future__ import annotations
 
 from injector.blocks import SelectedPage
+from injector.page_state import PageState
 from injector.render import excerpt_shares
-from injector.shared import PageState
 from injector.v2.activation import Activated, Neighbours, linked_pages, seed, spread
 from injector.v2.injection import V2Page, render_block
 from injector.v2.reranker import rerank

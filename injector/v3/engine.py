@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from injector.blocks import SelectedPage
+from injector.page_state import PageState
 from injector.render import excerpt_shares
-from injector.shared import PageState
 from injector.v3.card import CardPage, render_card
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.health import note_unsaved

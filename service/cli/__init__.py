@@ -2,14 +2,16 @@
 function (locally or through the running service, `target`), and prints.
 
 Every command takes `--workspace` (env `MEMORY_WORKSPACE`, default
-`./workspace`). A `MemoryServiceError` anywhere below becomes one line on
-stderr and the error's exit code (2 for a scanner rejection, else 1).
+`./workspace`), before or after its name (`hoisted`). A `MemoryServiceError`
+anywhere below becomes one line on stderr and the error's exit code (2 for a
+scanner rejection, else 1).
 One module per command group; `base` holds what they share.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 
 import click
 
@@ -26,16 +28,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "buffer": ("workspace", "buffer"),
     "stats": ("workspace", "stats"),
     "config": ("workspace", "config"),
-    "remember": ("memory", "remember_command"),
-    "consolidate": ("memory", "consolidate"),
-    "maintain": ("search", "maintain"),
+    "remember": ("remember", "remember_command"),
+    "consolidate": ("consolidate", "consolidate"),
+    "maintain": ("maintain", "maintain"),
     "search": ("search", "search"),
-    "ingest": ("imports", "ingest"),
+    "ingest": ("ingest", "ingest"),
     "scan": ("scan", "scan"),
     "card": ("card", "card"),
-    "sessions": ("profile", "sessions"),
-    "promotions": ("profile", "promotions"),
-    "forget": ("profile", "forget"),
+    "sessions": ("sessions", "sessions"),
+    "promotions": ("promotions", "promotions"),
+    "forget": ("forget", "forget"),
     "review": ("curation", "review"),
     "recent": ("curation", "recent_command"),
     "apply": ("curation", "apply_command"),
@@ -69,11 +71,43 @@ class LazyGroup(Group):
 @click.group(cls=LazyGroup, name="memory")
 @click.version_option(package_name="memory-substrate")
 def cli() -> None:
-    """Memory service for AI assistants: concept pages, buffer, retrieval."""
+    """Memory service for AI assistants: concept pages, buffer, retrieval.
+
+    `--workspace DIR` and `--json` may also come before the command
+    (`memory --workspace DIR stats`)."""
+
+
+GLOBAL_FLAGS = ("--json",)
+GLOBAL_VALUES = ("--workspace",)
+
+
+def hoisted(args: list[str]) -> list[str]:
+    """`memory --workspace W --json CMD ...` as `memory CMD ... --workspace W --json`:
+    the options a person puts first are handed to the command they named (its
+    own options, so a command without `--json` still says it has none)."""
+    moved: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in GLOBAL_FLAGS or any(arg.startswith(f"{v}=") for v in GLOBAL_VALUES):
+            moved.append(arg)
+            i += 1
+        elif arg in GLOBAL_VALUES and i + 1 < len(args):
+            moved += args[i : i + 2]
+            i += 2
+        else:
+            break
+    rest = args[i:]
+    if not moved or not rest:
+        return args
+    if "--" in rest:  # after `--` everything is an argument: the options go before it
+        cut = rest.index("--")
+        return [*rest[:cut], *moved, *rest[cut:]]
+    return [*rest, *moved]
 
 
 def main() -> None:
-    cli(prog_name="memory")
+    cli(args=hoisted(sys.argv[1:]), prog_name="memory")
 
 
 __all__ = ["cli", "cli_capabilities", "command_paths", "main"]

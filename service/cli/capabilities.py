@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from substrate import Capability
+if TYPE_CHECKING:
+    from substrate import Capability
 
 
 def command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str, click.Command]]:
@@ -23,6 +26,7 @@ def command_paths(group: click.Group, prefix: str = "memory") -> list[tuple[str,
 
 def cli_capabilities() -> list[Capability]:
     from service.cli import cli  # the assembled group; this module is imported by its commands
+    from substrate import Capability  # the index room: loaded only when something is indexed
 
     return [
         Capability(f"capability/cli/{path.replace(' ', '-')}", path, command.help or "")

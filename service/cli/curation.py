@@ -36,8 +36,7 @@ from substrate.curation import (
 )
 from substrate.errors import InvalidInputError
 from substrate.llm import open_chat_client, resolve_llm
-from substrate.sessions import finalizations as queue
-from substrate.sessions import open_session_log
+from substrate.sessions import finalizations as queue, open_session_log
 
 
 @click.command("review")

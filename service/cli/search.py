@@ -18,26 +18,6 @@ from service.cli.target import target_for
 @workspace_option
 @url_option
 @json_option
-@click.option(
-    "--rebuild", is_flag=True, help="Drop the derived index and rebuild it from the pages."
-)
-def maintain(workspace: Path, url: str | None, as_json: bool, rebuild: bool) -> None:
-    """Bring the search index up to date: embed changed pages, drop deleted ones."""
-    report = target_for(workspace, url, cli_capabilities).maintain(rebuild)
-    if as_json:
-        print_json(report.as_json())
-        return
-    click.echo(
-        f"embedded {report.embedded} pages ({report.chunks} chunks), deleted {report.deleted}, "
-        f"unchanged {report.unchanged}{', rebuilt' if report.rebuilt else ''} "
-        f"in {report.seconds:.2f} s"
-    )
-
-
-@click.command()
-@workspace_option
-@url_option
-@json_option
 @click.argument("query", required=False)
 @click.option(
     "--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Hits to return."

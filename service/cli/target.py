@@ -13,25 +13,20 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ingest import IngestOptions, IngestReport, PageResult, Source, StagedPage
 from service.cli.base import ProgressBar
-from service.client import ServiceClient
 from service.discovery import running_service
 from service.memory import Capabilities, Ingested, Memory, ProgressFn, Target
 from service.settings_loader import build_settings, service_token
-from substrate import (
-    BufferEntry,
-    InvalidInputError,
-    MaintainReport,
-    MemoryServiceError,
-    open_workspace,
-)
-from substrate.intake import parse_at
-from substrate.pages import decode_page
+from substrate import InvalidInputError, MemoryServiceError, open_workspace
+
+if TYPE_CHECKING:  # the index room, ingest and the HTTP client: loaded when used
+    from ingest import IngestOptions, Source, StagedPage
+    from service.client import ServiceClient
+    from substrate import BufferEntry, MaintainReport
 
 
 def target_for(workspace: Path, url: str | None, capabilities: Capabilities) -> Target:
@@ -43,6 +38,8 @@ def target_for(workspace: Path, url: str | None, capabilities: Capabilities) -> 
     ctx = click.get_current_context()
     if url is None:
         return local_memory(workspace, capabilities)
+    from service.client import ServiceClient
+
     client = ServiceClient(url, service_token())
     ctx.call_on_close(client.close)  # its pooled connections
     return Remote(client, workspace)
@@ -73,6 +70,9 @@ class Remote:
     def remember(
         self, text: str, hints: Sequence[str] = (), at: datetime | None = None
     ) -> BufferEntry:
+        from substrate import BufferEntry
+        from substrate.intake import parse_at
+
         body: dict[str, Any] = {"text": text, "hints": list(hints)}
         if at is not None:
             body["at"] = at.isoformat()
@@ -92,6 +92,8 @@ class Remote:
         return found
 
     def maintain(self, rebuild: bool = False) -> MaintainReport:
+        from substrate import MaintainReport
+
         return MaintainReport(**self._client.post("/v1/memory/maintain", {"rebuild": rebuild}))
 
     def search(self, query: str, k: int = 10, capabilities: bool = False) -> list[dict[str, Any]]:
@@ -109,6 +111,10 @@ class Remote:
     def ingest(self, source: Source, options: IngestOptions) -> Ingested:
         """Pages are read here (so a staging folder on this machine works against any
         service) and sent inline, one batch per request."""
+        from ingest import IngestReport, PageResult
+        from substrate import MaintainReport
+        from substrate.pages import decode_page
+
         cap = build_settings(self._workspace).tuning.ingest_max_page_bytes
         results: list[PageResult] = []
         indexed: MaintainReport | None = None

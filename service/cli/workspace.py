@@ -59,7 +59,8 @@ def validate(workspace: Path, as_json: bool) -> None:
         for d in dangling:
             click.echo(f"dangling link  {d['from']} -> {d['to']} (via {d['via']})")
         click.echo(
-            f"{len(index)} pages, {len(failures)} parse failures, {len(dangling)} dangling links"
+            f"{len(index)} concept pages, {len(failures)} parse failures, "
+            f"{len(dangling)} dangling links"
         )
     if failures or dangling:
         sys.exit(1)

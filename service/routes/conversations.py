@@ -1,20 +1,16 @@
-"""`/v1/conversations/*`, `/v1/sessions/*` and `/v1/promotions/*`: the
-conversation log and what promotion made of it."""
+"""`/v1/conversations/*`: the host's transcript, appended and ended."""
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
-from substrate import NotFoundError, Settings
-from substrate.profile import read_profile
-from substrate.promotion import PromotionStore, explain, forget_promotion
-from substrate.sessions import MAX_LIMIT, NewMessage, check_session_id
+from substrate import Settings
+from substrate.sessions import NewMessage
 
 router = APIRouter(prefix="/v1", tags=["conversations"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
@@ -38,11 +34,6 @@ class EndIn(Strict):
     reason: Literal["new", "reset", "exit", "idle", "one-shot"]
 
 
-class ExplainIn(Strict):
-    text: str = Field(min_length=1)
-    session_id: str | None = None
-
-
 @router.post("/conversations/{conversation_id}/messages")
 def messages_post(conversation_id: str, body: MessagesIn, rt: RuntimeDep) -> dict[str, Any]:
     """Append turns (the host's transcript); each direct user turn is promoted after
@@ -63,60 +54,3 @@ def messages_post(conversation_id: str, body: MessagesIn, rt: RuntimeDep) -> dic
 def end_post(conversation_id: str, body: EndIn, rt: RuntimeDep) -> dict[str, Any]:
     """End the session; its finalization (curation up to this cutoff) is queued."""
     return rt.memory.end_session(conversation_id, body.reason)
-
-
-Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="How many, newest first.")]
-
-
-@router.get("/sessions")
-def sessions_get(rt: RuntimeDep, limit: Limit = 50) -> dict[str, Any]:
-    return {"sessions": [s.as_json() for s in rt.sessions.sessions(limit)]}
-
-
-@router.get("/sessions/{session_id}")
-def session_get(session_id: str, rt: RuntimeDep) -> dict[str, Any]:
-    found = rt.sessions.session(check_session_id(session_id))
-    if found is None:
-        raise NotFoundError(f"no session {session_id!r} in the log")
-    messages = [m.as_json() for m in rt.sessions.messages(session_id)]
-    return {**found.as_json(), "messages": messages}
-
-
-@router.get("/promotions")
-def promotions_get(s: SettingsDep) -> dict[str, Any]:
-    return promotions_json(s)
-
-
-@router.post("/promotions/explain")
-def promotions_explain(body: ExplainIn, rt: RuntimeDep, s: SettingsDep) -> dict[str, Any]:
-    return explain(s, rt.sessions, body.text, body.session_id)
-
-
-@router.post("/promotions/{promotion_id}/forget")
-def promotions_forget(promotion_id: str, s: SettingsDep) -> dict[str, Any]:
-    return forget_promotion(s, promotion_id, time.time())
-
-
-@router.get("/profile")
-def profile_get(s: SettingsDep) -> dict[str, Any]:
-    """The profile files (text, size, budget) and the active promotions."""
-    files = [
-        {
-            "name": f.name,
-            "text": f.text,
-            "chars": len(f.text),
-            "budget": f.budget,
-            "protected": f.protected,
-            "exists": f.snapshot.exists,
-        }
-        for f in read_profile(s).values()
-    ]
-    active = [r.as_json() for r in PromotionStore.load(s.workspace).active()]
-    return {"files": files, "active_promotions": active}
-
-
-def promotions_json(settings: Settings) -> dict[str, Any]:
-    """Every record, grouped by nothing: the interface is the flat list."""
-    store = PromotionStore.load(settings.workspace)
-    records = sorted(store.records.values(), key=lambda r: (r.status, r.content))
-    return {"records": [r.as_json() for r in records]}

@@ -22,8 +22,7 @@ from substrate.curation import (
     undo_candidate,
 )
 from substrate.errors import InvalidInputError
-from substrate.sessions import MAX_LIMIT
-from substrate.sessions import finalizations as queue
+from substrate.sessions import MAX_LIMIT, finalizations as queue
 
 router = APIRouter(prefix="/v1/curation", tags=["curation"], responses=ERRORS)
 SettingsDep = Annotated[Settings, Depends(settings)]

@@ -11,8 +11,7 @@ from substrate.config.settings import Settings
 from substrate.curation.curate import curate
 from substrate.errors import MemoryServiceError
 from substrate.llm import ChatClient, LlmAnswerError
-from substrate.sessions import SessionLog
-from substrate.sessions import finalizations as queue
+from substrate.sessions import SessionLog, finalizations as queue
 
 NO_MODEL = "no-model: curation is off without [memory.substrate.llm] base_url and model"
 CURATION_OFF = 'curation-off: curation_mode = "off"'

@@ -38,7 +38,6 @@ from substrate.errors import InvalidInputError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
 from substrate.index.bulk import embed_batches
 from substrate.index.chunks import Chunk, chunk_facts, chunk_page
-from substrate.index.edge_store import check_free_space
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.index_state import (
     STATE_VERSION,
@@ -47,6 +46,7 @@ from substrate.index.index_state import (
     write_index_state,
 )
 from substrate.index.page_context import page_context, with_context
+from substrate.index.qdrant_edge import check_free_space
 from substrate.index.reweight import avgdl_for, reweight
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
 from substrate.pages.facts import split_facts
@@ -75,6 +75,7 @@ class MaintainReport:
     seconds: float
     rebuilt: bool
     reweighted: int = 0  # stored chunks whose BM25 vectors were re-weighted for a new avgdl
+    capabilities: int = 0  # of `embedded`, the CLI's command entries (not concept pages)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -85,7 +86,18 @@ class MaintainReport:
             "seconds": round(self.seconds, 3),
             "rebuilt": self.rebuilt,
             "reweighted": self.reweighted,
+            "capabilities": self.capabilities,
         }
+
+    def line(self) -> str:
+        """What `memory maintain` prints: pages and capability entries apart."""
+        pages = self.embedded - self.capabilities
+        caps = f" and {self.capabilities} command capability entries" if self.capabilities else ""
+        return (
+            f"embedded {pages} pages{caps} ({self.chunks} chunks), deleted {self.deleted}, "
+            f"unchanged {self.unchanged}{', rebuilt' if self.rebuilt else ''} "
+            f"in {self.seconds:.2f} s"
+        )
 
 
 @dataclass(frozen=True)
@@ -194,6 +206,7 @@ class Maintenance:
             seconds=time.perf_counter() - started,
             rebuilt=rebuilt,
             reweighted=reweighted,
+            capabilities=sum(doc.kind == "capability" for doc in changed),
         )
 
     def is_current(self, index: PageIndex) -> bool | None:

@@ -203,7 +203,7 @@ def candidate_chunks(k: int) -> int:
 def open_store(settings: Settings) -> VectorStore:
     """The configured Qdrant server, else the embedded shard under `.substrate/qdrant`."""
     from substrate.config.tuning import resolve_qdrant_server
-    from substrate.index.edge_store import EdgeStore
+    from substrate.index.qdrant_edge import EdgeStore
     from substrate.index.server_store import ServerStore
 
     server = resolve_qdrant_server(settings.config)

@@ -9,7 +9,7 @@ vector `bm25` with Qdrant's IDF modifier, payload `slug`, `title`, `kind`
 uuid5(slug#chunk), so re-embedding is an idempotent upsert.
 
 The adapters: `EdgeStore` (Qdrant Edge in-process, the embedded default;
-`edge_store`) and `ServerStore` (qdrant-client against a server, or its
+`qdrant_edge`) and `ServerStore` (qdrant-client against a server, or its
 `":memory:"` mode in tests; `server_store`). Both answer one query per signal
 (each dense vector, then BM25) in a single batch; fusion is the caller's, so
 it can report each signal's rank.

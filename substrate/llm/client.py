@@ -17,10 +17,9 @@ import json
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
-import openai
 
 from substrate.config.schema import LLM_KEYS
 from substrate.config.settings import Settings
@@ -31,6 +30,9 @@ from substrate.errors import (
     TransientError,
 )
 from substrate.llm.bounded import AnswerTooLarge, BoundedTransport, depth_problem
+
+if TYPE_CHECKING:
+    import openai
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,8 @@ class ChatClient:
     """One endpoint and model; counts the tokens it spent (thread-safe)."""
 
     def __init__(self, llm: LlmSettings) -> None:
+        import openai  # its types take a third of a second to import: only when a model is used
+
         self.settings = llm
         # A local server needs no key, but the package refuses to start without
         # one (and would read OPENAI_API_KEY from the environment otherwise).
@@ -109,6 +113,8 @@ class ChatClient:
         self, messages: list[dict[str, str]], schema: dict[str, Any], name: str
     ) -> JsonAnswer:
         """The model's answer to `messages`, asked for as `schema`, parsed."""
+        import openai
+
         started = time.perf_counter()
         # The package's overloads type each message role apart; ours are plain dicts.
         create: Any = self._client.chat.completions.create
@@ -175,6 +181,8 @@ def _no_constant(name: str) -> object:
 
 def _translated(exc: openai.APIError, llm: LlmSettings) -> Exception:
     """The provider's failure as one of ours, with a line a user can act on."""
+    import openai
+
     where = f"{llm.base_url} ({llm.model})"
     cause = exc.__cause__
     while cause is not None and not isinstance(cause, AnswerTooLarge):

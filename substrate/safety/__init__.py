@@ -39,6 +39,7 @@ from substrate.safety.safe_files import (
 from substrate.safety.scanner import (
     RULES,
     SOURCES,
+    DeferredDetector,
     LearnedDetector,
     Scanner,
     Verdict,
@@ -53,6 +54,7 @@ __all__ = [
     "MULTILINE",
     "RULES",
     "SOURCES",
+    "DeferredDetector",
     "FileSnapshot",
     "LearnedDetector",
     "PlannedWrite",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from injector.v3.card import CardPage, render_card
 

@@ -89,7 +89,7 @@ def test_validate_clean_corpus_exits_0(run, workspace: Workspace, write_page: Pa
     write_page("b", "[[a]]")
     result = run("validate", "--workspace", str(workspace.root))
     assert result.exit_code == 0
-    assert result.stdout.strip() == "2 pages, 0 parse failures, 0 dangling links"
+    assert result.stdout.strip() == "2 concept pages, 0 parse failures, 0 dangling links"
 
 
 def test_pages_json(run, workspace: Workspace, write_page: PageWriter) -> None:  # type: ignore[no-untyped-def]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from substrate.errors import InvalidInputError, ScannerRejection
-from substrate.safety.scanner.classifier import LearnedDetector
+from substrate.safety.scanner.classifier import DeferredDetector, LearnedDetector
 from substrate.safety.scanner.credentials import credential
 from substrate.safety.scanner.findings import Finding, quoted, rx
 from substrate.safety.scanner.injection import injection
@@ -80,7 +80,7 @@ class Verdict:
 class Scanner:
     """The rules, plus a learned detector when one is given."""
 
-    def __init__(self, detector: LearnedDetector | None = None) -> None:
+    def __init__(self, detector: LearnedDetector | DeferredDetector | None = None) -> None:
         self.detector = detector
 
     def findings(self, text: str, source: str = "user", *, learned: bool = True) -> list[Finding]:
@@ -153,6 +153,7 @@ __all__ = [
     "QUARANTINABLE",
     "RULES",
     "SOURCES",
+    "DeferredDetector",
     "Finding",
     "LearnedDetector",
     "Scanner",

@@ -23,10 +23,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from substrate.errors import InvalidInputError
 from substrate.safety.scanner.findings import rx
@@ -34,8 +31,12 @@ from substrate.safety.scanner.normalize import fold
 
 MODEL_PATH = Path(__file__).parent / "model" / "detector.json"
 FORMAT = 1
-Embed = Callable[[str], npt.NDArray[np.float32]]
-Floats = npt.NDArray[np.float64]
+if TYPE_CHECKING:  # numpy is imported when a vector is first made (a cold `remember` makes none)
+    import numpy as np
+    import numpy.typing as npt
+
+    Embed = Callable[[str], npt.NDArray[np.float32]]
+    Floats = npt.NDArray[np.float64]
 MAX_CHARS = 4000  # what the detector reads of a text (it was trained on the same cut)
 # Below this many words the detector abstains: a hash, a key fingerprint or a
 # two-word note gives its features too little to read (and the rules still run).
@@ -50,6 +51,8 @@ def hashed_features(text: str, dim: int) -> Floats:
     word pairs and character 4-grams over the words joined by single spaces.
     crc32 keeps the buckets the same in every process (Python's `hash` is
     salted)."""
+    import numpy as np
+
     words = _WORD.findall(fold(text[:MAX_CHARS]))
     grams = [*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))]
     joined = f" {' '.join(words)} "
@@ -72,10 +75,14 @@ def readable(text: str) -> bool:
 
 def pack(values: Floats) -> str:
     """float32, little-endian, base64: a third of the size of a JSON list."""
+    import numpy as np
+
     return base64.b64encode(np.asarray(values, dtype="<f4").tobytes()).decode("ascii")
 
 
 def unpack(text: str) -> Floats:
+    import numpy as np
+
     return np.frombuffer(base64.b64decode(text), dtype="<f4").astype(np.float64)
 
 
@@ -138,6 +145,8 @@ class LearnedDetector:
         return cls(DetectorWeights.from_json(doc, str(path)), embed)
 
     def score(self, text: str) -> float:
+        import numpy as np
+
         cut = text[:MAX_CHARS]
         vector = np.asarray(self.embed(cut), dtype=np.float64)
         return self.weights.score(vector, cut)
@@ -146,3 +155,30 @@ class LearnedDetector:
         if not readable(text):
             return False
         return self.score(text) > self.weights.threshold
+
+
+class DeferredDetector:
+    """The learned detector, read from disk on the first text it judges: a process
+    that never asks (a cold `memory remember`, whose user fact the detector does
+    not judge) never loads numpy or the weights. A damaged install is reported
+    then, as `LearnedDetector.load` reports it."""
+
+    def __init__(self, embed: Embed, path: Path = MODEL_PATH) -> None:
+        self._embed = embed
+        self._path = path
+        self._loaded: LearnedDetector | None = None
+
+    def _detector(self) -> LearnedDetector:
+        if self._loaded is None:
+            try:
+                self._loaded = LearnedDetector.load(self._embed, self._path)
+            except (OSError, ValueError) as exc:  # a damaged install
+                message = f"the scanner's learned detector cannot be loaded: {exc}"
+                raise InvalidInputError(message) from None
+        return self._loaded
+
+    def score(self, text: str) -> float:
+        return self._detector().score(text)
+
+    def flags(self, text: str) -> bool:
+        return self._detector().flags(text)

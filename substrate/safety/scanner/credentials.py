@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from substrate.safety.patterns import any_of
+from substrate.safety.patterns import Linear, any_of
 from substrate.safety.scanner.findings import Finding, rx
 
-Pattern = object  # a compiled RE2 pattern
+Pattern = Linear
 
 
 def _c(pattern: str) -> Pattern:
@@ -193,7 +193,7 @@ def credential(text: str) -> Finding | None:
     if not _ANY_SHAPE.search(text):
         return None
     for name, pattern in PROVIDERS:
-        if pattern.search(text):  # type: ignore[attr-defined]
+        if pattern.search(text):
             return Finding("credential", f"looks like a {name}")
     for pattern, what in (
         (_URL_PASSWORD, "password in a URL"),

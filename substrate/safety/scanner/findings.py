@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from substrate.safety.patterns import linear
+from substrate.safety.patterns import Linear, linear
 
 
 @dataclass(frozen=True)
@@ -19,7 +18,7 @@ def quoted(fragment: str) -> str:
     return repr(flat if len(flat) <= 60 else flat[:57] + "...")
 
 
-def rx(pattern: str) -> Any:
+def rx(pattern: str) -> Linear:
     """A rule's pattern on RE2 (linear time), spelled as written: the rules name
     their own classes (`[\\pL\\pN_]` where they mean a word of any script)."""
     return linear(pattern, unicode_words=False)

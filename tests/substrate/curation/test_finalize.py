@@ -11,8 +11,7 @@ from substrate import Settings
 from substrate.curation import run_finalizations
 from substrate.errors import InvalidInputError
 from substrate.llm import ChatClient
-from substrate.sessions import NewMessage, SessionLog, open_session_log
-from substrate.sessions import finalizations as queue
+from substrate.sessions import NewMessage, SessionLog, finalizations as queue, open_session_log
 from tests.llm_server import ScriptedLLM
 
 

@@ -105,7 +105,7 @@ def test_clip_cuts_only_what_is_over_the_window() -> None:
 
 
 def test_an_index_refuses_to_write_on_a_nearly_full_disk(tmp_path: Path) -> None:
-    from substrate.index.edge_store import check_free_space
+    from substrate.index.qdrant_edge import check_free_space
 
     check_free_space(tmp_path, needed=1)
     with pytest.raises(StoreUnavailableError, match="MiB free on the disk"):

@@ -16,8 +16,7 @@ import pytest
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace
 from substrate.profile import profile_journal, profile_lease
-from substrate.promotion import forget_promotion, promote_turn
-from substrate.promotion import promote as promote_module
+from substrate.promotion import forget_promotion, promote as promote_module, promote_turn
 from substrate.safety import journal
 from substrate.sessions import NewMessage, SessionLog, open_session_log
 

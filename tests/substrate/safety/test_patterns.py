@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import ast
+import gc
 import importlib
 from pathlib import Path
 
 import pytest
+import yaml
 
 from substrate.safety import anchored, linear, runs, short
-from substrate.safety.patterns import _unicode_words
+from substrate.safety.patterns import Linear, _ascii_classes, _unicode_words
 from substrate.safety.scanner.normalize import fold
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -55,13 +57,60 @@ def test_the_checker_sees_every_way_of_importing_re() -> None:
     assert regex_imports("from substrate.safety import linear") == []
 
 
-def test_every_product_module_compiles_its_patterns() -> None:
-    """The constructors check a pattern when it is compiled, at import: importing
-    every module runs every check."""
+def every_linear_pattern() -> list[Linear]:
+    """Every RE2 pattern the product holds, after importing all of it."""
     for path in product_modules():
         rel = path.relative_to(ROOT).with_suffix("")
         name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
         importlib.import_module(name)
+    return [o for o in gc.get_objects() if isinstance(o, Linear)]
+
+
+def test_every_product_module_compiles_its_patterns() -> None:
+    """`runs`, `anchored` and `short` check a pattern at import; RE2 patterns
+    compile on first use, so each is compiled here, in both its forms."""
+    patterns = every_linear_pattern()
+    assert len(patterns) > 250
+    for pattern in patterns:
+        pattern.compile()
+
+
+def corpus_texts() -> list[str]:
+    texts: list[str] = []
+    for path in sorted((Path(__file__).parent / "scanner_corpus").glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8")):
+            if isinstance(case, dict):
+                texts.append(str(case["text"]) if "text" in case else str(case["unit"]) * 50)
+            else:
+                texts.append(str(case))
+    return texts
+
+
+def test_the_ascii_twin_matches_exactly_where_the_unicode_form_does_on_ascii_text() -> None:
+    """On ASCII text a pattern runs on its ASCII twin (a fraction of the compile
+    cost); every twin in the product agrees with its Unicode form, span for span,
+    on the scanner's corpus (attacks, notes, evasions) and their folded readings."""
+    from substrate.safety.scanner.normalize import views
+
+    readings = {r for text in corpus_texts() for r in views(text).all() if r.isascii()}
+    assert len(readings) > 300
+    twins = [p for p in every_linear_pattern() if p.ascii_pattern is not None]
+    assert len(twins) > 200
+    for pattern in twins:
+        full, twin = pattern.forms()
+        for text in readings:
+            expected = [m.span() for m in full.finditer(text)]
+            assert [m.span() for m in twin.finditer(text)] == expected, (pattern.pattern, text)
+
+
+def test_text_beyond_ascii_runs_on_the_unicode_form() -> None:
+    words = linear(r"\w+")
+    assert words.findall("cafe au lait") == ["cafe", "au", "lait"]
+    assert words.findall("café نقل") == ["café", "نقل"]
+    assert _ascii_classes(r"[\pL\pN_]+\Z") == r"[A-Za-z0-9_]+\z"
+    assert _ascii_classes(r"\pL\pN") == "[A-Za-z][0-9]"
+    assert _ascii_classes(r"[\p{Han}]") is None
+    assert linear(r"[\p{Han}]").ascii_pattern is None
 
 
 @pytest.mark.parametrize(

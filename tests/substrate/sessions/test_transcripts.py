@@ -10,8 +10,13 @@ import pytest
 
 from substrate import Workspace
 from substrate.errors import NotFoundError, StoreUnavailableError
-from substrate.sessions import NewMessage, SessionLog, transcript_files, transcript_path
-from substrate.sessions import finalizations as queue
+from substrate.sessions import (
+    NewMessage,
+    SessionLog,
+    finalizations as queue,
+    transcript_files,
+    transcript_path,
+)
 from tests.mounts import read_only
 
 

@@ -1,5 +1,5 @@
-"""Write-path commands: `remember` (save a fact) and `consolidate` (file the
-buffer into pages), in this process or through the running service."""
+"""`memory consolidate`: file the buffer into concept pages (or explain where an
+entry went), in this process or through the running service."""
 
 from __future__ import annotations
 
@@ -11,25 +11,6 @@ import click
 from service.cli.base import json_option, print_json, url_option, workspace_option
 from service.cli.capabilities import cli_capabilities
 from service.cli.target import target_for
-from substrate.intake import parse_at
-
-
-@click.command("remember")
-@workspace_option
-@url_option
-@click.argument("text")
-@click.option(
-    "--hint", "hints", multiple=True, metavar="SLUG", help="Page the fact belongs to (repeatable)."
-)
-@click.option(
-    "--at", "at", metavar="ISO8601", help="Stamp the fact with this time (backdating, migrations)."
-)
-def remember_command(
-    workspace: Path, url: str | None, text: str, hints: tuple[str, ...], at: str | None
-) -> None:
-    """Save a fact to the intake buffer and its day's archive; prints its id."""
-    moment = parse_at(at) if at else None
-    click.echo(target_for(workspace, url, cli_capabilities).remember(text, hints, moment).id)
 
 
 @click.command()
