@@ -120,9 +120,17 @@ def create_app(
             "advice": migration_advice(settings.config),
         }
 
-    for module in (memory, conversations, sessions, promotions, profile, curation):
-        app.include_router(module.router)
-    for module in (memory_graph, consolidation, jobs):
+    for module in (
+        memory,
+        conversations,
+        sessions,
+        promotions,
+        profile,
+        curation,
+        memory_graph,
+        consolidation,
+        jobs,
+    ):
         app.include_router(module.router)
     app.router.routes.append(mcp_route)
     app.mount("/static", StaticFiles(directory=WEB), name="static")

@@ -155,38 +155,20 @@ def _compile(source: str) -> Any:
 
 def _ascii_classes(pattern: str) -> str | None:
     r"""`pattern` as it reads on ASCII text: `\pL` as `A-Za-z`, `\pN` as `0-9`
-    (bracketed outside a class), `\w` left ASCII as RE2 has it; None when some
-    other Unicode property remains (that pattern gets no ASCII twin)."""
+    (bracketed outside a class), `\w` left ASCII as RE2 has it, `\Z` as RE2's
+    `\z`; None when some other Unicode property remains (that pattern gets no
+    ASCII twin)."""
     out: list[str] = []
-    i, in_class = 0, False
     letters = {"L": "A-Za-z", "N": "0-9"}
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            nxt = pattern[i + 1]
-            if nxt in "pP":
-                name = pattern[i + 2 : i + 3]
-                if nxt == "P" or name not in letters:
-                    return None
-                out.append(letters[name] if in_class else f"[{letters[name]}]")
-                i += 3
-                continue
-            out.append(r"\z" if nxt == "Z" else pattern[i : i + 2])
-            i += 2
-            continue
-        if ch == "[" and not in_class:
-            in_class = True
-            opening = "[^" if pattern.startswith("^", i + 1) else "["
-            i += len(opening)
-            if pattern.startswith("]", i):
-                opening += "]"
-                i += 1
-            out.append(opening)
-            continue
-        if ch == "]" and in_class:
-            in_class = False
-        out.append(ch)
-        i += 1
+    pieces = _pieces(pattern)
+    for piece, in_class in pieces:
+        if piece in (r"\p", r"\P"):
+            name = next(pieces, ("", False))[0]
+            if piece == r"\P" or name not in letters:
+                return None
+            out.append(letters[name] if in_class else f"[{letters[name]}]")
+        else:
+            out.append(r"\z" if piece == r"\Z" else piece)
     return "".join(out)
 
 
@@ -195,35 +177,41 @@ def _unicode_words(pattern: str) -> str:
     inside a class `[...]`, `\w` becomes `\pL\pN_`. `\\w` (an escaped backslash
     and a `w`) is left alone."""
     out: list[str] = []
+    for piece, in_class in _pieces(pattern):
+        if piece == r"\w":
+            out.append(r"\pL\pN_" if in_class else _WORD)
+        elif piece == r"\W" and not in_class:
+            out.append(_NOT_WORD)
+        else:
+            out.append(r"\z" if piece == r"\Z" else piece)
+    return "".join(out)
+
+
+def _pieces(pattern: str) -> Iterator[tuple[str, bool]]:
+    """The pattern's pieces in order, each with whether it stands inside a class
+    `[...]`: an escape (a backslash and the character after it), a class's
+    opening (`[` or `[^`, with a `]` right after it, which is a literal), or one
+    character. The rewriters above work on these, so they agree on where a
+    class begins and ends."""
     i, in_class = 0, False
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\" and i + 1 < len(pattern):
-            nxt = pattern[i + 1]
-            if nxt == "w":
-                out.append(r"\pL\pN_" if in_class else _WORD)
-            elif nxt == "W" and not in_class:
-                out.append(_NOT_WORD)
-            elif nxt == "Z":
-                out.append(r"\z")
-            else:
-                out.append(pattern[i : i + 2])
+            yield pattern[i : i + 2], in_class
             i += 2
             continue
         if ch == "[" and not in_class:
-            in_class = True
             opening = "[^" if pattern.startswith("^", i + 1) else "["
-            i += len(opening)
-            if pattern.startswith("]", i):  # a `]` first in a class is a literal
+            if pattern.startswith("]", i + len(opening)):  # a `]` first in a class is a literal
                 opening += "]"
-                i += 1
-            out.append(opening)
+            yield opening, False
+            in_class = True
+            i += len(opening)
             continue
         if ch == "]" and in_class:
             in_class = False
-        out.append(ch)
+        yield ch, in_class
         i += 1
-    return "".join(out)
 
 
 def runs(pattern: str, flags: Flags = 0) -> re.Pattern[str]:
