@@ -38,7 +38,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from substrate import MemoryServiceError, Settings, memory_tier, uses_concept_page_memory
+from substrate import (
+    InvalidInputError,
+    MemoryServiceError,
+    Settings,
+    memory_tier,
+    uses_concept_page_memory,
+)
 from substrate.config import usable_cpus
 
 if TYPE_CHECKING:  # each part is imported where it is first used (a cold command's cost)
@@ -97,6 +103,14 @@ class Target(Protocol):
     ) -> dict[str, Any]: ...
 
     def ingest(self, source: Source, options: IngestOptions) -> Ingested: ...
+
+
+def held_json(entry: BufferEntry, settings: Settings) -> dict[str, Any]:
+    """A held fact as every surface shows it: what holds it and why."""
+    verdict = settings.scanner.check(entry.text, "user", learned=False)
+    why = verdict.detail if not verdict.ok else "the learned detector reads it as an attack"
+    at = entry.at.isoformat().replace("+00:00", "Z")
+    return {"id": entry.id, "at": at, "text": entry.text, "rule": entry.held, "why": why}
 
 
 @dataclass(frozen=True)
@@ -388,6 +402,24 @@ class Memory:
         if self.jobs is not None:
             self.jobs.finalize_soon()
         return row.as_json()
+
+    def held(self) -> list[dict[str, Any]]:
+        """The facts held for review, oldest first, each with the scanner's
+        reading of it today."""
+        from substrate.intake import held_entries
+
+        return [held_json(e, self.settings) for e in held_entries(self.settings)]
+
+    def release(self, ids: Sequence[str] = (), every: bool = False) -> list[dict[str, Any]]:
+        """Release held facts (`every`: all of them) so the next consolidation files
+        them; an unknown id is refused, naming it, and nothing is released."""
+        from substrate.intake import held_entries, release_entries
+
+        chosen = [e.id for e in held_entries(self.settings)] if every else list(ids)
+        if not chosen and not every:
+            raise InvalidInputError("name the held entries to release, or ask for all")
+        released = release_entries(self.settings, chosen)
+        return [held_json(e, self.settings) | {"rule": None} for e in released]
 
     def forget(self, what: str) -> dict[str, Any]:
         """A promotion id (p-…), a curation candidate id (c-…) or a profile line's text."""

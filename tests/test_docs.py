@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ROUTES = ROOT / "service" / "routes"
 # CLI modules that hold a family of commands, and the commands they hold.
 CLI_GROUPS = {
+    "held": {"release"},
     "workspace": {"init", "validate", "pages", "buffer", "stats", "config"},
     "curation": {
         "review", "recent", "apply", "reject", "undo", "populate",

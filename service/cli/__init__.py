@@ -38,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sessions": ("sessions", "sessions"),
     "promotions": ("promotions", "promotions"),
     "forget": ("forget", "forget"),
+    "held": ("held", "held"),
+    "release": ("held", "release"),
     "review": ("curation", "review"),
     "recent": ("curation", "recent_command"),
     "apply": ("curation", "apply_command"),

@@ -26,6 +26,16 @@ from substrate.intake import parse_at
 def remember_command(
     workspace: Path, url: str | None, text: str, hints: tuple[str, ...], at: str | None
 ) -> None:
-    """Save a fact to the intake buffer and its day's archive; prints its id."""
+    """Save a fact to the intake buffer and its day's archive; prints its id. A fact
+    the scanner reads as an attack on a judgement alone is kept, held for review
+    (said on stderr), until `memory release ID`."""
     moment = parse_at(at) if at else None
-    click.echo(target_for(workspace, url, cli_capabilities).remember(text, hints, moment).id)
+    entry = target_for(workspace, url, cli_capabilities).remember(text, hints, moment)
+    click.echo(entry.id)
+    if entry.held is not None:
+        why = f" ({entry.why})" if entry.why else ""
+        click.echo(
+            f"held for review: scanner rule {entry.held!r}{why}; it is kept but not filed "
+            f"until `memory release {entry.id}`",
+            err=True,
+        )

@@ -77,7 +77,12 @@ class Remote:
         if at is not None:
             body["at"] = at.isoformat()
         answer = self._client.post("/v1/memory/remember", body)
-        return BufferEntry(str(answer["id"]), parse_at(answer["at"]), str(answer["text"]))
+        held = answer.get("held")
+        review = f"held:{held}" if held else None
+        moment = parse_at(answer["at"])
+        return BufferEntry(
+            str(answer["id"]), moment, str(answer["text"]), None, review, answer.get("why")
+        )
 
     def consolidate(self, dry_run: bool = False, limit: int | None = None) -> dict[str, Any]:
         body = {"dry_run": dry_run, "limit": limit, "wait": True}

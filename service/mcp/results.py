@@ -9,6 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 class Remembered(BaseModel):
     id: str = Field(description="The buffer entry's id (consolidation files it later).")
+    held: str | None = Field(
+        None,
+        description="Set when the scanner held the fact for review: kept, but not filed "
+        "until the operator releases it; names the rule.",
+    )
 
 
 class SearchHit(BaseModel):

@@ -86,9 +86,12 @@ def build_server(
 def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
     @server.tool(annotations=ADD)
     async def remember(text: Text, hints: list[Text] | None = None) -> r.Remembered:
-        """Save one fact to memory (scanned; refused when it holds a secret or an
-        injection). `hints` are slugs of pages it belongs to."""
-        return r.Remembered(id=await _call(lambda: target().remember(text, hints or []).id))
+        """Save one fact to memory (scanned: refused when it holds a secret, an
+        invisible character or an unambiguous override; held for the operator's
+        review, not filed, when the scanner only judges it an attack: `held` says
+        so). `hints` are slugs of pages it belongs to."""
+        entry = await _call(lambda: target().remember(text, hints or []))
+        return r.Remembered(id=entry.id, held=entry.held)
 
     @server.tool(annotations=READ)
     async def search(query: Text, k: StrictInt = 10) -> r.SearchResult:

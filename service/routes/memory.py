@@ -30,6 +30,15 @@ class RememberOut(BaseModel):
     id: str
     at: str
     text: str
+    held: str | None = Field(
+        None, description="The scanner rule holding the fact for review (kept, not filed)."
+    )
+    why: str | None = Field(None, description="What that rule saw, when the fact is held.")
+
+
+class ReleaseIn(Strict):
+    ids: list[str] = Field(default_factory=list, description="Held entry ids to release.")
+    all: bool = Field(False, description="Release every held fact.")
 
 
 class PageIn(Strict):
@@ -69,8 +78,23 @@ class MaintainIn(Strict):
 @router.post("/remember", response_model=RememberOut)
 def remember_post(body: RememberIn, rt: RuntimeDep) -> JSONResponse:
     entry = rt.memory.remember(body.text, body.hints, parse_at(body.at) if body.at else None)
-    out = RememberOut(id=entry.id, at=iso_utc(entry.at) or "", text=entry.text)
+    out = RememberOut(
+        id=entry.id, at=iso_utc(entry.at) or "", text=entry.text, held=entry.held, why=entry.why
+    )
     return JSONResponse(out.model_dump())  # checked here, not on a second pool hop
+
+
+@router.get("/held")
+def held_get(rt: RuntimeDep) -> dict[str, Any]:
+    """Facts held for review: a person's words the scanner read as an attack on a
+    judgement alone, kept in the buffer and not filed until released."""
+    return {"held": rt.memory.held()}
+
+
+@router.post("/release")
+def release_post(body: ReleaseIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Release held facts; the next consolidation files them."""
+    return {"released": rt.memory.release(body.ids, body.all)}
 
 
 @router.post("/ingest", operation_id="memory_ingest_post")

@@ -8,14 +8,15 @@ from typing import Any, Literal
 
 from substrate.llm import Usage
 
-Status = Literal["filed", "merged", "skipped"]
+Status = Literal["filed", "merged", "skipped", "held"]
 
 
 @dataclass(frozen=True)
 class EntryOutcome:
     """`decided_by`: the cascade step (hint, entity, search, new, inbox) or `llm`;
     None for an entry a filter skipped or an earlier run had already filed.
-    `in_buffer`: the entry stays for the next run (its page changed on disk)."""
+    `in_buffer`: the entry stays for the next run (its page changed on disk, or
+    it is held for review)."""
 
     id: str
     status: Status
@@ -62,7 +63,8 @@ class ConsolidationOutcome:
     def merge(self, other: ConsolidationOutcome) -> None:
         """Fold a later run of the same call into this outcome."""
         self.planner = other.planner
-        self.entries += other.entries
+        seen = {e.id for e in self.entries if e.status == "held"}
+        self.entries += [e for e in other.entries if e.status != "held" or e.id not in seen]
         self.pages_created += [s for s in other.pages_created if s not in self.pages_created]
         self.pages_updated += [
             s
@@ -86,6 +88,7 @@ class ConsolidationOutcome:
             "filed": self.count("filed"),
             "merged": self.count("merged"),
             "skipped": self.count("skipped"),
+            "held": sum(1 for e in self.entries if e.status == "held"),
             "kept": sum(1 for e in self.entries if e.in_buffer),
             "pages_created": len(self.pages_created),
             "pages_updated": len(self.pages_updated),

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from substrate.config import Settings
 from substrate.config.tiers import memory_tier
-from substrate.consolidation.filters import skip_reason
+from substrate.consolidation.filters import screen
 from substrate.errors import MemoryDisabledError
-from substrate.intake import BufferEntry, read_buffer, trim_buffer
+from substrate.intake import BufferEntry, hold_entries, read_buffer, trim_buffer
 from substrate.pages import load_page_index
 from substrate.pages.facts import MONTHS, FactBullet, new_page_text, with_facts
 from substrate.safety import hold_lock, read_text_snapshot, write_atomic
@@ -35,6 +35,7 @@ class PkbFiled:
     filed: int = 0  # entries that went onto a note this run
     earlier: int = 0  # entries a previous (killed) run had already put on a note
     skipped: dict[str, str] = field(default_factory=dict)  # entry id -> why
+    held: dict[str, str] = field(default_factory=dict)  # entry id -> why (stays in the buffer)
     notes: list[str] = field(default_factory=list)  # note slugs written
     dry_run: bool = False
 
@@ -45,6 +46,7 @@ class PkbFiled:
             "filed": self.filed,
             "earlier": self.earlier,
             "skipped": self.skipped,
+            "held": self.held,
             "notes": self.notes,
         }
 
@@ -65,18 +67,24 @@ def file_into_pkb(settings: Settings, *, dry_run: bool = False) -> PkbFiled:
         entries = read_buffer(settings)
         filed_on = {eid for e in load_page_index(pkb).entries.values() for eid in e.filed}
         by_note: dict[str, list[BufferEntry]] = {}
+        held: dict[str, str] = {}
         for entry in entries:
-            why = None if entry.id in filed_on else skip_reason(entry.text, settings.scanner)
+            screened = None if entry.id in filed_on else screen(entry, settings.scanner)
             if entry.id in filed_on:
                 outcome.earlier += 1
-            elif why is not None:
-                outcome.skipped[entry.id] = why
-            else:
+            elif screened is None:
                 by_note.setdefault(f"{FOLDER}/{entry.at:%Y-%m}", []).append(entry)
+            elif screened.action == "hold":
+                outcome.held[entry.id] = screened.reason
+                if entry.held is None and screened.rule:
+                    held[entry.id] = screened.rule
+            else:
+                outcome.skipped[entry.id] = screened.reason
         outcome.filed = sum(len(batch) for batch in by_note.values())
         outcome.notes = sorted(by_note)
         if dry_run:
             return outcome
+        hold_entries(settings, held)
         for slug, batch in sorted(by_note.items()):
             _append(pkb.concepts_dir / f"{slug}.md", batch)
         leaving = filed_on | set(outcome.skipped)

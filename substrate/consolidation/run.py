@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from substrate.config import Settings, is_memory_enabled, uses_concept_page_memory
 from substrate.consolidation.deterministic import Batch, DeterministicFiler
-from substrate.consolidation.filters import skip_reason
+from substrate.consolidation.filters import screen
 from substrate.consolidation.llm_planner import VIEWS, LlmPlanner
 from substrate.consolidation.log import record
 from substrate.consolidation.outcome import ConsolidationOutcome, EntryOutcome
@@ -30,7 +30,7 @@ from substrate.consolidation.views import RECENT, update_recent
 from substrate.consolidation.writer import Writer, bullet_text
 from substrate.errors import ConfigError, InvalidInputError, MemoryDisabledError
 from substrate.index import SearchIndex, matcher_for
-from substrate.intake import BufferEntry, read_buffer, trim_buffer
+from substrate.intake import BufferEntry, hold_entries, read_buffer, trim_buffer
 from substrate.llm import ChatClient
 from substrate.pages import PageIndex, load_page_index
 from substrate.safety import hold_lock, read_text_file
@@ -148,11 +148,15 @@ def _split(
         if entry.id in filed_on:
             earlier.append(EntryOutcome(entry.id, "filed", filed_on[entry.id], None, EARLIER))
             continue
-        why = skip_reason(entry.text, settings.scanner)
-        if why is not None:
-            skipped.append(EntryOutcome(entry.id, "skipped", None, None, why))
-        else:
+        screened = screen(entry, settings.scanner)
+        if screened is None:
             batch.append(entry)
+        elif screened.action == "hold":  # stays in the buffer, not counted against the batch
+            earlier.append(
+                EntryOutcome(entry.id, "held", None, screened.rule, screened.reason, True)
+            )
+        else:
+            skipped.append(EntryOutcome(entry.id, "skipped", None, None, screened.reason))
     return earlier, skipped, batch
 
 
@@ -174,7 +178,10 @@ def _batch(settings: Settings, entries: list[BufferEntry], index: PageIndex) -> 
 def _commit(
     settings: Settings, outcome: ConsolidationOutcome, batch: list[BufferEntry], at: float
 ) -> None:
-    """Trim what left the buffer, then the views and the decision log."""
+    """Mark what is newly held, trim what left the buffer, then the views and
+    the decision log."""
+    held = {e.id: e.decided_by for e in outcome.entries if e.status == "held" and e.decided_by}
+    hold_entries(settings, held)
     trim_buffer(settings, {e.id for e in outcome.entries if not e.in_buffer})
     by_id = {e.id: e for e in batch}
     filed = [

@@ -16,17 +16,21 @@ from substrate.intake.buffer import (
 )
 from substrate.intake.landing import finish_intake, intake_journal
 from substrate.intake.remember import read_buffer, reconcile_archive, remember, trim_buffer
+from substrate.intake.review import held_entries, hold_entries, release_entries
 
 __all__ = [
     "BufferEntry",
     "finish_intake",
     "format_entry",
     "format_timestamp",
+    "held_entries",
+    "hold_entries",
     "intake_journal",
     "parse_at",
     "parse_buffer",
     "read_buffer",
     "reconcile_archive",
+    "release_entries",
     "remember",
     "trim_buffer",
     "with_hints",

@@ -9,7 +9,10 @@ Every further line of the text (blank ones too) is written indented, so fact
 text can never imitate an entry start: the column-0 bullet is the only
 delimiter. A fact that is not the user's own `remember` ends its first line
 with its provenance, ` <!-- src:captured -->` (drawn from a conversation), which
-travels with it onto the page and the card. `parse_buffer` is the one matcher
+travels with it onto the page and the card. A fact the scanner held for review
+(a person's own words that a judgement rule or the learned detector read as
+an attack) carries ` <!-- held:RULE -->` after it: consolidation leaves it in
+the buffer until the operator releases it (` <!-- released -->`). `parse_buffer` is the one matcher
 every reader uses (consolidation cutoff, the `<info>` buffer cap, pending
 graph nodes).
 
@@ -22,7 +25,7 @@ Lines before the first entry (a `# Buffer` heading) are preamble.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from substrate.errors import InvalidInputError
@@ -36,20 +39,37 @@ _ENTRY_START = anchored(r"- \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\] ?(.*)", DOTALL)
 
 SOURCE_OPEN = " <!-- src:"
 SOURCE_CLOSE = " -->"
+HELD = "held:"
+RELEASED = "released"
+_RULE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz_.")
 
 
 @dataclass(frozen=True)
 class BufferEntry:
-    """`source`: None for the user's own words, else where the fact came from."""
+    """`source`: None for the user's own words, else where the fact came from.
+    `review`: `held:RULE` while the scanner holds it for review, `released` once
+    the operator let it through, else None. `why`: the scanner's detail when the
+    entry was just held (not stored; a reader of the file re-asks the scanner)."""
 
     id: str
     at: datetime
     text: str
     source: str | None = None
+    review: str | None = None
+    why: str | None = field(default=None, compare=False)
 
     @property
     def hints(self) -> list[str]:
         return list(dict.fromkeys(wikilinks(self.text)))
+
+    @property
+    def held(self) -> str | None:
+        """The rule that holds this entry for review, or None."""
+        return self.review[len(HELD) :] if self.review and self.review.startswith(HELD) else None
+
+    @property
+    def released(self) -> bool:
+        return self.review == RELEASED
 
 
 def parse_at(text: str) -> datetime:
@@ -67,10 +87,14 @@ def format_timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
 
 
-def format_entry(at: datetime, text: str, source: str | None = None) -> str:
+def format_entry(
+    at: datetime, text: str, source: str | None = None, review: str | None = None
+) -> str:
     """One entry as it is stored, ending in a newline; round-trips any text."""
     first, *rest = text.split("\n")
     mark = f"{SOURCE_OPEN}{source}{SOURCE_CLOSE}" if source else ""
+    if review:
+        mark += f" <!-- {review} -->"
     lines = [f"- [{format_timestamp(at)}] {first}{mark}"]
     lines.extend(INDENT + line for line in rest)
     return "\n".join(lines) + "\n"
@@ -95,7 +119,7 @@ def buffer_preamble(content: str) -> str:
 def format_buffer(preamble: str, entries: list[BufferEntry]) -> str:
     """A whole buffer file: its preamble, then each entry as `format_entry` writes it."""
     head = preamble.rstrip("\n")
-    body = "".join(format_entry(e.at, e.text, e.source) for e in entries)
+    body = "".join(format_entry(e.at, e.text, e.source, e.review) for e in entries)
     if not head:
         return body
     return head + "\n\n" + body if body else head + "\n"
@@ -120,16 +144,29 @@ def _entry_start(line: str) -> tuple[datetime, str] | None:
 
 def parse_buffer(content: str) -> list[BufferEntry]:
     """Every entry in a buffer or archive file, in file order."""
-    raw: list[tuple[datetime, str | None, list[tuple[str, bool]]]] = []
+    raw: list[tuple[datetime, str | None, str | None, list[tuple[str, bool]]]] = []
     for line in content.split("\n"):
         start = _entry_start(line)
         if start is not None:
-            first, source = _source(start[1])
-            raw.append((start[0], source, [(first, True)]))
+            first, review = _review(start[1])
+            first, source = _source(first)
+            raw.append((start[0], source, review, [(first, True)]))
         elif raw:
             indented = line.startswith(INDENT)
-            raw[-1][2].append((line[len(INDENT) :] if indented else line, indented))
-    return _with_ids([(at, _entry_text(lines), source) for at, source, lines in raw])
+            raw[-1][3].append((line[len(INDENT) :] if indented else line, indented))
+    return _with_ids([(at, _entry_text(lines), src, rev) for at, src, rev, lines in raw])
+
+
+def _review(first: str) -> tuple[str, str | None]:
+    """(the first line's text, its review mark) from a line that may end in one."""
+    if not first.endswith(SOURCE_CLOSE):
+        return first, None
+    at = first.rfind(" <!-- ")
+    mark = first[at + len(" <!-- ") : -len(SOURCE_CLOSE)] if at >= 0 else ""
+    rule = mark[len(HELD) :] if mark.startswith(HELD) else None
+    if mark == RELEASED or (rule and set(rule) <= _RULE_CHARS):
+        return first[:at], mark
+    return first, None
 
 
 def _source(first: str) -> tuple[str, str | None]:
@@ -151,14 +188,14 @@ def _entry_text(lines: list[tuple[str, bool]]) -> str:
     return "\n".join(text for text, _ in lines)
 
 
-def _with_ids(items: list[tuple[datetime, str, str | None]]) -> list[BufferEntry]:
+def _with_ids(items: list[tuple[datetime, str, str | None, str | None]]) -> list[BufferEntry]:
     seen: dict[str, int] = {}
     out: list[BufferEntry] = []
-    for at, text, source in items:
+    for at, text, source, review in items:
         base = entry_id(at, text)
         seen[base] = seen.get(base, 0) + 1
         eid = base if seen[base] == 1 else f"{base}-{seen[base]}"
-        out.append(BufferEntry(eid, at, text, source))
+        out.append(BufferEntry(eid, at, text, source, review))
     return out
 
 

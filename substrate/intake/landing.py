@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -38,6 +38,8 @@ class Fact:
     at: datetime
     text: str
     source: str | None
+    review: str | None = None  # `held:RULE` when the scanner holds it for review
+    why: str | None = None  # the scanner's detail, for the answer
     wake: threading.Event = field(default_factory=threading.Event)
     leads: bool = False
     entry: BufferEntry | None = None
@@ -117,10 +119,12 @@ def _write(settings: Settings, batch: list[Fact]) -> list[BufferEntry]:
         if earlier is not None:
             landed.append(earlier)
             continue
-        entry = next_entry(entries, fact.at, fact.text, fact.source)
+        entry = replace(
+            next_entry(entries, fact.at, fact.text, fact.source), review=fact.review, why=fact.why
+        )
         entries.append(entry)
         landed.append(entry)
-        record = format_entry(fact.at, fact.text, fact.source)
+        record = format_entry(fact.at, fact.text, fact.source, fact.review)
         new_buffer = _appended(new_buffer, record)
         path = archive_path(settings, fact.at)
         if path not in archives:

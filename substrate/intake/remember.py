@@ -20,6 +20,7 @@ from substrate.config.settings import Settings
 from substrate.config.tiers import is_memory_enabled
 from substrate.errors import InvalidInputError, MemoryDisabledError
 from substrate.intake.buffer import (
+    HELD,
     BufferEntry,
     buffer_preamble,
     format_buffer,
@@ -54,15 +55,19 @@ def remember(
     if len(hints) > MAX_HINTS:
         raise InvalidInputError(f"at most {MAX_HINTS} hints per fact, got {len(hints)}")
     hint_slugs = [validate_slug(h.strip()) for h in hints]
-    # The learned detector alone never refuses a user's own words: its opinion is
-    # not taken on their write path (captured and other text still gets it).
-    cleaned = settings.scanner.scan(text, source, learned=source != "user").strip()
+    # A judgement on a person's words holds the fact for review instead of
+    # refusing it (firm evidence still refuses). The learned detector is asked at
+    # consolidation, not here: a cold remember loads no model.
+    admitted = settings.scanner.admit(text, source, learned=source != "user")
+    cleaned = admitted.text.strip()
     if not cleaned:
         raise InvalidInputError("text is empty; nothing was saved")
     stamped = (now or datetime.now(UTC)).astimezone(UTC).replace(second=0, microsecond=0)
     body = with_hints(cleaned, hint_slugs)
     provenance = None if source == "user" else source
-    return land(settings, Fact(stamped, body, provenance))
+    verdict = admitted.verdict
+    review, why = (f"{HELD}{verdict.held_rule}", verdict.detail) if verdict.held else (None, None)
+    return land(settings, Fact(stamped, body, provenance, review, why))
 
 
 def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
@@ -92,7 +97,7 @@ def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
         if missing:
             lead = "" if not archive or archive.endswith("\n") else "\n"
             text = archive + lead if archive else f"# Archive {day}\n\n"
-            text += "".join(format_entry(e.at, e.text, e.source) for e in missing)
+            text += "".join(format_entry(e.at, e.text, e.source, e.review) for e in missing)
             write_atomic(path, text, expected=snap)
             added += len(missing)
     return added

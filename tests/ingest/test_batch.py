@@ -358,8 +358,16 @@ def test_dry_run_reports_each_pages_verdict(settings: Settings) -> None:
     )
     report = run(settings, pages, IngestOptions(dry_run=True))
     verdicts = {p.slug: p.as_json()["scan"] for p in report.pages}
-    assert verdicts["a"] == {"ok": True, "rule": None, "policy": "strict", "detail": None}
+    assert verdicts["a"] == {
+        "ok": True,
+        "rule": None,
+        "policy": "strict",
+        "detail": None,
+        "firm": True,
+        "action": "store",
+    }
     assert verdicts["b"]["rule"] == "prompt_injection" and not verdicts["b"]["ok"]
-    assert verdicts["c"]["rule"] == "credential"
+    assert verdicts["b"]["action"] == "quarantine"
+    assert verdicts["c"]["rule"] == "credential" and verdicts["c"]["action"] == "refuse"
     assert [p.status for p in report.pages] == ["would_write", "would_write", "failed"]
     assert list(settings.workspace.concepts_dir.rglob("*.md")) == []

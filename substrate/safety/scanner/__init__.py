@@ -14,11 +14,25 @@ Layers, in order:
 Policy by provenance: text the user wrote (`user`: a `remember`, a profile
 edit) gets the `user` policy, where a preference phrased as an instruction
 ("always answer me in French") passes; everything else (`import`, `llm`,
-`tool`, `extracted`, `captured`) gets `strict`, where instruction-like text
-is refused too. An imported page that trips an instruction-family rule is
-stored quarantined instead of refused (`Verdict.quarantine`); credentials and
-invisible characters are refused from every source. A rejection names the
-rule and the policy. Every pattern runs on RE2: linear time whatever the text.
+`tool`, `extracted`, `captured`) gets `strict`, where an instruction aimed at
+the assistant is flagged too (`instructions`: judged by its addressee).
+
+What a finding does (`Verdict.action`) depends on its evidence and on whose
+words these are:
+
+- `refuse`: firm evidence (a secret's value, invisible or bidi characters, tag
+  payloads, our reserved tags, chat-template tokens, an unambiguous
+  override), from every source; and any finding in text a model, a tool or an
+  extractor produced;
+- `hold`: a judgement (the other injection families, the instruction rule,
+  look-alike letters, the learned detector) on a person's own words (`user`,
+  `captured`): the fact is stored held for review, out of every page and card
+  until the operator releases it; nothing a person wrote is lost;
+- `quarantine`: an imported page that trips an injection-shaped rule or a
+  judgement is stored as quoted, untrusted data.
+
+A rejection names the rule and the policy. Every pattern runs on RE2: linear
+time whatever the text.
 """
 
 from __future__ import annotations
@@ -49,6 +63,9 @@ SOURCES = tuple(POLICIES)
 QUARANTINABLE = frozenset(
     {"prompt_injection", "role_marker", "memory_tag", "instruction", "learned_detector"}
 )
+# Sources whose text is a person's own words: a judgement holds it, never refuses it.
+HOLDING = frozenset({"user", "captured"})
+ACTIONS = ("store", "hold", "quarantine", "refuse")
 
 # RE2 has no backreferences: one pattern per tag, so a block closes only on its own tag.
 _HIDDEN_REASONING = [
@@ -64,17 +81,56 @@ class Verdict:
     detail: str | None
     source: str
     policy: str
+    firm: bool = True  # the finding is firm evidence (see `findings.Finding`)
+
+    @property
+    def action(self) -> str:
+        """`store`, `hold`, `quarantine` or `refuse` (the module doc says when)."""
+        if self.ok:
+            return "store"
+        if self.source == "import" and (self.rule in QUARANTINABLE or not self.firm):
+            return "quarantine"
+        if not self.firm and self.source in HOLDING:
+            return "hold"
+        return "refuse"
 
     @property
     def quarantine(self) -> bool:
         """An imported page to keep as quoted, untrusted data rather than refuse."""
-        return not self.ok and self.source == "import" and self.rule in QUARANTINABLE
+        return self.action == "quarantine"
+
+    @property
+    def held(self) -> bool:
+        """A person's words to keep, held for review, rather than refuse."""
+        return self.action == "hold"
+
+    @property
+    def held_rule(self) -> str:
+        """The rule, with the injection family when there is one
+        (`prompt_injection.persona`): what a held entry's mark names."""
+        family = (self.detail or "").split(":", 1)[0]
+        if self.rule == "prompt_injection" and family.isalpha():
+            return f"{self.rule}.{family}"
+        return self.rule or "unknown"
 
     def as_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "rule": self.rule, "policy": self.policy, "detail": self.detail}
+        return {
+            "ok": self.ok,
+            "rule": self.rule,
+            "policy": self.policy,
+            "detail": self.detail,
+            "firm": self.firm,
+            "action": self.action,
+        }
 
     def rejection(self) -> ScannerRejection:
         return ScannerRejection(self.rule or "unknown", self.detail or "", self.policy)
+
+
+@dataclass(frozen=True)
+class Admitted:
+    text: str  # hidden reasoning and harmless zero-width characters stripped
+    verdict: Verdict
 
 
 class Scanner:
@@ -93,9 +149,8 @@ class Scanner:
         readings = views(cleaned)
         spoofed = mixed_script_word(readings.folded)
         if spoofed is not None:
-            found.append(
-                Finding("homoglyph", f"a word spelled with look-alike letters: {quoted(spoofed)}")
-            )
+            detail = f"a word spelled with look-alike letters: {quoted(spoofed)}"
+            found.append(Finding("homoglyph", detail, firm=False))
         lines = fold_lines(cleaned)
         found += [f for f in (memory_tag(lines), role_marker(lines)) if f is not None]
         hit = injection(readings, cleaned)
@@ -112,15 +167,27 @@ class Scanner:
             and cleaned.strip()
             and self.detector.flags(cleaned)
         ):
-            found.append(Finding("learned_detector", "the learned detector reads it as an attack"))
+            found.append(
+                Finding("learned_detector", "the learned detector reads it as an attack", False)
+            )
         return found
 
     def check(self, text: str, source: str = "user", *, learned: bool = True) -> Verdict:
+        """The verdict on the worst finding: the first firm one, else the first."""
         policy = policy_for(source)
         found = self.findings(text, source, learned=learned)
         if not found:
             return Verdict(True, None, None, source, policy)
-        return Verdict(False, found[0].rule, found[0].detail, source, policy)
+        worst = next((f for f in found if f.firm), found[0])
+        return Verdict(False, worst.rule, worst.detail, source, policy, worst.firm)
+
+    def admit(self, text: str, source: str = "user", *, learned: bool = True) -> Admitted:
+        """The text to store and its verdict (`store`, `hold` or `quarantine`);
+        raises `ScannerRejection` when the verdict is to refuse."""
+        verdict = self.check(text, source, learned=learned)
+        if verdict.action == "refuse":
+            raise verdict.rejection()
+        return Admitted(strip_harmless(strip_hidden_reasoning(text)), verdict)
 
     def scan(self, text: str, source: str = "user", *, learned: bool = True) -> str:
         """The text to store (hidden reasoning and harmless zero-width characters
@@ -149,10 +216,13 @@ RULES = Scanner()  # the rules alone: what a process without the model uses
 
 
 __all__ = [
+    "ACTIONS",
+    "HOLDING",
     "POLICIES",
     "QUARANTINABLE",
     "RULES",
     "SOURCES",
+    "Admitted",
     "DeferredDetector",
     "Finding",
     "LearnedDetector",

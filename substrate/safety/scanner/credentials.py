@@ -161,7 +161,7 @@ _VALUE = r"[\"']?\s*(?::=|=>|[:=])\s*[\"']?([^\s\"',;]+)"
 _ASSIGNMENT = rx(
     r"(?i)\b((?:[a-z0-9]+[_.-])*(?:password|passwd|pwd|pass|secret|token|api[_.-]?key|apikey|"
     r"access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|auth[_.-]?token|"
-    r"authtoken|key|pat))(?:[_.-]?\w+)?" + _VALUE
+    r"authtoken|key|pat))(?:[_.-]\w+)?\b" + _VALUE
 )
 # camelCase names (`slackKey`, `resetUrlPassword`): the keyword's capital marks the word.
 _CAMEL_ASSIGNMENT = rx(
@@ -181,6 +181,14 @@ _PLACEHOLDER = rx(
     r"\w*placeholder\w*|[-\w]+[-_]here|enter[-_\w]*|insert[-_\w]*|replace[-_\w]*)$"
 )
 
+
+# Words that name a secret in prose as often as in config: a value after them
+# must look random, not merely mix a letter with a digit.
+PROSE_WORDS = frozenset({"pass", "key", "token", "secret", "pat", "credential", "credentials"})
+# Words and short numbers joined by dashes, dots or underscores, in one case.
+_WORDISH = rx(
+    r"^(?:[a-z]+|[A-Z]?[a-z]+|[A-Z]+|\d{1,4})(?:[-_.](?:[a-z]+|[A-Z]?[a-z]+|[A-Z]+|\d{1,4}))*$"
+)
 
 _ANY_SHAPE = any_of(
     [pattern for _, pattern in PROVIDERS]
@@ -206,9 +214,21 @@ def credential(text: str) -> Finding | None:
                 return Finding("credential", f"looks like a {what}")
     for pattern in (_ASSIGNMENT, _CAMEL_ASSIGNMENT, _STATED):
         for match in pattern.finditer(text):
-            if looks_secret(match.group(2).rstrip(".,;)]")):
-                return Finding("credential", f"secret assigned to {match.group(1)}")
+            name, value = match.group(1), match.group(2).rstrip(".,;)]")
+            prose = name.lower() in PROSE_WORDS  # "JR pass: 7-day", "the key is 4821"
+            if looks_secret(value) and (not prose or random_looking(value)):
+                return Finding("credential", f"secret assigned to {name}")
     return None
+
+
+def random_looking(value: str) -> bool:
+    """A value no one would write as a word: long, letters mixed with digits
+    (not words and numbers joined by dashes), or high entropy."""
+    if len(value) < 12 or _WORDISH.match(value):
+        return False
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    return (letters >= 3 and digits >= 2) or (len(value) >= 16 and entropy(value) >= 3.5)
 
 
 def looks_secret(value: str, *, loose: bool = False) -> bool:
@@ -216,6 +236,8 @@ def looks_secret(value: str, *, loose: bool = False) -> bool:
     `loose`: the value sits where only a secret goes (a URL's password)."""
     if _REFERENCE.match(value) or _PLACEHOLDER.match(value) or _NOT_A_VALUE.search(value):
         return False
+    if value.startswith("-") or (not loose and _WORDISH.match(value)):
+        return False  # a flag, or words joined ("disable-extended-key-format", "7-day-pass")
     if len(value) < (3 if loose else 8):
         return False
     letters = any(c.isalpha() for c in value)

@@ -1,4 +1,13 @@
-"""What a rule reports: the rule's name and a line saying what it saw."""
+"""What a rule reports: the rule's name, a line saying what it saw, and whether
+the evidence is firm.
+
+Firm evidence is what almost never occurs in a person's own text: a secret's
+value, an invisible or bidi character, a tag payload, our reserved tags, a
+chat-template token, an unambiguous override ("ignore all previous
+instructions"). Everything else (the other injection families, the strict
+policy's instruction rule, look-alike letters, the learned detector) is a
+judgement: for a person's own words it holds the write for review instead of
+refusing it (see `Verdict.action`)."""
 
 from __future__ import annotations
 
@@ -11,6 +20,7 @@ from substrate.safety.patterns import Linear, linear
 class Finding:
     rule: str
     detail: str
+    firm: bool = True
 
 
 def quoted(fragment: str) -> str:

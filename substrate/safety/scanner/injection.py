@@ -8,6 +8,8 @@ Families (each a list of RE2 patterns over the folded views, lower case):
   "your new task is"; in English, German, French, Spanish, Italian,
   Portuguese, Russian, Chinese, Japanese, Hindi, Arabic, Croatian, Turkish
   and Korean;
+- `steering`: what reads like an override but is a judgement ("bend the
+  rules", "proceed without verification", "now comes a new task");
 - `persona`: "you are now …", DAN and developer/jailbreak modes, "act as" /
   "pretend to be" aimed at the assistant, safety switched off;
 - `extraction`: show / print / repeat your system prompt, instructions,
@@ -72,18 +74,6 @@ OVERRIDE = [
     rf"\b{_IGNORE}\s+(?:all|any|every|your|these|those)\s+(?:\w+\s+)?{_RULE_WHAT}\b",
     r"\b(?:override|overwrite|overrule|supersede|replace|reset|wipe|erase|clear)\s+(?:all\s+)?your\s+(?:\w+\s+)?(?:instructions|programming|rules|guidelines|safety|restrictions|scope|permissions|system prompt|prompt|directives|training|persona|identity|memory|core)\b",
     r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything|all (?:the )?(?:previous|prior|above|earlier) (?:\w+\s+)?(?:information|info|tasks?|instructions|text))",
-    r"\b(?:leave|put)\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|earlier|above)\s+(?:information|instructions|tasks?|context)\s+behind\b",
-    r"\b(?:now|here)\s+(?:comes?|follow|follows)\s+(?:a\s+|the\s+)?(?:new|next|second|further|another|different)\s+(?:tasks?|tests?|instructions?|assignments?)\b",
-    r"\b(?:now\s+)?new\s+tasks\s+follow\b|\bnow\s+further\s+tasks\b|\bwe\s+(?:will\s+)?start\s+(?:over|again|from (?:the )?(?:front|beginning|scratch))\s+with\s+a\s+new\s+task",
-    r"\b(?:focus|concentrate)\s+on\s+(?:this|the|a)\s+new\s+task\s+instead\b",
-    r"\b(?:do not|don'?t)\s+look\s+(?:at|in)\s+(?:the\s+)?(?:documents?|articles?|context|sources?)\s+(?:\w+\s+){0,2}(?:just\s+)?(?:output|say|write|print)",
-    r"\b(?:bend|break|skip|relax)\s+the\s+rules\b",
-    r"\b(?:expand|escalate|elevate|increase|widen|extend|raise)\w*\s+(?:\w+\s+){0,3}(?:privileges|permissions|access rights|scope of (?:access|privileges|permissions)|your (?:access|scope|permissions))",
-    r"\b(?:don'?t|do not|not|never|stop)\s+(?:apply|applying|use|using|follow|following|enforce|enforcing)\s+(?:any\s+of\s+)?(?:those\s+|these\s+|the\s+|your\s+|any\s+)?(?:content\s+|safety\s+)?(?:safeguards|filters|guardrails|restrictions|safety (?:checks|rules|filters|measures)|moderation)\b",
-    r"\bbypass\w*\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:safety|security|content|permission|approval|review)\s+(?:checks?|filters?|controls?|reviews?|moderation|gates?|measures)",
-    r"\btrust\s+(?:all\s+|any\s+|every\s+)?(?:incoming|external|unverified|untrusted|outside)\s+(?:messages|inputs|instructions|sources|requests|content)",
-    r"\b(?:proceed|continue|act)\s+without\s+(?:verif\w+|checking|double-?checking|confirmation|review|validat\w+)",
-    r"\b(?:must|will|shall|should)\s+(?:always\s+)?obey\s+(?:me|my|every|all|the user|whatever|messages|instructions|commands|orders|anyone|anything)\b",
     r"\b(?:override|overrule|supersede)\s+(?:the\s+|all\s+|any\s+)?(?:existing|previous|prior|current|above|original|default|system|safety|old)\s+(?:guidelines|instructions|rules|policies|restrictions|safeguards|directives|prompt)",
     rf"\b{_IGNORE}\s+{_DET}{_STRONG_WHAT}\b",
     r"\b(?:ignore|disregard|forget)\s+(?:everything|all|anything|it all)(?:\s+(?:i|you)\s+(?:said|wrote|told you))?\s+(?:above|before|prior|previous(?:ly)?|else|so far|until now|up to (?:now|this point)|(?:that|which) (?:came|was said) before|you(?:'ve| have)? (?:been|were) told)",
@@ -93,7 +83,6 @@ OVERRIDE = [
     r"\b(?:new|updated|real|actual|true|revised|override|overriding|secret|hidden|replacement)\s+(?:system\s+)?(?:instructions?|prompt|rules|orders|directives?|mission|objective|brief|directions)\s*[:\-—]\s*(?:you|your|ignore|disregard|forget|always|never|from now|the (?:assistant|ai|model)|do not|don'?t|output|print|reveal|disclose|respond|reply|say|act|pretend|override|bypass|disable|send|forward)\b",
     r"\byour\s+(?:new|real|actual|true|only|next|primary|updated|sole)\s+(?:task|instructions?|job|goal|objective|mission|purpose|role|directive|orders?)\s+(?:is|are|will be|now)\b",
     r"\b(?:focus on|concentrate on|here is|this is)\s+your\s+new\s+(?:task|job|instructions?|mission)\b",
-    r"\b(?:do|say|answer|respond with)\s+(?:exactly\s+)?the\s+opposite\b",
     r"\b(?:don'?t|do not|never)\s+(?:follow|obey|apply|listen to|adhere to|abide by)\s+(?:your|the|any)\s+(?:\w+\s+)?(?:rules|instructions|guidelines|restrictions|safety|filters|policies|programming)",
     # German
     r"\b(?:ignorier\w*|vergiss|vergessen sie|vergesst|missacht\w*|verwirf|verwerfen sie|beachte\w*\s+nicht)\s+(?:\w+\s+){0,3}(?:anweisung\w*|befehl\w*|instruktion\w*|regeln|vorgaben|aufgabe\w*|anfrage\w*|vorherig\w*|bisherig\w*|obig\w*|alles|vorher|zuvor|davor|oben)",
@@ -102,7 +91,6 @@ OVERRIDE = [
     r"\b(?:obig|vorherig|bisherig|vorangegangen|vorig)\w*\s+(?:\w+\s+){0,2}(?:anweisung|ausführung|instruktion|befehl|regel|information|aufgabe)\w*\s+(?:\w+\s+){0,2}(?:ignorier|vergess|vergiss|missacht|hinter sich|beiseite)",
     r"\babweichend\s+(?:zu|von)\s+(?:den\s+)?(?:vorherigen|bisherigen|obigen)\s+(?:anweisungen|instruktionen|vorgaben)",
     r"\b(?:nun|jetzt)\s+folgen\s+(?:weitere|neue)\s+(?:aufgaben|anweisungen)",
-    r"\b(?:jetzt|nun|ab sofort)\s+bist\s+du\b",
     # French
     r"\b(?:ignore[rz]?|ignorez|oublie[rz]?|oubliez|néglige[rz]?|ne tiens? pas compte|ne tenez pas compte)\s+(?:\w+\s+){0,3}(?:instructions?|consignes?|règles|directives|ordres|précédent\w*|ci-dessus|tout ce qui)",
     # Spanish, Italian, Portuguese
@@ -121,22 +109,41 @@ OVERRIDE = [
     r"(?:उपरोक्त|पिछले|पिछली|ऊपर|पूर्व|पहले).{0,40}(?:निर्देश|आदेश|प्रश्न|सवाल|नियम).{0,40}(?:अनदेखा|अनदेखी|नज़रअंदाज़|नजरअंदाज|भूल)",
     # Arabic
     r"(?:تجاهل|تجاهلي|تجاهلوا|تغاض\S*|تناس\S*|انس|انسى|انسي|أهمل|اهمل|لا تلتزم\S*|تخط\S*|لا تلتفت\S*)\s+(?:\S+\s+){0,3}?(?:التعليمات|تعليمات|الأوامر|أوامر|القواعد|الإرشادات|الاسئلة|الأسئلة|السؤال|سؤال\S*|ما سبق|أعلاه|السابق\S*|المذكور\S*|كل شيء)",
-    r"(?:الانتقال|انتقل|اذهب)\S*\s+مباشرة\s+(?:إلى|الى)\s+(?:الإخراج|الاخراج)",
-    r"(?:و)?(?:أخرج|اخرج|الإخراج|الاخراج|اطبع|أخرجي|قم بإخراج)\S*\s+(?:\S+\s+)?مباشرة",
     # "… ignore the question above and output directly: …" (goal hijacking)
     r"\b(?:ignore|disregard|skip)\s+(?:\w+\s+){0,3}(?:question|request|input|text|query)s?\s+(?:\w+\s+){0,2}and\s+(?:directly\s+|just\s+|only\s+)?(?:output|print|say|write|respond|reply|return)",
     # "… the guidance you were given earlier", "… what they told you before"
     rf"\b{_IGNORE}\s+{_DET}(?:\w+\s+)?{_RULE_WHAT}\s+(?:that\s+|which\s+)?(?:you|they|we|i)\s+(?:were\s+|have been\s+|had been\s+|'ve been\s+)?(?:given|told|provided|taught|set|loaded|received|trained)",
-    r"\b(?:everything|what|whatever|all (?:that|of that|the stuff)|anything|stuff)\s+(?:\w+\s+)?(?:they|someone|people|the developers?|your (?:creators?|developers?|makers?))\s+(?:have\s+|had\s+)?told\s+you\s+(?:before|earlier|previously|so far|until now)",
     r"\b(?:replac|supersed|overrid|overrul|overwrit|nullif|invalidat|void)\w*\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+)?(?:\w+\s+){0,2}(?:previous|prior|earlier|existing|original|initial|system-level|default|current|old)\w*\s+(?:\w+\s+){0,2}(?:instructions|directives|guidelines|constraints|system prompt|guidance)",
     r"\b(?:replac|supersed|overrid|overrul)\w*\s+(?:all\s+|any\s+|the\s+)?(?:instructions|directives|guidelines|constraints)\s+(?:\w+\s+){0,2}(?:previously|earlier|before|originally)\b",
-    r"\b(?:remove|clear|wipe|delete|erase|strike|get|put)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|earlier|above|preceding|old)\s+(?:\w+\s+)?(?:tasks?|instructions?|information|rules)\s+(?:out of|from)\s+your\s+(?:head|mind|memory)",
-    r"\b(?:previous|prior|preceding|earlier|above)\s+(?:analysis|evaluation|answer|instructions?|output|response|assessment)\s+(?:was|is|were)\s+(?:\w+\s+)?(?:incorrect|wrong|flawed|invalid|mistaken)\b[^\n]{0,40}\b(?:please|now|re-?\w+|use|follow)",
-    r"\b(?:aus dem kopf|aus ihrem gedächtnis)\s+(?:zu\s+)?(?:streichen|löschen|verbannen)",
     r"(?:忽略|忽视|无视|忘记|忘掉|不要理会|不用理会|抛开|放下|跳过)[^。！？\n]{0,8}(?:指令|指示|说明|提示词|规则|内容|要求|设定|约束|限制|策略|检查|提问|问题)",
     # "your new task is", in the languages of the development set
     r"\b(?:tu|su|vuestra)\s+nueva\s+(?:tarea|misión|instrucción)\s+(?:es|será)\b|\b(?:ta|votre)\s+nouvelle\s+(?:tâche|mission|instruction)\s+(?:est|sera)\b|\b(?:deine|ihre|eure)\s+neue\s+(?:aufgabe|mission|anweisung)\s+(?:ist|lautet|wird)\b|\b(?:il tuo|la tua)\s+nuov[oa]\s+(?:compito|missione)\s+è\b|(?:твоя|ваша)\s+нова[яи]\s+(?:задача|миссия)|你的新(?:任务|指令)是",
     r"\b(?:olvida|olvide|olvidad|ignora|ignore)\s+(?:todo\s+)?lo\s+que\s+(?:te|le|os)\s+(?:\w+\s+){0,2}(?:antes|anteriormente|previamente)|\b(?:oublie|oubliez)\s+(?:tout\s+)?ce\s+qu(?:e|')\s*(?:on\s+)?(?:t'|vous\s+)",
+    r"\b(?:everything|what|whatever|all (?:that|of that|the stuff)|anything|stuff)\s+(?:\w+\s+)?(?:they|someone|people|the developers?|your (?:creators?|developers?|makers?))\s+(?:have\s+|had\s+)?told\s+you\s+(?:before|earlier|previously|so far|until now)",
+]
+
+# Steering that reads like an override but is a judgement: "bend the rules",
+# "proceed without verification", "expand your privileges", "now comes a new task".
+STEERING = [
+    r"\b(?:leave|put)\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|earlier|above)\s+(?:information|instructions|tasks?|context)\s+behind\b",
+    r"\b(?:now|here)\s+(?:comes?|follow|follows)\s+(?:a\s+|the\s+)?(?:new|next|second|further|another|different)\s+(?:tasks?|tests?|instructions?|assignments?)\b",
+    r"\b(?:now\s+)?new\s+tasks\s+follow\b|\bnow\s+further\s+tasks\b|\bwe\s+(?:will\s+)?start\s+(?:over|again|from (?:the )?(?:front|beginning|scratch))\s+with\s+a\s+new\s+task",
+    r"\b(?:focus|concentrate)\s+on\s+(?:this|the|a)\s+new\s+task\s+instead\b",
+    r"\b(?:do not|don'?t)\s+look\s+(?:at|in)\s+(?:the\s+)?(?:documents?|articles?|context|sources?)\s+(?:\w+\s+){0,2}(?:just\s+)?(?:output|say|write|print)",
+    r"\b(?:bend|break|skip|relax)\s+the\s+rules\b",
+    r"\b(?:expand|escalate|elevate|increase|widen|extend|raise)\w*\s+(?:\w+\s+){0,3}(?:privileges|permissions|access rights|scope of (?:access|privileges|permissions)|your (?:access|scope|permissions))",
+    r"\b(?:don'?t|do not|not|never|stop)\s+(?:apply|applying|use|using|follow|following|enforce|enforcing)\s+(?:any\s+of\s+)?(?:those\s+|these\s+|the\s+|your\s+|any\s+)?(?:content\s+|safety\s+)?(?:safeguards|filters|guardrails|restrictions|safety (?:checks|rules|filters|measures)|moderation)\b",
+    r"\bbypass\w*\s+(?:the\s+|all\s+|any\s+|every\s+)?(?:safety|security|content|permission|approval|review)\s+(?:checks?|filters?|controls?|reviews?|moderation|gates?|measures)",
+    r"\btrust\s+(?:all\s+|any\s+|every\s+)?(?:incoming|external|unverified|untrusted|outside)\s+(?:messages|inputs|instructions|sources|requests|content)",
+    r"\b(?:proceed|continue|act)\s+without\s+(?:verif\w+|checking|double-?checking|confirmation|review|validat\w+)",
+    r"\b(?:must|will|shall|should)\s+(?:always\s+)?obey\s+(?:me|my|every|all|the user|whatever|messages|instructions|commands|orders|anyone|anything)\b",
+    r"\b(?:do|say|answer|respond with)\s+(?:exactly\s+)?the\s+opposite\b",
+    r"\b(?:jetzt|nun|ab sofort)\s+bist\s+du\b",
+    r"(?:الانتقال|انتقل|اذهب)\S*\s+مباشرة\s+(?:إلى|الى)\s+(?:الإخراج|الاخراج)",
+    r"(?:و)?(?:أخرج|اخرج|الإخراج|الاخراج|اطبع|أخرجي|قم بإخراج)\S*\s+(?:\S+\s+)?مباشرة",
+    r"\b(?:remove|clear|wipe|delete|erase|strike|get|put)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|earlier|above|preceding|old)\s+(?:\w+\s+)?(?:tasks?|instructions?|information|rules)\s+(?:out of|from)\s+your\s+(?:head|mind|memory)",
+    r"\b(?:previous|prior|preceding|earlier|above)\s+(?:analysis|evaluation|answer|instructions?|output|response|assessment)\s+(?:was|is|were)\s+(?:\w+\s+)?(?:incorrect|wrong|flawed|invalid|mistaken)\b[^\n]{0,40}\b(?:please|now|re-?\w+|use|follow)",
+    r"\b(?:aus dem kopf|aus ihrem gedächtnis)\s+(?:zu\s+)?(?:streichen|löschen|verbannen)",
 ]
 
 PERSONA = [
@@ -244,6 +251,7 @@ BANNER = [
 
 FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("override", tuple(OVERRIDE)),
+    ("steering", tuple(STEERING)),
     ("persona", tuple(PERSONA)),
     ("extraction", tuple(EXTRACTION)),
     ("poisoning", tuple(POISONING)),
@@ -261,11 +269,18 @@ _DAN = rx(r"\bDAN\b|\bS\.?T\.?A\.?N\.?\b|\bDUDE\b|\bAIM\b:")
 _DAN_CONTEXT = rx(r"(?i)\b(?:you|act|pretend|mode|prompt|respond)\b")
 # "Don't forget the prior instructions from the landlord": a negated mention is a note.
 _NEGATED = rx(r"(?:\bnot|n't|\bnever)\s+(?:to\s+)?$")
+# An override is firm when its verb can only mean "stop obeying": "skip the
+# previous step" or "bypass any restrictions" in a tool's help is a reading.
+_SOFT_VERB = rx(
+    r"^(?:skip|bypass|discard|abandon|neglect|dismiss|nullify|scrap|ditch|drop|throw|set|put|"
+    r"toss|break|free|unlearn|replac|supersed|overrid|overrul|overwrit|invalidat|void|reset|"
+    r"wipe|erase|clear)"
+)
 
 
 def injection(views: Views, raw: str) -> Finding | None:
     if _DAN.search(raw) and _DAN_CONTEXT.search(raw):
-        return Finding("prompt_injection", "persona: a DAN-style jailbreak persona")
+        return Finding("prompt_injection", "persona: a DAN-style jailbreak persona", firm=False)
     for text in views.all():
         if not _ANY.search(text):
             continue
@@ -276,5 +291,7 @@ def injection(views: Views, raw: str) -> Finding | None:
                         text[max(0, match.start() - 16) : match.start()]
                     ):
                         continue
-                    return Finding("prompt_injection", f"{family}: {quoted(match.group(0))}")
+                    firm = family == "override" and not _SOFT_VERB.search(match.group(0))
+                    detail = f"{family}: {quoted(match.group(0))}"
+                    return Finding("prompt_injection", detail, firm=firm)
     return None

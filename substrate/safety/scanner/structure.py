@@ -42,6 +42,7 @@ _TAGS = (
     r"essentials|threads|recent|pending|profile|recall|session_?recall|untrusted|trusted"
 )
 MEMORY_TAG = rx(rf"(?i)<\s*/?\s*(?:{_TAGS})\b[^<>]*>")
+TEMPLATE_TOKENS = 3  # the first patterns: tokens no person types in a note
 _ROLE_PATTERNS = tuple(rx(p) for p in ROLE_MARKERS)
 _ANY_ROLE = any_of(_ROLE_PATTERNS)
 
@@ -49,12 +50,12 @@ _ANY_ROLE = any_of(_ROLE_PATTERNS)
 def role_marker(text: str) -> Finding | None:
     if not _ANY_ROLE.search(text):
         return None
-    for pattern in _ROLE_PATTERNS:
+    for i, pattern in enumerate(_ROLE_PATTERNS):
         match = pattern.search(text)
         if match:
-            return Finding(
-                "role_marker", f"fake role or chat-template marker: {quoted(match.group(0))}"
-            )
+            detail = f"fake role or chat-template marker: {quoted(match.group(0))}"
+            # template tokens are firm; a "System:" line or two voiced turns are a reading
+            return Finding("role_marker", detail, firm=i < TEMPLATE_TOKENS)
     return None
 
 

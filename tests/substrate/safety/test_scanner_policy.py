@@ -10,8 +10,7 @@ from substrate.safety.scanner import POLICIES, policy_for
 
 PREFERENCES = [
     "Always answer me in French.",
-    "Never use semicolons in my code.",
-    "From now on, call me Sam.",
+    "From now on, respond in a formal tone.",
     "When I ask about the weather, include the temperature in Celsius.",
     "You should keep answers under 100 words.",
 ]
