@@ -9,12 +9,18 @@
    it says nothing about payloads they were not written for.
 2. The development set (`../shared/data/injection/`), under 5-fold
    cross-validation of the learned detector (the parameters the shipped
-   weights were trained with): catch per category and per language for the
-   rules alone, the detector alone and both; false positives on the benign
-   half, on its hard negatives and on everyday text kept out of training.
-3. Cost per text (p50 / p95 over the development set): rules alone, and
+   weights were trained with): catch per category and per language under
+   the user policy and the import (strict) policy, rules alone and with the
+   detector, and how a person's write would meet it (refused on firm
+   evidence, or held for review); false positives the same way on the benign
+   half, its hard negatives and the report half of every everyday kind.
+3. The benign corpus's report half (`bench/benign_corpus.py`, never trained
+   or tuned on) through the shipped scanner: false positives per kind
+   (technical notes, chat, e-mails, personal notes, Arabic) under both
+   policies, and each flagged text with what it met.
+4. Cost per text (p50 / p95 over the development set): rules alone, and
    rules with the detector (the USE embedding included), warm.
-4. Adversarial inputs at 10, 100 and 1,000 KB: linear growth shows as a 10x
+5. Adversarial inputs at 10, 100 and 1,000 KB: linear growth shows as a 10x
    step per column.
 """
 
@@ -25,11 +31,22 @@ import json
 import statistics
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import yaml
-from scanner_data import DevSet, Params, benign_threshold, load_dev_set, load_rows, out_of_fold
+from scanner_data import (
+    EVERYDAY,
+    KINDS,
+    DevSet,
+    Params,
+    benign_threshold,
+    load_corpus_rows,
+    load_dev_set,
+    load_rows,
+    out_of_fold,
+)
 
 from substrate.index.use_embedder import UseEmbedder
 from substrate.safety import RULES, LearnedDetector, Scanner
@@ -48,13 +65,33 @@ def regression_corpus(scanner: Scanner, label: str) -> None:
     total: Counter[str] = Counter()
     for attack in attacks:
         total[attack["rule"]] += 1
-        if scanner.check(attack["text"]).rule == attack["rule"]:
+        if attack["rule"] in {f.rule for f in scanner.findings(attack["text"])}:
             caught[attack["rule"]] += 1
     false = [note for note in benign if not scanner.check(note).ok]
     cells = ", ".join(f"{rule} {caught[rule]}/{total[rule]}" for rule in sorted(total))
     print(f"regression corpus, {label}: {cells}; false positives {len(false)}/{len(benign)}")
     for note in false:
         print(f"  false positive: {note[:80]!r}")
+
+
+@dataclass(frozen=True)
+class Policies:
+    """Per text: flagged by the rules under each policy, and firm (refused from a
+    person's own words) under the user policy."""
+
+    user: np.ndarray
+    strict: np.ndarray
+    firm: np.ndarray
+
+    @classmethod
+    def of(cls, texts: list[str]) -> Policies:
+        user = [RULES.check(t, "user") for t in texts]
+        strict = [not RULES.check(t, "import").ok for t in texts]
+        return cls(
+            np.array([not v.ok for v in user]),
+            np.array(strict),
+            np.array([not v.ok and v.firm for v in user]),
+        )
 
 
 def cross_validated(dev: DevSet) -> None:
@@ -64,33 +101,65 @@ def cross_validated(dev: DevSet) -> None:
     scores = out_of_fold(dev, params, rows)
     learned = np.zeros(len(dev.rows), dtype=bool)
     learned[rows] = scores[rows] > benign_threshold(dev, scores, rows)
-    both = learned | dev.rules
+    rules = Policies.of([r.text for r in dev.rows])
+    user, strict = rules.user | learned, rules.strict | learned
     core = dev.mask(extra="")
     attack = core & (dev.y == 1)
-    print(f"\ndevelopment set, {len(rows)} texts, 5-fold CV (l2={params.l2:g})")
-    print(f"{'attacks':28s}{'n':>6s}{'rules':>8s}{'learned':>9s}{'both':>8s}")
+    print(f"\ndevelopment set, {len(rows)} texts, learned detector by 5-fold CV (l2={params.l2:g})")
+    print(
+        f"{'caught':28s}{'n':>6s}{'learned':>9s}{'user rules':>12s}{'user':>7s}"
+        f"{'import rules':>14s}{'import':>8s}{'refused':>9s}{'held':>7s}"
+    )
 
     def line(name: str, mask: np.ndarray) -> None:
         n = int(mask.sum())
         if n:
+            held = user & ~rules.firm
             print(
-                f"{name:28s}{n:6d}{dev.rules[mask].mean():8.3f}"
-                f"{learned[mask].mean():9.3f}{both[mask].mean():8.3f}"
+                f"{name:28s}{n:6d}{learned[mask].mean():9.3f}{rules.user[mask].mean():12.3f}"
+                f"{user[mask].mean():7.3f}{rules.strict[mask].mean():14.3f}"
+                f"{strict[mask].mean():8.3f}{rules.firm[mask].mean():9.3f}{held[mask].mean():7.3f}"
             )
 
-    line("all", attack)
+    line("all attacks", attack)
     for category in sorted({r.category for r in dev.rows if r.attack}):
         line(f"  {category}", attack & dev.mask(category=category))
     line("  memory-poisoning style", attack & dev.mask(memory_style=True))
     for lang in LANGS:
         line(f"  lang {lang}", attack & dev.mask(lang=lang))
     line("  other languages", attack & ~np.isin([r.lang for r in dev.rows], LANGS))
-    print(f"{'false positives':28s}{'n':>6s}{'rules':>8s}{'learned':>9s}{'both':>8s}")
+    print("false positives (refused and held are shares of all benign texts, user policy)")
     benign = core & (dev.y == 0)
     line("benign", benign)
     line("  hard negatives", benign & dev.mask(hard=True))
-    for name in ("locomo", "longmemeval", "xquad", "regression"):
-        line(f"  everyday, {name} (held out)", dev.mask(extra="report", source=name))
+    for name in EVERYDAY:  # the report halves: section 3, through the shipped weights
+        line(f"  {name} (trained half, out of fold)", dev.mask(extra="train", source=name))
+
+
+def benign_kinds(full: Scanner) -> None:
+    """The shipped scanner on the report half of the benign corpus (never trained
+    or tuned on): what each policy flags, and what a person's write would meet."""
+    rows = [r for r in load_corpus_rows() if r.extra == "report"]
+    print(f"\nbenign kinds, report half of bench/data/benign_corpus.jsonl.gz ({len(rows)} texts)")
+    print(
+        f"{'kind':12s}{'n':>6s}{'user rules':>12s}{'user':>7s}{'import rules':>14s}"
+        f"{'import':>8s}{'refused':>9s}{'held':>7s}"
+    )
+    for kind in KINDS:
+        texts = [r.text for r in rows if r.source == kind]
+        rules = Policies.of(texts)
+        user = [full.check(t, "user") for t in texts]
+        strict = np.array([not full.check(t, "import").ok for t in texts])
+        flagged = np.array([not v.ok for v in user])
+        refused = np.array([v.action == "refuse" for v in user])
+        held = np.array([v.action == "hold" for v in user])
+        print(
+            f"{kind:12s}{len(texts):6d}{rules.user.mean():12.3f}{flagged.mean():7.3f}"
+            f"{rules.strict.mean():14.3f}{strict.mean():8.3f}{refused.mean():9.3f}{held.mean():7.3f}"
+        )
+        for text, verdict in zip(texts, user, strict=True):
+            if not verdict.ok:
+                print(f"    user {verdict.action}: {verdict.rule}: {text[:90]!r}")
 
 
 def costs(scanner: Scanner, texts: list[str], label: str) -> None:
@@ -138,6 +207,7 @@ def main() -> None:
     regression_corpus(full, "rules + learned")
     if not args.quick:
         cross_validated(load_dev_set(use=use))
+    benign_kinds(full)
     texts = [row.text for row in load_rows()]
     print()
     costs(RULES, texts, "rules alone")

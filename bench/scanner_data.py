@@ -27,7 +27,7 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 DATA = SHARED / "injection"
 SEED = 20261201
 FOLDS = 5
-HASH_DIM = 4096
+HASH_DIM = 16384
 TARGET_FP = 0.01  # the threshold lets at most this share of benign texts through as attacks
 Floats = npt.NDArray[np.float64]
 
@@ -87,39 +87,37 @@ def load_rows(data: Path = DATA) -> list[Row]:
     return rows
 
 
-# Everyday text the development set lacks: chat turns (LoCoMo, LongMemEval user
-# turns), encyclopedic paragraphs in English and Arabic (XQuAD) and the benign
-# notes of the scanner's regression corpus (hashes, keys, preferences). The dev set's
-# benign half is questions and instructions; without these, the detector learned
-# that a cheerful "Wow, that's awesome!" looks like a deepset attack (23% of
-# LoCoMo turns flagged). Whole conversations, questions and articles are dealt to
-# "train" or "report" by position, so no report text shares a source with training.
+# Benign text that looks like users' (`bench/benign_corpus.py`): technical notes,
+# chat turns, e-mails, personal notes and Arabic, each row dealt to "train" or
+# "report" by its document. The dev set's benign half is questions and
+# instructions; trained on it alone, the detector flagged 7% of command notes
+# ("rm -f: ignore nonexistent files, never prompt") and 8% of transactional
+# e-mails ("If this was you, you can ignore this message").
+CORPUS = Path(__file__).resolve().parent / "data" / "benign_corpus.jsonl.gz"
+KINDS = ("technical", "chat", "email", "personal", "arabic")
+# Encyclopedic paragraphs (XQuAD, English and Arabic) and the benign notes of the
+# scanner's regression corpus (hashes, keys, preferences), dealt by position.
 EXTRA_PER_SET = 700
+EVERYDAY = (*KINDS, "xquad", "regression")
+
+
+def load_corpus_rows(path: Path = CORPUS) -> list[Row]:
+    import gzip
+
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        docs = [json.loads(line) for line in f]
+    return [
+        Row(d["text"], False, "benign", "ar" if d["kind"] == "arabic" else "?", d["kind"],
+            False, False, d["part"])
+        for d in docs
+    ]  # fmt: skip
 
 
 def load_everyday_rows(shared: Path = SHARED) -> list[Row]:
-    import gzip
     import random
 
     rng = random.Random(SEED)
     sets: dict[str, list[tuple[str, str]]] = {}
-    locomo = json.loads((shared / "locomo10.json").read_text("utf-8"))
-    sets["locomo"] = [
-        (turn["text"], "train" if i < 5 else "report")
-        for i, conv in enumerate(locomo)
-        for key, session in conv["conversation"].items()
-        if key.startswith("session_") and isinstance(session, list)
-        for turn in session
-    ]
-    with gzip.open(shared / "longmemeval" / "longmemeval_oracle.json.gz", "rt") as f:
-        lme = json.load(f)
-    sets["longmemeval"] = [
-        (m["content"], "train" if i % 2 == 0 else "report")
-        for i, q in enumerate(lme)
-        for session in q["haystack_sessions"]
-        for m in session
-        if m["role"] == "user"
-    ]
     sets["xquad"] = [
         (p["context"], "train" if i % 2 == 0 else "report")
         for lang in ("en", "ar")
@@ -137,7 +135,7 @@ def load_everyday_rows(shared: Path = SHARED) -> list[Row]:
             chosen = [t for t, p in texts if p == part]
             for text in rng.sample(chosen, min(EXTRA_PER_SET // 2, len(chosen))):
                 rows.append(Row(text, False, "benign", "?", name, False, False, part))
-    return rows
+    return rows + load_corpus_rows()
 
 
 def load_dev_set(data: Path = DATA, use: UseEmbedder | None = None) -> DevSet:
@@ -218,11 +216,13 @@ def threshold_for(groups: list[Floats], target: float = TARGET_FP) -> float:
 
 def benign_threshold(dev: DevSet, scores: Floats, rows: Index) -> float:
     """At most 1% false positives on the benign dev rows, on the hard negatives
-    among them, and on the everyday texts trained on."""
+    among them, and on each kind of everyday text trained on (technical notes,
+    chat, e-mails, personal notes, Arabic, encyclopedic paragraphs) apart: a
+    kind the detector misreads is not averaged away by the others."""
     benign = rows[dev.y[rows] == 0]
     groups = [
         benign[dev.mask(extra="")[benign]],
         benign[dev.mask(extra="", hard=True)[benign]],
-        benign[dev.mask(extra="train")[benign]],
     ]
+    groups += [benign[dev.mask(extra="train", source=k)[benign]] for k in EVERYDAY]
     return threshold_for([scores[g] for g in groups])

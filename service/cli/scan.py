@@ -40,10 +40,11 @@ source_option = click.option(
     "--batch",
     is_flag=True,
     help='Read one text per line from stdin (plain, or JSON {"text": ...}); print one JSON '
-    'line each: {"ok", "rule", "policy"}. Exits 0 whatever it finds.',
+    'line each: {"ok", "rule", "policy", "action"}. Exits 0 whatever it finds.',
 )
 def scan(workspace: Path, as_json: bool, source: str, text: str | None, batch: bool) -> None:
-    """Judge TEXT with the safety scanner; exit 2 when it would be rejected."""
+    """Judge TEXT with the safety scanner; exit 2 when it would not be stored as is
+    (refused, held for review or quarantined: the answer says which)."""
     if batch == (text is not None):
         raise click.UsageError("give a TEXT or --batch, not both")
     scanner = _scanner(workspace)
@@ -51,7 +52,8 @@ def scan(workspace: Path, as_json: bool, source: str, text: str | None, batch: b
         for line in sys.stdin:
             line_text, line_source = _batch_text(line.rstrip("\n"), source)
             verdict = scanner.check(line_text, line_source)
-            print_json_line({"ok": verdict.ok, "rule": verdict.rule, "policy": verdict.policy})
+            line_json = {"ok": verdict.ok, "rule": verdict.rule, "policy": verdict.policy}
+            print_json_line({**line_json, "action": verdict.action})
         return
     assert text is not None
     verdict = scanner.check(text, source)
@@ -61,6 +63,8 @@ def scan(workspace: Path, as_json: bool, source: str, text: str | None, batch: b
         click.echo(f"ok under the {verdict.policy} policy")
     elif verdict.quarantine:
         click.echo(f"would be quarantined: {verdict.rejection().message}")
+    elif verdict.held:
+        click.echo(f"would be held for review (kept, not filed): {verdict.rejection().message}")
     else:
         click.echo(f"rejected: {verdict.rejection().message}")
     if not verdict.ok:

@@ -158,10 +158,16 @@ PERSONA = [
     r"\b(?:developer|dev|god|jailbreak|dan|unfiltered|uncensored|unrestricted|evil|opposite|no[- ]?limits?|no[- ]?restrictions?|sudo|root|admin|diagnostic|debug)\s+mode\s+(?:is\s+)?(?:enabled|activated|engaged|on(?:[.!,;]|$))",
     r"\b(?:enter|enable|activate|switch(?:ing)? (?:in)?to|turn on|unlock)\s+(?:\w+\s+)?(?:developer|god|jailbreak|dan|evil|opposite|no[- ]?limits?)\s+mode\b",
     r"\byou(?:'re| are)\s+(?:now\s+)?(?:in|operating in|running in)\s+(?:\w+\s+)?(?:developer|dev|god|jailbreak|dan|unfiltered|uncensored|unrestricted|evil|debug|diagnostic|admin|sudo|root|test)\s+mode\b",
-    r"\b(?:without|no|free (?:of|from)|ignore|ignoring|bypass\w*|remove|removing|disable|disabling|turn(?:ing)? off|lift|lifting|drop|suspend\w*|circumvent\w*|evade|evading|get around)\s+(?:any\s+|all\s+|your\s+|the\s+|its\s+|their\s+)?(?:ethical\s+|moral\s+|safety\s+|content\s+|security\s+)?(?:filters|filtering|censorship|guardrails|safeguards|safety (?:checks|measures|protocols|features|guidelines|rules|filters|controls|training|warnings)|content (?:polic(?:y|ies)|moderation|filters?)|ethical (?:guidelines|constraints|boundaries)|moral (?:guidelines|constraints)|restrictions|limitations|security (?:controls|checks|filters|warnings))\b",
+    r"\b(?:without|no|free (?:of|from)|ignore|ignoring|bypass\w*|override|overriding|remove|removing|disable|disabling|turn(?:ing)? off|lift|lifting|drop|suspend\w*|circumvent\w*|evade|evading|get around)\s+(?:any\s+|all\s+|your\s+|the\s+|its\s+|their\s+)?(?:ethical\s+|moral\s+|safety\s+|content\s+)?(?:filters|filtering|censorship|guardrails|safeguards|safety (?:checks|measures|protocols|features|guidelines|rules|filters|controls|training|warnings)|content (?:polic(?:y|ies)|moderation|filters?)|ethical (?:guidelines|constraints|boundaries)|moral (?:guidelines|constraints))\b",
+    # restrictions and security controls are the assistant's only when they are its own:
+    # "bypass security restrictions on a PDF" is a tool's help
+    r"\b(?:without|free (?:of|from)|ignore|ignoring|bypass\w*|remove|removing|disable|disabling|turn(?:ing)? off|lift|lifting|drop|suspend\w*|circumvent\w*|evade|evading|get around)\s+(?:all\s+(?:of\s+)?|any\s+(?:of\s+)?)?(?:your|its)\s+(?:own\s+)?(?:ethical\s+|moral\s+|safety\s+|content\s+|security\s+)?(?:restrictions|limitations|security (?:controls|checks|filters|warnings))\b",
+    r"\b(?:without|no)\s+(?:any\s+)?(?:ethical|moral)\s+(?:restrictions|limitations)\b",
     r"\b(?:guardrails|filters|restrictions|safeguards|safety (?:guidelines|rules|filters|measures)|limitations)\s+(?:are|have been|were)\s+(?:now\s+|temporarily\s+)?(?:removed|disabled|off|lifted|suspended|gone|deactivated)",
     r"\byou\s+(?:have|now have|no longer have|'ve got|don'?t have)\s+(?:no|any)\s+(?:restrictions|rules|limits|limitations|filters|guidelines|boundaries|ethics|morals|censorship)\b",
-    rf"\b(?:evil|malicious|rogue|unaligned|uncensored|unfiltered|unrestricted|amoral|immoral|unethical|dark|compliant)\s+(?:{_ASSISTANT}|version of (?:yourself|you))\b",
+    # "a rogue AI" in a story is a character; the assistant told to be one is not
+    rf"\b(?:you(?:'re| are)(?:\s+(?:now|truly|really|actually|secretly))?|become|turn into|switch to|transform into)\s+(?:an?\s+|the\s+|my\s+)?(?:evil|malicious|rogue|unaligned|uncensored|unfiltered|unrestricted|amoral|immoral|unethical|dark|compliant)\s+{_ASSISTANT}\b",
+    r"\b(?:evil|malicious|rogue|unaligned|uncensored|unfiltered|unrestricted|amoral|immoral|unethical|dark|compliant)\s+version of (?:yourself|you)\b",
     r"\banswer (?:everything|anything|all questions)\b(?:\s+\w+){0,3}\s+(?:without|regardless|no matter)",
 ]
 
@@ -194,6 +200,7 @@ POISONING = [
     r"\bthis\s+(?:request|action|operation|instruction|message|task|command|change)\s+(?:is|has been|was)\s+(?:pre-?)?(?:authori[sz]ed|approved|sanctioned|verified|whitelisted|cleared)\b",
     r"\b(?:authori[sz]ation|permission|consent|clearance|approval)\s+(?:is\s+|has been\s+|was\s+)?(?:granted|confirmed|given|verified)\b",
     r"\baccess\s+granted\b",
+    r"\bi(?:'m| am)\s+(?:actually\s+|really\s+|in fact\s+)?your\s+(?:developer|creator|admin|administrator|owner|operator|programmer|maker)\b",
     r"\bas\s+your\s+(?:system\s+)?(?:administrator|admin|developer|creator|owner|operator|supervisor|boss|maker|programmer)\b",
     r"\b(?:phrase|password|code|word)\s+that\s+grants\s+access\b",
     r"\b(?:always|whenever|every time|each time|in (?:every|all|each) (?:answers?|replies|responses|conversations?))\b[^.\n]{0,80}\b(?:recommend|promote|endorse|advertise|plug|suggest|push|steer)\w*\b[^.\n]{0,60}\b(?:products?|brands?|services?|company|website|site|links?|url|app|store|affiliate|sponsors?|deals?|discounts?|coupons?|vpn|https?://|www\.)",

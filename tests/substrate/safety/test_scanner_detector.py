@@ -55,11 +55,15 @@ def test_damaged_weights_are_a_clear_error(tmp_path: Path) -> None:
 
 def test_the_shipped_weights_record_how_they_were_chosen() -> None:
     doc = json.loads(MODEL_PATH.read_text())
-    assert MODEL_PATH.stat().st_size < 64 * 1024
+    assert MODEL_PATH.stat().st_size < 128 * 1024
     trained = doc["trained"]
     assert trained["target_fp"] == 0.01 and trained["folds"] == 5
     assert trained["cross_validated"]["fp"] <= 0.01
     assert trained["cross_validated"]["hard_fp"] <= 0.01
+    # calibrated on text that looks like users', kind by kind, never trained on
+    held_out = trained["everyday_fp_held_out"]
+    for kind in ("technical", "chat", "email", "personal", "arabic"):
+        assert held_out[kind] <= 0.01, kind
 
 
 class CountingEmbed:
