@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from substrate.errors import InvalidInputError, ScannerRejection
-from substrate.safety.scanner.classifier import DeferredDetector, LearnedDetector
+from substrate.safety.scanner.classifier import DeferredDetector, Detector, LearnedDetector
 from substrate.safety.scanner.credentials import credential
 from substrate.safety.scanner.findings import Finding, quoted, rx
 from substrate.safety.scanner.injection import injection
@@ -136,7 +136,7 @@ class Admitted:
 class Scanner:
     """The rules, plus a learned detector when one is given."""
 
-    def __init__(self, detector: LearnedDetector | DeferredDetector | None = None) -> None:
+    def __init__(self, detector: Detector | None = None) -> None:
         self.detector = detector
 
     def findings(self, text: str, source: str = "user", *, learned: bool = True) -> list[Finding]:
@@ -224,6 +224,7 @@ __all__ = [
     "SOURCES",
     "Admitted",
     "DeferredDetector",
+    "Detector",
     "Finding",
     "LearnedDetector",
     "Scanner",

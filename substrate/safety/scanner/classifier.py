@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from substrate.errors import InvalidInputError
 from substrate.safety.scanner.findings import rx
@@ -84,6 +84,14 @@ def unpack(text: str) -> Floats:
     import numpy as np
 
     return np.frombuffer(base64.b64decode(text), dtype="<f4").astype(np.float64)
+
+
+class Detector(Protocol):
+    """What the scanner asks of a learned second opinion."""
+
+    def flags(self, text: str) -> bool: ...
+
+    def score(self, text: str) -> float: ...
 
 
 @dataclass(frozen=True)
