@@ -105,12 +105,18 @@ class Target(Protocol):
     def ingest(self, source: Source, options: IngestOptions) -> Ingested: ...
 
 
+def entry_row(entry: BufferEntry) -> dict[str, Any]:
+    from substrate import iso_utc
+
+    return {"id": entry.id, "at": iso_utc(entry.at), "text": entry.text}
+
+
 def held_json(entry: BufferEntry, settings: Settings) -> dict[str, Any]:
-    """A held fact as every surface shows it: what holds it and why."""
+    """A held fact as every surface shows it: what holds it and why (the rules
+    asked again; when they pass, only the learned detector can hold it)."""
     verdict = settings.scanner.check(entry.text, "user", learned=False)
     why = verdict.detail if not verdict.ok else "the learned detector reads it as an attack"
-    at = entry.at.isoformat().replace("+00:00", "Z")
-    return {"id": entry.id, "at": at, "text": entry.text, "rule": entry.held, "why": why}
+    return {**entry_row(entry), "rule": entry.held, "why": why}
 
 
 @dataclass(frozen=True)
@@ -419,7 +425,7 @@ class Memory:
         if not chosen and not every:
             raise InvalidInputError("name the held entries to release, or ask for all")
         released = release_entries(self.settings, chosen)
-        return [held_json(e, self.settings) | {"rule": None} for e in released]
+        return [entry_row(e) for e in released]
 
     def forget(self, what: str) -> dict[str, Any]:
         """A promotion id (p-…), a curation candidate id (c-…) or a profile line's text."""

@@ -52,8 +52,14 @@ def scan(workspace: Path, as_json: bool, source: str, text: str | None, batch: b
         for line in sys.stdin:
             line_text, line_source = _batch_text(line.rstrip("\n"), source)
             verdict = scanner.check(line_text, line_source)
-            line_json = {"ok": verdict.ok, "rule": verdict.rule, "policy": verdict.policy}
-            print_json_line({**line_json, "action": verdict.action})
+            print_json_line(
+                {
+                    "ok": verdict.ok,
+                    "rule": verdict.rule,
+                    "policy": verdict.policy,
+                    "action": verdict.action,
+                }
+            )
         return
     assert text is not None
     verdict = scanner.check(text, source)

@@ -72,13 +72,14 @@ class Remote:
     ) -> BufferEntry:
         from substrate import BufferEntry
         from substrate.intake import parse_at
+        from substrate.intake.buffer import HELD
 
         body: dict[str, Any] = {"text": text, "hints": list(hints)}
         if at is not None:
             body["at"] = at.isoformat()
         answer = self._client.post("/v1/memory/remember", body)
         held = answer.get("held")
-        review = f"held:{held}" if held else None
+        review = f"{HELD}{held}" if held else None
         moment = parse_at(answer["at"])
         return BufferEntry(
             str(answer["id"]), moment, str(answer["text"]), None, review, answer.get("why")

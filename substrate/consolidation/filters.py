@@ -30,6 +30,7 @@ class Screened:
     action: Literal["skip", "hold"]
     reason: str
     rule: str | None = None  # the rule that holds it (`hold` only)
+    new: bool = False  # held by this screening: its mark is still to be written
 
 
 def screen(entry: BufferEntry, scanner: Scanner) -> Screened | None:
@@ -44,7 +45,8 @@ def screen(entry: BufferEntry, scanner: Scanner) -> Screened | None:
     if verdict.ok or (entry.released and not verdict.firm):
         return None
     if not verdict.firm:
-        return Screened("hold", held_reason(entry.id, verdict.held_rule), verdict.held_rule)
+        rule = verdict.held_rule
+        return Screened("hold", held_reason(entry.id, rule), rule, new=True)
     return Screened("skip", f"refused by scanner rule {verdict.rule!r}: {verdict.detail}")
 
 

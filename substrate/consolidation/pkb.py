@@ -76,7 +76,7 @@ def file_into_pkb(settings: Settings, *, dry_run: bool = False) -> PkbFiled:
                 by_note.setdefault(f"{FOLDER}/{entry.at:%Y-%m}", []).append(entry)
             elif screened.action == "hold":
                 outcome.held[entry.id] = screened.reason
-                if entry.held is None and screened.rule:
+                if screened.new and screened.rule:
                     held[entry.id] = screened.rule
             else:
                 outcome.skipped[entry.id] = screened.reason

@@ -66,7 +66,7 @@ def consolidate(
     with hold_lock(ws.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="consolidation"):
         entries = read_buffer(settings)
         index = load_page_index(ws)
-        earlier, skipped, batch = _split(settings, entries, index, limit)
+        earlier, skipped, batch, marks = _split(settings, entries, index, limit)
         plan = planner.plan(_batch(settings, batch, index)) if batch else Plan([])
         written = Writer(settings, index).apply(plan, dry_run=dry_run)
         order = {e.id: i for i, e in enumerate(entries)}
@@ -84,7 +84,7 @@ def consolidate(
             runs=1,
         )
         if not dry_run:
-            _commit(settings, outcome, batch, clock())
+            _commit(settings, outcome, batch, marks, clock())
         after = load_page_index(ws) if written.created or written.updated else index
         outcome.dangling_links = len(after.dangling_links)
     outcome.remaining = len(read_buffer(settings))
@@ -133,8 +133,9 @@ def _planner(
 
 def _split(
     settings: Settings, entries: list[BufferEntry], index: PageIndex, limit: int | None
-) -> tuple[list[EntryOutcome], list[EntryOutcome], list[BufferEntry]]:
-    """(already filed, skipped by a filter, the batch to plan), in buffer order."""
+) -> tuple[list[EntryOutcome], list[EntryOutcome], list[BufferEntry], dict[str, str]]:
+    """(already filed or held, skipped by a filter, the batch to plan), in buffer
+    order, and the rules of the entries this screening newly held."""
     size = settings.tuning.consolidation_batch_entries
     if limit is not None:
         size = min(size, limit)
@@ -142,6 +143,7 @@ def _split(
     earlier: list[EntryOutcome] = []
     skipped: list[EntryOutcome] = []
     batch: list[BufferEntry] = []
+    marks: dict[str, str] = {}
     for entry in entries:
         if len(skipped) + len(batch) >= size:
             break
@@ -155,9 +157,11 @@ def _split(
             earlier.append(
                 EntryOutcome(entry.id, "held", None, screened.rule, screened.reason, True)
             )
+            if screened.new and screened.rule:
+                marks[entry.id] = screened.rule
         else:
             skipped.append(EntryOutcome(entry.id, "skipped", None, None, screened.reason))
-    return earlier, skipped, batch
+    return earlier, skipped, batch, marks
 
 
 def _batch(settings: Settings, entries: list[BufferEntry], index: PageIndex) -> Batch:
@@ -176,12 +180,15 @@ def _batch(settings: Settings, entries: list[BufferEntry], index: PageIndex) -> 
 
 
 def _commit(
-    settings: Settings, outcome: ConsolidationOutcome, batch: list[BufferEntry], at: float
+    settings: Settings,
+    outcome: ConsolidationOutcome,
+    batch: list[BufferEntry],
+    marks: dict[str, str],
+    at: float,
 ) -> None:
-    """Mark what is newly held, trim what left the buffer, then the views and
-    the decision log."""
-    held = {e.id: e.decided_by for e in outcome.entries if e.status == "held" and e.decided_by}
-    hold_entries(settings, held)
+    """Mark what is newly held (`marks`: id -> rule), trim what left the buffer,
+    then the views and the decision log."""
+    hold_entries(settings, marks)
     trim_buffer(settings, {e.id for e in outcome.entries if not e.in_buffer})
     by_id = {e.id: e for e in batch}
     filed = [

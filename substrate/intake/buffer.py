@@ -37,7 +37,8 @@ INDENT = "  "
 _ENTRY_START = anchored(r"- \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\] ?(.*)", DOTALL)
 
 
-SOURCE_OPEN = " <!-- src:"
+MARK_OPEN = " <!-- "
+SOURCE_OPEN = f"{MARK_OPEN}src:"
 SOURCE_CLOSE = " -->"
 HELD = "held:"
 RELEASED = "released"
@@ -94,7 +95,7 @@ def format_entry(
     first, *rest = text.split("\n")
     mark = f"{SOURCE_OPEN}{source}{SOURCE_CLOSE}" if source else ""
     if review:
-        mark += f" <!-- {review} -->"
+        mark += f"{MARK_OPEN}{review}{SOURCE_CLOSE}"
     lines = [f"- [{format_timestamp(at)}] {first}{mark}"]
     lines.extend(INDENT + line for line in rest)
     return "\n".join(lines) + "\n"
@@ -161,8 +162,8 @@ def _review(first: str) -> tuple[str, str | None]:
     """(the first line's text, its review mark) from a line that may end in one."""
     if not first.endswith(SOURCE_CLOSE):
         return first, None
-    at = first.rfind(" <!-- ")
-    mark = first[at + len(" <!-- ") : -len(SOURCE_CLOSE)] if at >= 0 else ""
+    at = first.rfind(MARK_OPEN)
+    mark = first[at + len(MARK_OPEN) : -len(SOURCE_CLOSE)] if at >= 0 else ""
     rule = mark[len(HELD) :] if mark.startswith(HELD) else None
     if mark == RELEASED or (rule and set(rule) <= _RULE_CHARS):
         return first[:at], mark
