@@ -22,8 +22,8 @@ from substrate.config.tiers import memory_tier
 from substrate.consolidation.filters import screen
 from substrate.errors import MemoryDisabledError
 from substrate.intake import BufferEntry, hold_entries, read_buffer, trim_buffer
-from substrate.pages import load_page_index
-from substrate.pages.facts import MONTHS, FactBullet, new_page_text, with_facts
+from substrate.pages import FactBullet, load_page_index, new_page_text, with_facts
+from substrate.pages.facts import MONTHS
 from substrate.safety import hold_lock, read_text_snapshot, write_atomic
 
 LOCK_TIMEOUT_S = 60.0

@@ -49,7 +49,7 @@ from substrate.index.page_context import page_context, with_context
 from substrate.index.qdrant_edge import check_free_space
 from substrate.index.reweight import avgdl_for, reweight
 from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
-from substrate.pages.facts import split_facts
+from substrate.pages.fact_section import split_facts
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
 from substrate.safety.safe_files import sweep_stale_temps
@@ -345,7 +345,8 @@ class Maintenance:
         if len(chunks) == 1 and not chunks[0].text.removeprefix(f"{doc.title}\n\n").strip():
             chunks = []  # a page of facts alone: no empty prose chunk
         per_chunk = self._settings.tuning.facts_per_chunk
-        return chunks + chunk_facts(doc.title, facts, per_chunk, count, budget, len(chunks))
+        texts = [item.text for item in facts]
+        return chunks + chunk_facts(doc.title, texts, per_chunk, count, budget, len(chunks))
 
     def _read_state(self) -> dict[str, Any]:
         return read_index_state(self._state_path)

@@ -8,16 +8,19 @@ knows nothing of the buffer or the search index and must not import `intake`,
 `index` or anything above them.
 """
 
-from substrate.pages.facts import (
-    FactBullet,
+from substrate.pages.fact_section import (
+    FactItem,
     fact_bullets,
+    fact_chains,
     filed_ids,
-    fold,
     new_page_text,
+    newest_current,
+    section_links,
     split_facts,
     strip_markers,
     with_facts,
 )
+from substrate.pages.facts import FactBullet, Status, fold, in_words, reader_line
 from substrate.pages.live_index import LivePageIndex
 from substrate.pages.page_file import (
     Link,
@@ -44,24 +47,31 @@ from substrate.pages.slugs import path_for_slug, slug_problem, validate_slug
 __all__ = [
     "DanglingLink",
     "FactBullet",
+    "FactItem",
     "Link",
     "LivePageIndex",
     "Page",
     "PageEntry",
     "PageIndex",
     "ParseFailure",
+    "Status",
     "decode_page",
     "entry_json",
     "fact_bullets",
+    "fact_chains",
     "filed_ids",
     "fold",
+    "in_words",
     "iso_utc",
     "load_page_index",
     "new_page_text",
+    "newest_current",
     "parse_origin_date",
     "parse_page",
     "path_for_slug",
     "read_page_file",
+    "reader_line",
+    "section_links",
     "slug_problem",
     "split_facts",
     "split_frontmatter",

@@ -1,92 +1,97 @@
-"""Owns the managed fact section of a concept page: the part consolidation writes.
+"""Owns a managed fact bullet: its line format and its lifecycle.
 
-A page may hold one section between two marker lines; everything outside it
-is the author's and is never rewritten:
+A bullet is one fact consolidation filed (the section that holds them is
+`fact_section`'s):
 
-    <!-- memory:facts -->
-    ## Facts
-    - [2023-05-08] Caroline went to a support group. <!-- e:3f2a9c1b7d4e -->
-    - [2023-05-09] a fact of several lines <!-- e:0a1b2c3d4e5f -->
-      its further lines indented by two spaces
-    <!-- /memory:facts -->
+    - [2024-06-02] I moved to Manchester. <!-- e:3f2a9c1b7d4e slot:home -->
+    - [2024-03-01] I live in Leeds. _(until 2024-06-02; replaced by: I moved to
+      Manchester.)_ <!-- e:9c8b7a6d5e4f slot:home status:superseded by:3f2a9c1b7d4e
+      until:2024-06-02 -->                                   (one line in the file)
 
-Each bullet carries the date of the fact (the buffer entry's own date) and the
-id of the entry it was filed from, so a rerun sees what is already filed. The
-id sits in a marker, an HTML comment invisible in rendered markdown, which may
-carry more about the fact as `key:value` words: `src:captured` says the fact
-was drawn from a conversation rather than remembered by the user. Markers the
-reader does not know are kept as written. `strip_markers` removes markers
-before a page is chunked, embedded or excerpted, so neither BM25 nor a card
-ever sees an entry id. Parsing is a pass over each line (no pattern reads a
-bullet), so a page of any length costs its length.
+It carries the date of the fact (the buffer entry's own date) and the id of
+the entry it was filed from, so a rerun sees what is already filed. The id
+sits in a marker, an HTML comment invisible in rendered markdown, that holds
+the rest of the fact's state as `key:value` words: `src:captured` (drawn from
+a conversation, not remembered by the user), `slot:` (what the fact is about:
+`home`, `employer`, `pref:drink`) and, for a fact no longer true, its status:
+`status:superseded` with `by:` the fact that replaced it and `until:` the day,
+or `status:retracted` (no longer true since `until:`). A fact no longer
+current also shows a visible note, `_(until …; replaced by: …)_`, rendered
+from the marker, so any markdown viewer tells the history without a database.
+Markers the reader does not know are kept as written. `strip_markers` removes
+markers before a page is chunked, embedded or excerpted, so neither BM25 nor a
+card ever sees an entry id. Parsing is a pass over each line (no pattern reads
+a bullet), so a page of any length costs its length.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
+from typing import Literal
 
 from substrate.safety.patterns import linear
 
-START = "<!-- memory:facts -->"
-END = "<!-- /memory:facts -->"
-HEADING = "## Facts"
 INDENT = "  "
 MONTHS = (
     "January February March April May June July August September October November December"
 ).split()
 _ID = r"[0-9a-f]{12}(?:-[0-9]{1,6})?"
-_MARK = linear(rf" ?<!-- e:{_ID}(?: [a-z_]+:[^ >]*)* -->")
+MARK = linear(rf" ?<!-- e:{_ID}(?: [a-z_]+:[^ >]*)* -->")  # a whole marker
 MARK_OPEN = " <!-- e:"
 MARK_CLOSE = " -->"
 CAPTURED = "captured"
 # How a captured fact reads on the card and in the index: it was drawn from a
 # conversation, not stated to memory by the user.
 CAPTURED_NOTE = "(captured from a conversation) "
+NOTE_OPEN = " _(until "
+NOTE_CLOSE = ")_"
+RETRACTED_NOTE = "no longer true"
+NOTE_QUOTE = 80  # characters of the replacing fact quoted in a note
+Status = Literal["current", "superseded", "retracted"]
+_OWN = ("e", "src", "slot", "status", "by", "until")
 
 
 @dataclass(frozen=True)
 class FactBullet:
     """`source`: where the fact came from when not the user's own `remember`
-    (`captured`: drawn from a conversation). `attrs`: the marker's other words."""
+    (`captured`: drawn from a conversation). `attrs`: the marker's other words.
+    `slot`: what the fact is about, when known. `status`: current, superseded
+    (`by` the fact that replaced it, `until` the day) or retracted (since `until`)."""
 
     entry_id: str | None
     day: date
     text: str
     source: str | None = None
     attrs: dict[str, str] = field(default_factory=dict, compare=False)
+    slot: str | None = None
+    status: Status = "current"
+    by: str | None = None
+    until: date | None = None
 
     @property
     def key(self) -> str:
         """What makes two bullets the same fact: the text, whitespace-folded."""
         return fold(self.text)
 
+    @property
+    def current(self) -> bool:
+        return self.status == "current"
+
+    def superseded_by(self, newer: FactBullet) -> FactBullet:
+        """This fact replaced by `newer` from `newer`'s day on (never before this
+        fact's own day: a backdated arrival is history from the day it was true)."""
+        return replace(self, status="superseded", by=newer.entry_id, until=max(newer.day, self.day))
+
+    def retracted(self, on: date, by: str | None = None) -> FactBullet:
+        return replace(self, status="retracted", by=by, until=max(on, self.day))
+
+    def restored(self) -> FactBullet:
+        return replace(self, status="current", by=None, until=None)
+
 
 def fold(text: str) -> str:
     return " ".join(text.split())
-
-
-def filed_ids(text: str) -> tuple[str, ...]:
-    """The entry ids of every filed bullet in a page's text, in order."""
-    return tuple(b.entry_id for b in fact_bullets(text) if b.entry_id)
-
-
-def fact_bullets(text: str) -> list[FactBullet]:
-    """The bullets of the managed section (an indented line continues the one above)."""
-    bullets: list[FactBullet] = []
-    head: tuple[date, str, dict[str, str]] | None = None
-    rest: list[str] = []
-    for line in _section(text).split("\n"):
-        parsed = parse_bullet_line(line)
-        if parsed is not None:
-            if head is not None:
-                bullets.append(_bullet(head, rest))
-            head, rest = parsed, []
-        elif head is not None and line.startswith(INDENT):
-            rest.append(line[len(INDENT) :])
-    if head is not None:
-        bullets.append(_bullet(head, rest))
-    return bullets
 
 
 def parse_bullet_line(line: str) -> tuple[date, str, dict[str, str]] | None:
@@ -117,12 +122,12 @@ def split_marker(text: str) -> tuple[str, dict[str, str]]:
         if not colon or not key or key in marker:
             return text, {}
         marker[key] = value
-    if not _is_id(marker.get("e", "")):
+    if not is_entry_id(marker.get("e", "")):
         return text, {}
     return text[:at], marker
 
 
-def _is_id(value: str) -> bool:
+def is_entry_id(value: str) -> bool:
     base, dash, n = value.partition("-")
     return (
         len(base) == 12
@@ -131,84 +136,96 @@ def _is_id(value: str) -> bool:
     )
 
 
-def _bullet(head: tuple[date, str, dict[str, str]], rest: list[str]) -> FactBullet:
+def make_bullet(
+    head: tuple[date, str, dict[str, str]], rest: list[str], earlier: bool
+) -> FactBullet:
+    """The bullet a parsed first line and its continuation lines make. Where it
+    stands decides whether it is current, because that is what a person editing
+    the page by hand changes: a bullet under `### Earlier` is no longer current
+    (superseded, when its marker says nothing more), one above it is current
+    whatever its marker says. The marker gives the rest (replaced by what, when)."""
     day, first, marker = head
-    attrs = {k: v for k, v in marker.items() if k not in ("e", "src")}
-    return FactBullet(marker.get("e"), day, "\n".join([first, *rest]), marker.get("src"), attrs)
+    attrs = {k: v for k, v in marker.items() if k not in _OWN}
+    said = marker.get("status")
+    status: Status = "current"
+    if earlier:
+        status = "retracted" if said == "retracted" else "superseded"
+    if said or earlier:
+        first = _without_note(first)
+    gone = status != "current"
+    by = marker.get("by", "")
+    return FactBullet(
+        marker.get("e"),
+        day,
+        "\n".join([first, *rest]),
+        marker.get("src"),
+        attrs,
+        slot=marker.get("slot") or None,
+        status=status,
+        by=by if gone and is_entry_id(by) else None,
+        until=_day(marker.get("until")) if gone else None,
+    )
 
 
-def format_bullet(bullet: FactBullet) -> str:
+def _without_note(first: str) -> str:
+    at = first.rfind(NOTE_OPEN)
+    return first[:at] if at >= 0 and first.endswith(NOTE_CLOSE) else first
+
+
+def _day(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
+def format_bullet(bullet: FactBullet, replaced_by: str | None = None) -> str:
+    """The bullet's lines; a fact no longer current gets its visible note, quoting
+    `replaced_by` (the replacing fact's text) when known."""
     first, *rest = bullet.text.split("\n")
     words = [f"e:{bullet.entry_id}"] if bullet.entry_id else []
-    if bullet.entry_id and bullet.source:
-        words.append(f"src:{bullet.source}")
     if bullet.entry_id:
+        words += [f"src:{bullet.source}"] if bullet.source else []
+        words += [f"slot:{bullet.slot}"] if bullet.slot else []
+        if not bullet.current:
+            words.append(f"status:{bullet.status}")
+            words += [f"by:{bullet.by}"] if bullet.by else []
+            words += [f"until:{bullet.until.isoformat()}"] if bullet.until else []
         words += [f"{k}:{v}" for k, v in bullet.attrs.items()]
     mark = f" <!-- {' '.join(words)}{MARK_CLOSE}" if words else ""
-    lines = [f"- [{bullet.day.isoformat()}] {first}{mark}", *(INDENT + line for line in rest)]
-    return "\n".join(lines)
+    note = "" if bullet.current else _note(bullet, replaced_by)
+    head = f"- [{bullet.day.isoformat()}] {first}{note}{mark}"
+    return "\n".join([head, *(INDENT + r for r in rest)])
 
 
-def with_facts(text: str, bullets: list[FactBullet]) -> str:
-    """`text` with `bullets` appended to its managed section (made at the end of
-    the page when it has none); every other byte stays as it was."""
-    if not bullets:
-        return text
-    added = "\n".join(format_bullet(b) for b in bullets)
-    start, end = text.find(START), text.find(END)
-    if start < 0 or end < start:
-        lead = text.rstrip("\n")
-        section = f"{START}\n{HEADING}\n{added}\n{END}\n"
-        return f"{lead}\n\n{section}" if lead else section
-    before = text[:end].rstrip("\n")
-    return f"{before}\n{added}\n{text[end:]}"
-
-
-def split_facts(text: str) -> tuple[str, list[str]]:
-    """(the page without its managed section, each fact bullet as a reader sees
-    it: `- [day] text`, no id): the index chunks the two apart."""
-    start, end = text.find(START), text.find(END)
-    if start < 0:
-        return strip_markers(text), []
-    stop = end + len(END) if end > start else len(text)
-    prose = strip_markers(text[:start] + text[stop:])
-    return prose, [reader_line(b) for b in fact_bullets(text)]
+def _note(bullet: FactBullet, replaced_by: str | None) -> str:
+    until = bullet.until.isoformat() if bullet.until else "later"
+    if bullet.status == "retracted":
+        return f"{NOTE_OPEN}{until}; {RETRACTED_NOTE}{NOTE_CLOSE}"
+    if not replaced_by:
+        return f"{NOTE_OPEN}{until}{NOTE_CLOSE}"
+    quote = fold(replaced_by)
+    if len(quote) > NOTE_QUOTE:
+        quote = quote[:NOTE_QUOTE].rsplit(" ", 1)[0] + "…"
+    return f"{NOTE_OPEN}{until}; replaced by: {quote}{NOTE_CLOSE}"
 
 
 def reader_line(bullet: FactBullet) -> str:
     """A bullet as the index and the card show it: the date in words ("27 June
     2023"), so a question about June meets it by word as well as by meaning (the
-    file keeps the ISO date), and no entry id."""
-    day = f"{bullet.day.day} {MONTHS[bullet.day.month - 1]} {bullet.day.year}"
+    file keeps the ISO date), and no entry id; a fact no longer current reads
+    "was: … (until …)" or "no longer true since …: …"."""
     first, *rest = bullet.text.split("\n")
     origin = CAPTURED_NOTE if bullet.source == CAPTURED else ""
-    return "\n".join([f"- [{day}] {origin}{first}", *(INDENT + line for line in rest)])
+    lead = f"- [{in_words(bullet.day)}] {origin}"
+    if bullet.status == "superseded":
+        until = f" (until {in_words(bullet.until)})" if bullet.until else ""
+        lead, first = f"{lead}was: ", f"{first}{until}"
+    elif bullet.status == "retracted":
+        since = f" since {in_words(bullet.until)}" if bullet.until else ""
+        lead = f"{lead}{RETRACTED_NOTE}{since}: "
+    return "\n".join([lead + first, *(INDENT + line for line in rest)])
 
 
-def strip_markers(text: str) -> str:
-    """The page as a reader should see it: no entry ids, no marker lines."""
-    if "<!-- " not in text:
-        return text
-    kept = [line for line in text.split("\n") if line.strip() not in (START, END)]
-    return str(_MARK.sub("", "\n".join(kept)))
-
-
-def _section(text: str) -> str:
-    start, end = text.find(START), text.find(END)
-    if start < 0:
-        return ""
-    return text[start : end if end > start else len(text)]
-
-
-def new_page_text(
-    title: str, bullets: list[FactBullet], links: tuple[str, ...] = (), origin: date | None = None
-) -> str:
-    """A page made by consolidation: its title, provenance, and its facts."""
-    import json
-
-    meta = [f"title: {json.dumps(title, ensure_ascii=False)}"]
-    if links:
-        meta.append("links: [" + ", ".join(json.dumps(s, ensure_ascii=False) for s in links) + "]")
-    if origin is not None:
-        meta.append(f"origin_date: {origin.isoformat()}")
-    return with_facts("---\n" + "\n".join(meta) + f"\n---\n# {title}\n", bullets)
+def in_words(day: date) -> str:
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"

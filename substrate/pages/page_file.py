@@ -23,7 +23,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from substrate.errors import PageParseError
-from substrate.pages.facts import fact_bullets, filed_ids
+from substrate.pages.fact_section import fact_bullets, ids_of, newest_current
 from substrate.safety.patterns import MULTILINE, linear
 from substrate.safety.safe_files import read_regular_file
 
@@ -157,10 +157,13 @@ def _one_line(message: str) -> str:
 
 
 def parse_page(slug: str, data: bytes, mtime: datetime) -> Page:
-    """Parse one page file's bytes; `mtime` is the fallback for `fresh_at`."""
+    """Parse one page file's bytes. `fresh_at`, what the page is as of: its
+    newest current fact's day or its `origin_date`, whichever is later, and
+    `mtime` when it has neither."""
     text = decode_page(data)
     meta, body = split_frontmatter(text)
     origin = meta.get("origin_date")
+    bullets = fact_bullets(body)
     return Page(
         slug=slug,
         title=_title(meta, body, slug),
@@ -171,13 +174,18 @@ def parse_page(slug: str, data: bytes, mtime: datetime) -> Page:
         core=meta.get("core") is True,
         source=_optional_str(meta.get("source")),
         origin_date=None if origin is None else _origin_text(origin),
-        fresh_at=parse_origin_date(origin) or mtime,
+        fresh_at=_fresh_at(parse_origin_date(origin), newest_current(bullets)) or mtime,
         body=body,
         content_hash=content_hash(data),
-        filed=filed_ids(body),
-        facts=len(fact_bullets(body)),
+        filed=ids_of(bullets),
+        facts=len(bullets),
         quarantine=_quarantine(meta.get("quarantine")),
     )
+
+
+def _fresh_at(origin: datetime | None, newest: date | None) -> datetime | None:
+    fact = None if newest is None else datetime(newest.year, newest.month, newest.day, tzinfo=UTC)
+    return max((d for d in (origin, fact) if d is not None), default=None)
 
 
 def _quarantine(value: Any) -> str | None:
