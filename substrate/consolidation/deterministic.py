@@ -1,25 +1,39 @@
-"""The deterministic filer: each entry routed by a cascade, offline.
+"""The deterministic filer: each entry routed by subject, then by a cascade, offline.
 
 1. `hint`: the entry's first `[[slug]]` hint (a page made there if none exists);
-2. `entity`: a page whose title or alias the fact names (the `entity` lane's
-   matcher; among equally good names, the one named first);
-3. `search`: the best hybrid-search page when its best chunk's cosine (MiniLM
+2. `topic`: a fact the user states about themselves goes onto their own page
+   for its topic (`me/home`, `me/work`, … : `lexicon.TOPICS`), by the slot it
+   states or the words it uses;
+3. `person`: a fact about a named person goes onto the page of that name
+   (recorded as `entity`), or a new one: a relative named as one ("my sister
+   Anika") makes `people/anika`, "Anika (sister)"; a cue line ("Caroline: I
+   …") makes its speaker's;
+4. `entity`: a page whose title or alias the fact names (the `entity` lane's
+   matcher; among equally good names, the one named first), never for the
+   user's own words (those go by topic, not under a name they mention);
+5. `search`: the best hybrid-search page when its best chunk's cosine (MiniLM
    or multilingual) clears `consolidation_search_floor` and its fused score
    leads the runner-up's by `consolidation_search_margin`;
-4. `new`: a new page titled by the fact's leading name or noun phrase;
-5. `inbox`: the dated inbox page, when nothing nameable is found.
+6. `new`: a new page titled by the fact's leading name or noun phrase;
+7. `inbox`: the dated inbox page, when nothing nameable is found (and for the
+   user's own words that no topic, slot or search places).
 
-Pages this batch creates join the matcher at once, so the second fact about
-a new name goes where the first went. Which step decided is recorded.
+Every placement carries the fact's slot reading, for the writer's lifecycle
+decision (`lifecycle`), and the other pages the fact names, which its page
+links. Pages this batch creates join the matcher at once, so the second fact
+about a new name goes where the first went. Which step decided is recorded.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from substrate.config import Settings
+from substrate.consolidation.lexicon import TOPICS
+from substrate.consolidation.lifecycle import reading_of
 from substrate.consolidation.naming import leading_name, slugify, unique_slug
 from substrate.consolidation.plan import Placement, Plan
+from substrate.consolidation.subjects import Subject, read_subject, topic_of
 from substrate.index import EntityMatcher, Hit, SearchIndex, name_words
 from substrate.intake import BufferEntry
 from substrate.pages import PageIndex, slug_problem
@@ -27,6 +41,8 @@ from substrate.safety import linear
 
 _HINT = linear(r"\[\[[^\]]*\]\]")
 SEARCH_K = 3
+MINE = "me"  # the user's own pages, one per topic
+PEOPLE = "people"
 
 
 @dataclass
@@ -66,11 +82,59 @@ class DeterministicFiler:
 
     def place(self, entry: BufferEntry, run: BatchRun) -> Placement:
         text = fact_text(entry)
-        for step in (self._hint, self._entity, self._searched):
-            placement = step(entry, text, run)
-            if placement is not None:
-                return placement
-        return self._new(entry, text, run)
+        subject = read_subject(text)
+        placement = self._hint(entry, text, run) or self._by_subject(entry, text, subject, run)
+        # The user's own words go by topic, never under a name they mention.
+        steps = (self._searched,) if subject.kind == "me" else (self._entity, self._searched)
+        for step in steps:
+            placement = placement or step(entry, text, run)
+        if placement is None:
+            placement = self._new(entry, "" if subject.kind == "me" else text, run)
+        related = tuple(s for s in run.named_pages(text) if s != placement.slug)
+        return replace(placement, reading=reading_of(text), related=related)
+
+    def _by_subject(
+        self, entry: BufferEntry, text: str, subject: Subject, run: BatchRun
+    ) -> Placement | None:
+        if subject.kind == "named" and subject.name:
+            return self._person(entry, subject, run)
+        if subject.kind != "me":
+            return None
+        topic = reading_of(text).topic or topic_of(text)
+        return self._mine(entry, topic, run) if topic else None
+
+    def _mine(self, entry: BufferEntry, topic: str, run: BatchRun) -> Placement:
+        """The user's own page for `topic` (made when missing)."""
+        slug, title = f"{MINE}/{topic}", TOPICS[topic]
+        made = slug not in run
+        if made:
+            run.add(slug, title, named=False)
+        reading = reading_of(fact_text(entry))
+        why = f"about you: {topic}" + (f" (slot {reading.slot})" if reading.slot else "")
+        return Placement(entry, "file", slug, "topic", why, title if made else None)
+
+    def _person(self, entry: BufferEntry, subject: Subject, run: BatchRun) -> Placement | None:
+        """The page of the person the fact is about: one named by that name, or a
+        new one (`people/<name>` for a relative, titled with the relation)."""
+        name = str(subject.name)
+        found = [m for m in run.matcher.match(name) if not m.slug.startswith(f"{MINE}/")]
+        made = run.named(name)
+        if made is not None and (not found or made[1] >= found[0].size):
+            return Placement(entry, "file", made[0], "entity", f"about '{subject.name}'")
+        if found:
+            return Placement(entry, "file", found[0].slug, "entity", f"names '{found[0].name}'")
+        if subject.relation is None and not subject.cue:
+            return None  # a sentence that opens with a name: the cascade decides
+        title = f"{name} ({subject.relation})" if subject.relation else name
+        base = f"{PEOPLE}/{slugify(name)}" if subject.relation else slugify(name)
+        slug = unique_slug(base, run)
+        run.add(slug, name)
+        why = f"about '{name}', a new page" + (
+            f" (your {subject.relation})" if subject.relation else ""
+        )
+        return Placement(
+            entry, "file", slug, "person", why, title, aliases=(name,) if subject.relation else ()
+        )
 
     def _hint(self, entry: BufferEntry, text: str, run: BatchRun) -> Placement | None:
         for hint in entry.hints:
@@ -84,7 +148,7 @@ class DeterministicFiler:
         return None
 
     def _entity(self, entry: BufferEntry, text: str, run: BatchRun) -> Placement | None:
-        matches = run.matcher.match(text)
+        matches = [m for m in run.matcher.match(text) if not m.slug.startswith(f"{MINE}/")]
         new = run.named(text)
         if not matches and new is None:
             return None
@@ -151,6 +215,13 @@ class BatchRun:
 
     def title(self, slug: str) -> str | None:
         return self.created.get(slug)
+
+    def named_pages(self, text: str) -> list[str]:
+        """Every page `text` names (those made this batch too), but the user's own."""
+        found = [m.slug for m in self.matcher.match(text)]
+        words = name_words(text)
+        found += [s for n, s in self._names.items() if _first_position(words, n) < len(words)]
+        return [s for s in dict.fromkeys(found) if not s.startswith(f"{MINE}/")]
 
     def named(self, text: str) -> tuple[str, int, str] | None:
         """The longest name of a page made this batch that `text` names (the one

@@ -2,10 +2,12 @@
 
 A title is the fact's leading named entity: the run of capitalised words
 that opens the fact, unless that opening word is a function word, a common
-sentence opener (a time word, a frequent verb) or a gerund ("Painting is a
-fun way for Melanie…"); then the first capitalised run inside the sentence.
-Failing both, its leading noun-ish phrase (up to four words that are not
-function words). Deterministic and cheap: no tagger, no model.
+sentence opener (a time word, a frequent verb), a gerund ("Painting is a
+fun way for Melanie…") or a greeting, interjection, pronoun, contraction or
+filler word (`lexicon.FILLER`: "Yeah", "I'm", "It"); then the first
+capitalised run inside the sentence. Failing both, its leading noun-ish
+phrase (up to four words that are none of those). Deterministic and cheap:
+no tagger, no model.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Container
 
+from substrate.consolidation.lexicon import FILLER
 from substrate.index import STOPWORDS
 from substrate.pages import slug_problem
 from substrate.safety import linear, runs
@@ -39,7 +42,9 @@ OPENERS = frozenset(
     one two three first finally later earlier now soon always never often usually maybe
     perhaps please remember remind note todo went got bought made had saw met took said
     told called started finished need needs buy call check ask try get go make see meet
-    visit book pay send read watch learn plan plans planning booked paid sent""".split()
+    visit book pay send read watch learn plan plans planning booked paid sent switched
+    switch moved move started start stopped stop quit prefer prefers love loves like likes
+    hate hates want wants tried changed joined left""".split()
 )
 MAX_TITLE_WORDS = 4
 MAX_SLUG_CHARS = 60
@@ -52,6 +57,8 @@ def leading_name(text: str) -> str | None:
     for i, (word, start) in enumerate(words):
         if not word[0].isupper() or word.lower() in CALENDAR:
             continue
+        if _filler(word.lower()):
+            continue  # "Yeah", "I'm", "It": never a name, wherever they stand
         if _opens_sentence(clean, start) and _plain_opener(word):
             continue
         return _capital_run(words, i)
@@ -62,13 +69,14 @@ def leading_name(text: str) -> str | None:
 
 
 def _filler(word: str) -> bool:
-    return word in STOPWORDS or word in OPENERS or word in WEAK
+    word = word.replace("’", "'")
+    return word in STOPWORDS or word in OPENERS or word in WEAK or word in FILLER
 
 
 def _capital_run(words: list[tuple[str, int]], i: int) -> str:
     run = [words[i][0]]
     for word, _ in words[i + 1 :]:
-        if len(run) >= MAX_TITLE_WORDS:
+        if len(run) >= MAX_TITLE_WORDS or _filler(word.lower()):
             break
         if word[0].isupper() or (word.lower() in _CONNECTORS and len(run) < MAX_TITLE_WORDS - 1):
             run.append(word)

@@ -13,10 +13,13 @@ Status = Literal["filed", "merged", "skipped", "held"]
 
 @dataclass(frozen=True)
 class EntryOutcome:
-    """`decided_by`: the cascade step (hint, entity, search, new, inbox) or `llm`;
-    None for an entry a filter skipped or an earlier run had already filed.
-    `in_buffer`: the entry stays for the next run (its page changed on disk, or
-    it is held for review)."""
+    """`decided_by`: the cascade step (hint, topic, person, entity, search, new,
+    inbox) or `llm`; None for an entry a filter skipped or an earlier run had
+    already filed. `in_buffer`: the entry stays for the next run (its page
+    changed on disk, or it is held for review). The fact's lifecycle on its
+    page: its `slot`, what it did (`lifecycle`: add, update, retract, history,
+    none), the facts it `replaced` (updated or retracted), the fact it was
+    `superseded_by` (a backdated arrival) and why (`lifecycle_reason`)."""
 
     id: str
     status: Status
@@ -24,6 +27,11 @@ class EntryOutcome:
     decided_by: str | None
     reason: str
     in_buffer: bool = False
+    slot: str | None = None
+    lifecycle: str | None = None
+    replaced: tuple[str, ...] = ()
+    superseded_by: str | None = None
+    lifecycle_reason: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -33,6 +41,11 @@ class EntryOutcome:
             "decided_by": self.decided_by,
             "reason": self.reason,
             "in_buffer": self.in_buffer,
+            "slot": self.slot,
+            "lifecycle": self.lifecycle,
+            "replaced": list(self.replaced),
+            "superseded_by": self.superseded_by,
+            "lifecycle_reason": self.lifecycle_reason,
         }
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from substrate.consolidation.lifecycle import Intent
+from substrate.consolidation.slots import SlotReading
 from substrate.intake import BufferEntry
 from substrate.llm import Usage
 
@@ -19,7 +21,10 @@ Action = Literal["file", "skip"]
 @dataclass(frozen=True)
 class Placement:
     """`slug`: the page to file into; `title` is set when the planner means a new
-    page there. `merged`: the planner found the fact already on the page."""
+    page there (`aliases`: the names it is known by). `merged`: the planner found
+    the fact already on the page. `reading`: the fact's slot, for the writer's
+    lifecycle decision; `intent`: a planner's own decision about the page's
+    facts (checked by the writer). `related`: the pages the fact names."""
 
     entry: BufferEntry
     action: Action
@@ -28,6 +33,10 @@ class Placement:
     reason: str
     title: str | None = None
     merged: bool = False
+    reading: SlotReading | None = None
+    intent: Intent | None = None
+    related: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,21 @@
-"""Applying a plan: fact bullets appended to pages, pages written first.
+"""Applying a plan: fact bullets filed onto pages, what they replace marked, pages
+written first.
 
 The writer owns what no planner decides: the bullet (the entry's own date and
 id, its text without the hint that named this page), exact duplicates (a fact
-already on the page adds nothing), and continuation pages: a page holding
-`consolidation_page_facts` facts takes no more, and the next fact for it goes
-to `<page>/<YYYY-MM>` of the fact's month (then `-2`, `-3`…), titled and
-linked to it, so a person's page does not grow into one unreadable list.
-Every page is written atomically and drift-aware against the text read for
-the plan: a page changed by hand meanwhile is refused, and the entries meant
-for it stay in the buffer for the next run.
+already on the page adds nothing), each fact's lifecycle on its page
+(`lifecycle.decide`, or a planner's checked intent: a newer value supersedes
+the current fact of its slot, a backdated one goes into the history) and
+continuation pages: a page holding `consolidation_page_facts` facts takes no
+more, and the next fact for it goes to `<page>/<YYYY-MM>` of the fact's month
+(then `-2`, `-3`…), titled and linked to it, so a person's page does not grow
+into one unreadable list. A fact whose slot already has a current fact in that
+family goes to the page holding it, full or not, so a value and what it
+replaced stay together. Every page is written atomically and drift-aware
+against the text read for the plan: a page changed by hand meanwhile is
+refused, and the entries meant for it stay in the buffer for the next run. A
+fact and the facts it replaces are on one page, so one page write carries
+both: a kill at any moment leaves each fact in exactly one place.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from substrate.config import Settings
+from substrate.consolidation.lifecycle import Decision, check_intent, decide, reading_of
 from substrate.consolidation.outcome import EntryOutcome
 from substrate.consolidation.plan import Placement, Plan
 from substrate.pages import (
@@ -47,15 +55,38 @@ class _Target:
     snapshot: FileSnapshot
     title: str | None  # set for a page this run creates
     links: tuple[str, ...] = ()
+    on_page: dict[str, FactBullet] = field(default_factory=dict)  # as read, by entry id
+    facts: list[FactBullet] = field(default_factory=list)  # as they will be, page order
     keys: set[str] = field(default_factory=set)
-    count: int = 0
-    added: list[FactBullet] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
+    related: list[str] = field(default_factory=list)
+    aliases: tuple[str, ...] = ()
     rewrite: str | None = None
 
     @property
     def new(self) -> bool:
         return not self.snapshot.exists
+
+    @property
+    def count(self) -> int:
+        return len(self.facts)
+
+    def added(self) -> list[FactBullet]:
+        return [b for b in self.facts if b.entry_id not in self.on_page]
+
+    def changed(self) -> list[FactBullet]:
+        return [
+            b for b in self.facts if b.entry_id in self.on_page and b != self.on_page[b.entry_id]
+        ]
+
+    def touched(self) -> bool:
+        return bool(self.added() or self.changed() or self.rewrite is not None or self._links())
+
+    def _links(self) -> list[str]:
+        return [s for s in self.related if f"[[{s}]]" not in self.text]
+
+    def replace(self, bullet: FactBullet) -> None:
+        self.facts = [bullet if b.entry_id == bullet.entry_id else b for b in self.facts]
 
 
 @dataclass
@@ -80,8 +111,6 @@ class Writer:
 
     def apply(self, plan: Plan, *, dry_run: bool) -> Written:
         outcomes: dict[str, EntryOutcome] = {}
-        for p in plan.placements:
-            outcomes[p.entry.id] = self._place(p)
         for rewrite in plan.rewrites:
             target = self._target(rewrite.slug, None)
             if target.text == rewrite.base:
@@ -90,6 +119,8 @@ class Writer:
                 plan.fallbacks.append(
                     f"rewrite of {rewrite.slug} dropped: the page changed during the model call"
                 )
+        for p in plan.placements:
+            outcomes[p.entry.id] = self._place(p)
         writes, targets = self._writes()
         view_writes = self._view_writes(plan.views)
         if dry_run:
@@ -121,28 +152,71 @@ class Writer:
     def _place(self, p: Placement) -> EntryOutcome:
         if p.action == "skip" or p.slug is None:
             return EntryOutcome(p.entry.id, "skipped", None, p.decided_by, p.reason)
-        target = self._room_for(p.slug, p.title, p.entry.at.year, p.entry.at.month)
+        reading = p.reading or reading_of(p.entry.text)
+        target = self._room_for(p, reading.slot)
         target.placements.append(p)
+        target.related += [s for s in p.related if s != target.slug and s not in target.related]
         text = bullet_text(p.entry.text, target.slug)
-        bullet = FactBullet(p.entry.id, p.entry.at.date(), text, p.entry.source)
+        bullet = FactBullet(p.entry.id, p.entry.at.date(), text, p.entry.source, slot=reading.slot)
         if bullet.key in target.keys:
             return EntryOutcome(
                 p.entry.id, "merged", target.slug, p.decided_by, "already on the page"
             )
         if p.merged:
             return EntryOutcome(p.entry.id, "merged", target.slug, p.decided_by, p.reason)
-        target.keys.add(bullet.key)
-        target.added.append(bullet)
-        target.count += 1
+        decision = None if p.intent is None else check_intent(p.intent, bullet, target.facts)
+        if decision is None:
+            decision = decide(bullet, reading, target.facts)
+        if decision.action == "none":
+            return self._outcome(p, target, "merged", decision, p.reason)
+        self._apply(target, bullet, decision)
         moved = "" if target.slug == p.slug else f" (continues {p.slug}, which is full)"
-        return EntryOutcome(p.entry.id, "filed", target.slug, p.decided_by, p.reason + moved)
+        return self._outcome(p, target, "filed", decision, p.reason + moved)
 
-    def _room_for(self, slug: str, title: str | None, year: int, month: int) -> _Target:
-        """`slug`'s page, or the continuation page of the fact's month once it is full."""
-        target = self._target(slug, title)
+    def _apply(self, target: _Target, bullet: FactBullet, decision: Decision) -> None:
+        by_id = {b.entry_id: b for b in target.facts}
+        if decision.action == "history":
+            newer = by_id[decision.targets[0]]
+            bullet = bullet.superseded_by(newer)
+        for fact_id in decision.targets if decision.action in ("update", "retract") else ():
+            old = by_id[fact_id]
+            if decision.action == "update":
+                target.replace(old.superseded_by(bullet))
+            else:
+                target.replace(old.retracted(bullet.day, by=bullet.entry_id))
+        target.keys.add(bullet.key)
+        target.facts.append(bullet)
+
+    @staticmethod
+    def _outcome(
+        p: Placement, target: _Target, status: str, decision: Decision, reason: str
+    ) -> EntryOutcome:
+        history = decision.action == "history"
+        return EntryOutcome(
+            p.entry.id,
+            "filed" if status == "filed" else "merged",
+            target.slug,
+            p.decided_by,
+            reason,
+            slot=decision.slot,
+            lifecycle=decision.action,
+            replaced=() if history else decision.targets,
+            superseded_by=decision.targets[0] if history else None,
+            lifecycle_reason=decision.reason,
+        )
+
+    def _room_for(self, p: Placement, slot: str | None) -> _Target:
+        """`p`'s page, the page of its family holding its slot's current fact, or
+        the continuation page of the fact's month once the page is full."""
+        target = self._target(p.slug or "", p.title, aliases=p.aliases)
+        if slot is not None:
+            holder = self._slot_holder(_base(target.slug), slot)
+            if holder is not None:
+                return holder
         if target.count < self._cap:
             return target
-        base = _base(slug)
+        year, month = p.entry.at.year, p.entry.at.month
+        base = _base(target.slug)
         base_title = self._title_of(base) or base.rsplit("/", 1)[-1]
         stem = f"{base}/{year:04d}-{month:02d}"
         n = 1
@@ -156,6 +230,19 @@ class Writer:
                 return candidate
             n += 1
 
+    def _slot_holder(self, base: str, slot: str) -> _Target | None:
+        """The page of `base`'s family (it and its continuation pages) holding a
+        current fact of `slot`."""
+        family = [base, *(s for s in self._index.entries if _base(s) == base and s != base)]
+        family += [s for s in self._targets if _base(s) == base and s not in family]
+        for slug in family:
+            if slug not in self._targets and slug not in self._index.entries:
+                continue
+            target = self._target(slug, None)
+            if any(b.current and b.slot == slot for b in target.facts):
+                return target
+        return None
+
     def _title_of(self, slug: str) -> str | None:
         entry = self._index.get(slug)
         if entry is not None:
@@ -163,7 +250,13 @@ class Writer:
         target = self._targets.get(slug)
         return target.title if target else None
 
-    def _target(self, slug: str, title: str | None, links: tuple[str, ...] = ()) -> _Target:
+    def _target(
+        self,
+        slug: str,
+        title: str | None,
+        links: tuple[str, ...] = (),
+        aliases: tuple[str, ...] = (),
+    ) -> _Target:
         found = self._targets.get(slug)
         if found is not None:
             return found
@@ -177,8 +270,10 @@ class Writer:
             snapshot,
             None if snapshot.exists else (title or slug.rsplit("/", 1)[-1]),
             links,
+            {b.entry_id: b for b in bullets if b.entry_id},
+            list(bullets),
             {b.key for b in bullets},
-            len(bullets),
+            aliases=aliases,
         )
         self._targets[slug] = target
         return target
@@ -187,15 +282,24 @@ class Writer:
         writes: list[PlannedWrite] = []
         targets: list[_Target] = []
         for target in self._targets.values():
-            if not target.added and target.rewrite is None:
+            if not target.touched():
                 continue
+            related = [s for s in target.related if s in self._index.entries or s in self._targets]
             if target.new:
-                origin = target.added[0].day if target.added else None
+                origin = min((b.day for b in target.facts), default=None)
                 text = new_page_text(
-                    target.title or target.slug, target.added, target.links, origin
+                    target.title or target.slug,
+                    target.facts,
+                    target.links,
+                    origin,
+                    aliases=target.aliases,
+                    related=related,
                 )
             else:
-                text = with_facts(target.rewrite or target.text, target.added)
+                base = target.rewrite or target.text
+                text = with_facts(base, target.added(), target.changed(), related)
+            if text == target.text:
+                continue
             writes.append(PlannedWrite(target.path, text.encode("utf-8"), target.snapshot))
             targets.append(target)
         return writes, targets

@@ -51,14 +51,20 @@ def chunk_facts(
     budget), each chunk with the title prefixed, numbered from `start`. A page of
     filed facts is many small subjects: a chunk of a few of them matches the one
     a question is about far better than a chunk of a dozen, and its excerpt is
-    that fact rather than whatever shares the chunk's words."""
+    that fact rather than whatever shares the chunk's words. A fact shown with
+    the facts it replaced counts each of them, so a value's history does not
+    crowd other subjects into its chunk."""
     prefix = f"{title}\n\n"
     room = max(16, budget - count_tokens([prefix])[0])
     groups: list[list[tuple[str, int, bool]]] = []
+    used = 0
     for piece in _fit_lines(facts, count_tokens, room):
-        if not groups or len(groups[-1]) >= per_chunk:
+        weight = max(1, piece[0].count("- ["))
+        if not groups or (groups[-1] and used + weight > per_chunk):
             groups.append([])
+            used = 0
         groups[-1].append(piece)
+        used += weight
     bodies = [text for group in groups for text in _pack(group, room)]
     return [Chunk(start + i, prefix + text) for i, text in enumerate(bodies)]
 

@@ -1,0 +1,137 @@
+"""What a new fact does to the facts already on its page: add, update, retract,
+history or none, decided without a model.
+
+- A fact told as the past ("I used to live in Leeds") only adds.
+- On a **single-valued** slot (one home, one employer), a new value replaces
+  the current fact of that slot when it is newer; one dated before it (a
+  backdated arrival, `remember --at`) goes into the history instead, replaced
+  by the fact that is newer.
+- On a slot that holds **many values** (pets, tools of different kinds), a new
+  value replaces an old one only when the fact says so: change language that
+  names the old value ("switched from VS Code to Neovim", "no longer X").
+  A fact that only resembles an old one is added beside it.
+- A fact that names the old value but no new one ("I broke up with Tom", "I
+  no longer eat meat") retracts the old fact rather than replacing it.
+- The same value told again adds (a restatement may say more), and the
+  exact same text adds nothing (the writer's duplicate rule).
+
+The LLM planner's answers (`Intent`) are checked against the same page: ids
+must be current facts there; whatever fails the check falls back to this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from substrate.consolidation.slots import SlotReading, mentions, read_slot, same_value
+from substrate.consolidation.subjects import read_subject
+from substrate.pages import FactBullet
+
+Action = Literal["add", "update", "retract", "history", "none"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """`targets`: the current facts an update replaces or a retraction ends; for
+    `history`, the one newer fact that replaces this one."""
+
+    action: Action
+    slot: str | None
+    targets: tuple[str, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A planner's word on a fact (the LLM's `update` / `retract` / `none`): the
+    fact ids it names, checked against the page before anything is written."""
+
+    action: Literal["add", "update", "retract", "none"]
+    ids: tuple[str, ...] = ()
+    reason: str = ""
+
+
+@lru_cache(maxsize=4096)
+def reading_of(text: str) -> SlotReading:
+    """The slot reading of a fact, in its subject's own words."""
+    return read_slot(read_subject(text).own)
+
+
+def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) -> Decision:
+    """What `new` (with its slot reading) does to `page`'s facts (see the module doc)."""
+    current = [b for b in page if b.current and b.entry_id and b.key != new.key]
+    if reading.past:
+        return Decision("add", None, reason="told as the past: history, not an update")
+    if reading.slot is None:
+        return _unslotted(reading, current)
+    same = [b for b in current if _slot(b) == reading.slot]
+    if reading.single:
+        targets = [b for b in same if not _restates(b, reading)]
+        if not targets and same:
+            return Decision("add", reading.slot, reason=f"{reading.slot}: the same value again")
+    else:
+        targets = [b for b in same if _named_old(b, reading)]
+    if not targets:
+        why = "the first fact on it" if not same else "it adds a value, nothing says one ended"
+        return Decision("add", reading.slot, reason=f"{reading.slot}: {why}")
+    if any(b.day > new.day for b in targets):
+        after = sorted(
+            (b for b in page if b.entry_id and _slot(b) == reading.slot and b.day > new.day),
+            key=lambda b: b.day,
+        )  # replaced by the first value told after it, current or not
+        return Decision(
+            "history",
+            reading.slot,
+            (str(after[0].entry_id),),
+            f"{reading.slot}: dated {new.day}, before the fact of {after[0].day} that replaced it",
+        )
+    ids = tuple(str(b.entry_id) for b in targets)
+    if reading.value is None and reading.olds:
+        return Decision("retract", reading.slot, ids, f"{reading.slot}: says the old value ended")
+    return Decision("update", reading.slot, ids, f"{reading.slot}: a newer value")
+
+
+def _unslotted(reading: SlotReading, current: list[FactBullet]) -> Decision:
+    """No known slot: only change language that names an old value ends a fact."""
+    if not (reading.change and reading.olds):
+        return Decision("add", None, reason="no slot: added")
+    ended = [b for b in current if any(_mentions_old(b, old) for old in reading.olds)]
+    if not ended:
+        return Decision("add", None, reason="names an old value no current fact holds")
+    ids = tuple(str(b.entry_id) for b in ended)
+    return Decision("retract", None, ids, f"says {', '.join(reading.olds)} ended")
+
+
+def check_intent(intent: Intent, new: FactBullet, page: Sequence[FactBullet]) -> Decision | None:
+    """The planner's intent as a decision, or None when it names a fact that is
+    not a current fact of this page (the caller falls back to `decide`)."""
+    reading = reading_of(new.text)
+    if intent.action in ("add", "none"):
+        return Decision(intent.action, reading.slot, reason=intent.reason)
+    current = {b.entry_id for b in page if b.current and b.entry_id}
+    if not intent.ids or any(i not in current for i in intent.ids):
+        return None
+    return Decision(intent.action, reading.slot, intent.ids, intent.reason)
+
+
+def _slot(bullet: FactBullet) -> str | None:
+    return bullet.slot or reading_of(bullet.text).slot
+
+
+def _restates(bullet: FactBullet, reading: SlotReading) -> bool:
+    """The current fact already holds exactly the new value (and nothing says it
+    ended): "analyst" is not "senior analyst"."""
+    old = reading_of(bullet.text).value
+    return old is not None and old == reading.value and old not in reading.olds
+
+
+def _named_old(bullet: FactBullet, reading: SlotReading) -> bool:
+    return any(_mentions_old(bullet, old) for old in reading.olds)
+
+
+def _mentions_old(bullet: FactBullet, old: str) -> bool:
+    value = reading_of(bullet.text).value
+    return same_value(value, old) or mentions(bullet.text, old)

@@ -1,0 +1,390 @@
+"""The slot patterns the offline filer reads facts with, English and Arabic.
+
+Each rule is (slot, topic, single, pattern, proper): the first rule that
+matches decides. `single`: a person has one value at a time (a new one
+replaces the old without being told); `proper`: the value must be written
+with a capital (a place or a name), so "we're in a hurry now" is no home. A
+pattern names the value `v` and, when it says one, the value replaced `old`.
+English patterns are case-insensitive and run on RE2 with ASCII word
+boundaries; Arabic ones are bounded by spaces, since `\\b` does not see Arabic
+letters. Kept apart from the engine (`slots`) so the tables can grow without
+touching the rules that read them.
+"""
+
+from __future__ import annotations
+
+_AR = "\u0600-\u06ff"
+_V = r"(?P<v>[\w.&'’ -]{2,40}?)"  # a value: a few words, cut by `_END`
+_OLD = r"(?P<old>[\w.&'’ -]{2,40}?)"
+_END = r"(?:[.,;:!?)]|$| and | but | because | since | last | this | for | after | in (?:the |a )?(?:spring|summer|autumn|fall|winter|\d)| now| these days| at the moment| nowadays| instead| so | as | with | where | which | who | near | next )"
+_ROLES = (
+    r"engineer|developer|manager|designer|teacher|nurse|doctor|analyst|scientist|lead|"
+    r"director|consultant|architect|writer|intern|accountant|lawyer|chef|researcher|officer|"
+    r"programmer|editor|professor|lecturer|pharmacist|therapist|technician|administrator|"
+    r"founder|cto|ceo|vp|head of [\w ]+|specialist|coordinator|assistant|associate|principal"
+)
+Rule = tuple[str, str, bool, str, bool]
+
+EN: list[Rule] = [
+    (
+        "name",
+        "about",
+        True,
+        r"\b(?:my name is|call me|i go by|people call me|i'm called)\s+(?P<v>\w+)",
+        True,
+    ),
+    (
+        "name",
+        "about",
+        True,
+        r"^(?:hi|hello|hey|hiya)?[,!]?\s*(?:i'm|i am)\s+(?P<v>\w+)(?:[,.!]|$| and | from )",
+        True,
+    ),
+    (
+        "age",
+        "about",
+        True,
+        r"\b(?:i'm|i am|i just turned|i turned)\s+(?P<v>\d{1,3})(?:\s+years?(?: old)?)?(?:[.,!]|$| today| this| and)",
+        False,
+    ),
+    (
+        "role",
+        "work",
+        True,
+        rf"\b(?:got|was|been|am being|'ve been) promoted\s+to\s+(?:a |an |the )?{_V}{_END}",
+        False,
+    ),
+    (
+        "role",
+        "work",
+        True,
+        rf"\b(?:i work as|i'm working as|i got a job as|my (?:new )?(?:job title|title|role|position|job) is(?: now)?)\s+(?:a |an |the )?{_V}{_END}",
+        False,
+    ),
+    (
+        "role",
+        "work",
+        True,
+        rf"\b(?:i'm|i am|i became|i've become|i'll be)\s+(?:now\s+)?(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){{0,2}}(?:{_ROLES}))\b",
+        False,
+    ),
+    (
+        "school",
+        "education",
+        True,
+        rf"\b(?:switched|changed|moved) my (?:course|major|degree|subject|studies)(?: from {_OLD})? to {_V}{_END}",
+        False,
+    ),
+    (
+        "school",
+        "education",
+        True,
+        rf"\b(?:i study|i'm studying|i am studying|i'm enrolled in|i enrolled in|i'm majoring in|my (?:course|degree|major) is|(?:a|my) degree in|i'm doing (?:a |an |my )?(?:degree|masters|master's|phd|course|diploma) in)\s+{_V}{_END}",
+        False,
+    ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"\b(?:i|i've|i have|i'm|i am|we)\s+(?:now\s+|currently\s+|still\s+|been\s+|just\s+)*(?:work|working)\s+(?:at|for)\s+{_V}{_END}",
+        True,
+    ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"\b(?:i (?:just |recently |finally )?joined|i (?:just |recently )?started (?:a new job |a job |work |working )?(?:at|with)|started at|new job at|i got (?:a job|hired|an offer) (?:at|by|from)|my (?:new )?(?:employer|company) is|i'm at)\s+{_V}{_END}",
+        True,
+    ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"\b(?:switched|changed|new) jobs?\b.{{0,40}}?\b(?:i'm|i am|now) at\s+{_V}{_END}",
+        True,
+    ),
+    ("employer", "work", True, rf"\bi (?:left|quit|resigned from)\s+{_OLD}{_END}", True),
+    (
+        "home",
+        "home",
+        True,
+        rf"\b(?:we|i)\s+(?:now |currently |still )?(?:live|reside|stay)\s+(?:in|near|at)\s+(?:a \w+ (?:\w+ )?in\s+)?{_V}{_END}",
+        True,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"\b(?:i'm|i am|we're|we are)\s+(?:now\s+)?(?:living|based|settled)\s+(?:in|near)\s+{_V}{_END}",
+        True,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"\b(?:i've|i have|we've|we have)\s+(?:been\s+)?(?:living|lived|stayed|resided)\s+(?:in|near)\s+{_V}{_END}",
+        True,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"\b(?:i|we)(?:'ve| have)?\s+(?:just |recently |finally )?(?:moved|relocated)(?: house| back| flats| home)?(?: from {_OLD})?(?: to\s+{_V})?{_END}",
+        True,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"\b(?:home for me is|home is|my (?:new )?(?:home|flat|apartment|house|address) is(?: in)?|settled in|we're in|i'm in)\s+{_V}{_END}",
+        True,
+    ),
+    (
+        "partner",
+        "family",
+        True,
+        rf"\bmy (?:new )?(?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?:'s name is|'s called| is called| is named| is|,)?\s+(?P<v>\w+){_END}",
+        True,
+    ),
+    (
+        "partner",
+        "family",
+        True,
+        rf"\b(?:i'm|i am|i've been|i have been|i)\s+(?:now\s+)?(?:dating|engaged to|married to|seeing|going out with)\s+(?P<v>\w+){_END}",
+        True,
+    ),
+    (
+        "partner",
+        "family",
+        True,
+        r"\b(?:i|we)\s+(?:broke up|split up|got divorced|separated)(?:\s+with\s+(?P<old>\w+))?",
+        False,
+    ),
+    (
+        "partner",
+        "family",
+        True,
+        r"\b(?P<old>\w+) and i (?:broke up|split up|split|separated|got divorced)",
+        True,
+    ),
+    (
+        "diet",
+        "health",
+        True,
+        r"\b(?:i'm|i am|i've become|i became|i went|i've gone|i turned|going|gone)\s+(?:now |fully |strictly )?(?:a )?(?P<v>vegetarian|vegan|pescatarian|gluten-free|dairy-free|keto|paleo)\b",
+        False,
+    ),
+    (
+        "diet",
+        "health",
+        True,
+        r"\bi(?: now)? (?:don't|do not|no longer|stopped|quit|gave up) eat(?:ing)? (?P<old>meat|fish|dairy|gluten|sugar|pork|beef|eggs)",
+        False,
+    ),
+    (
+        "tool:laptop",
+        "tech",
+        True,
+        rf"\bmy (?:new |current |work )?(?:laptop|notebook|computer) is (?:a |an |the )?(?:new )?{_V}{_END}",
+        False,
+    ),
+    (
+        "tool:phone",
+        "tech",
+        True,
+        rf"\bmy (?:new |current )?(?:phone|smartphone) is (?:a |an |the )?(?:new )?{_V}{_END}",
+        True,
+    ),
+    ("diet", "health", True, r"\bi'm on an? (?P<v>[\w-]+) diet\b", False),
+    (
+        "allergy",
+        "health",
+        False,
+        rf"\b(?:i'm|i am)\s+(?:severely |very |mildly )?allergic to\s+{_V}{_END}",
+        False,
+    ),
+    (
+        "health",
+        "health",
+        False,
+        r"\b(?:i have|i've got|i was diagnosed with|i've been diagnosed with|i suffer from)\s+(?:a\s+|an\s+)?(?P<v>asthma|diabetes|migraines?|arthritis|adhd|anxiety|depression|high blood pressure|celiac|coeliac|tinnitus|insomnia|eczema|a (?:bad |sprained )?\w+ injury)",
+        False,
+    ),
+    (
+        "pet",
+        "pets",
+        False,
+        r"\b(?:i have|i've got|we have|we've got|i adopted|we adopted|i got|we got)\s+(?:a |an |two |three )?(?:new )?(?:\w+ )?(?:dog|cat|puppy|kitten|parrot|rabbit|hamster|turtle|horse)s?\s+(?:called|named)\s+(?P<v>\w+)",
+        True,
+    ),
+    (
+        "pet",
+        "pets",
+        False,
+        r"\bmy (?:\w+ )?(?:dog|cat|puppy|kitten|parrot|rabbit|hamster|turtle|horse)(?:'s name is| is called| is named|,)?\s+(?P<v>\w+)",
+        True,
+    ),
+]
+AR: list[Rule] = [
+    ("name", "about", True, rf"(?:^|\s)(?:اسمي|ناديني)\s+(?P<v>[{_AR}]+)", False),
+    ("age", "about", True, r"(?:^|\s)(?:عمري|أبلغ من العمر)\s+(?P<v>\d{1,3})", False),
+    (
+        "role",
+        "work",
+        True,
+        rf"(?:^|\s)(?:ترقيت|تمت ترقيتي|رُقّيت|رقيت)\s+(?:إلى|الى|ل)\s*(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| بعد| منذ| في)",
+        False,
+    ),
+    (
+        "role",
+        "work",
+        True,
+        rf"(?:^|\s)(?:أعمل|اعمل|أشتغل)\s+(?:ك|كـ|بوظيفة\s+)(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| لدى| منذ)",
+        False,
+    ),
+    (
+        "role",
+        "work",
+        True,
+        rf"(?:^|\s)(?:صرت|أصبحت|اصبحت)\s+(?P<v>(?:مدير|مديرة|مهندس|مهندسة|رئيس|رئيسة|معلم|معلمة|طبيب|طبيبة|مطور|مطورة|محاسب|محاسبة|مصمم|مصممة)[{_AR} ]{{0,30}}?)(?:\.|،|$| بعد| منذ| في)",
+        False,
+    ),
+    (
+        "role",
+        "work",
+        True,
+        rf"(?:^|\s)(?:وظيفتي|منصبي|مسماي الوظيفي)(?:\s+الجديدة|\s+الجديد)?\s+(?:هي\s+|هو\s+|الآن\s+)*(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| منذ)",
+        False,
+    ),
+    (
+        "school",
+        "education",
+        True,
+        rf"(?:^|\s)(?:أدرس|ادرس|أتخصص في|تخصصي)\s+(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| منذ)",
+        False,
+    ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"(?:^|\s)(?:أعمل|اعمل|أشتغل|صرت أعمل)\s+(?:الآن\s+|حاليا\s+|حالياً\s+)?(?:في|لدى|لصالح|مع)\s+(?:شركة\s+)?(?P<v>[\w{_AR} ]{{2,30}}?)(?:\.|،|$| منذ| كـ| ك)",
+        False,
+    ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"(?:^|\s)(?:انضممت|التحقت|بدأت عملاً جديداً|بدأت العمل|بدأت عملا جديدا)\s+(?:إلى|الى|ب|في|لدى)\s*(?:شركة\s+)?(?P<v>[\w{_AR} ]{{2,30}}?)(?:\.|،|$| هذا| الشهر| منذ)",
+        False,
+    ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"(?:^|\s)(?:تركت|استقلت من)\s+(?:العمل في\s+|شركة\s+)?(?P<old>[\w{_AR}]+)",
+        False,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"(?:^|\s)(?:انتقلت|انتقلنا|رحلت|رحلنا)(?:\s+من\s+(?P<old>[{_AR}]+))?(?:\s+(?:إلى|الى|ل)\s*(?P<v>[{_AR}]+))?",
+        False,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"(?:^|\s)(?:أسكن|اسكن|أعيش|اعيش|نسكن|نعيش|صرت أسكن|أصبحت أسكن)\s+(?:الآن\s+|حاليا\s+|حالياً\s+)?(?:في|ب)\s*(?:شقة\s+(?:صغيرة\s+)?في\s+)?(?P<v>[{_AR}]+)",
+        False,
+    ),
+    (
+        "partner",
+        "family",
+        True,
+        rf"(?:^|\s)(?:زوجتي|زوجي|خطيبتي|خطيبي|شريكي|شريكتي)(?:\s+اسمها|\s+اسمه)?\s+(?P<v>[{_AR}]+)",
+        False,
+    ),
+    ("partner", "family", True, rf"(?:^|\s)(?:تزوجت|خطبت)(?:\s+من)?\s+(?P<v>[{_AR}]+)", False),
+    (
+        "diet",
+        "health",
+        True,
+        r"(?:^|\s)(?:أنا\s+|صرت\s+|أصبحت\s+)?(?P<v>نباتي|نباتية|نباتياً|نباتي صرف)(?:\s|$|\.)",
+        False,
+    ),
+    (
+        "diet",
+        "health",
+        True,
+        r"(?:^|\s)(?:لا آكل|لم أعد آكل|توقفت عن أكل)\s+(?P<old>اللحم|اللحوم|السكر|الخبز|الألبان)",
+        False,
+    ),
+    (
+        "allergy",
+        "health",
+        False,
+        rf"(?:^|\s)(?:عندي|لدي)\s+حساسية\s+(?:من\s+)?(?P<v>[{_AR}]+)",
+        False,
+    ),
+    (
+        "pet",
+        "pets",
+        False,
+        r"(?:^|\s)(?:عندي|لدي|اقتنيت|تبنيت)\s+(?P<v>كلب|قطة|قط|ببغاء|أرنب|سمكة)",
+        False,
+    ),
+]
+CHANGE_EN = (
+    r"(?i)\b(?:moved|relocated|switched|switching|changed|migrated|no longer|not anymore|"
+    r"any ?more|now|nowadays|these days|new|got promoted|promoted|left|quit|replaced|instead|"
+    r"stopped|gave up|became|become|broke up|split up|divorced|passed away|died|dropped|"
+    r"just started|started using|goodbye|ditched|upgraded)\b"
+)
+CHANGE_AR = (
+    r"(?:انتقلت|انتقلنا|لم أعد|لم اعد|لم نعد|صرت|أصبحت|اصبحت|الآن|حاليا|حالياً|الجديد|الجديدة|"
+    r"بدلا|بدلاً|تركت|غيرت|غيّرت|توقفت|ترقيت|ترقيتي|استقلت|انفصلت)"
+)
+PAST = r"(?i)\b(?:i|we) used to\b|\bback when\b|\bwhen i was (?:a kid|young|little)\b|(?:^|\s)(?:كنت|كنا)\s"
+# Values a fact says ended, wherever it says them.
+OLDS_EN = [
+    r"(?i)\b(?:switched|moved|changed|migrated|went|upgraded|transferred|relocated)\s+(?:\w+\s+){0,2}?from\s+(?:a |an |the |my )?(?P<old>[\w.+#&' -]{2,40}?)\s+(?:to|over to)\s",
+    r"(?i)\b(?:no longer|don't|do not|stopped|quit|gave up)\s+(?:\w+\s+){0,2}?(?:use|using|work at|work for|live in|have|own|drink|drinking|eat|eating|like|play|playing|at|with|in)\s+(?:a\s+|an\s+|my\s+|the\s+)?(?P<old>[\w.+#&' -]{2,30}?)(?:[.,;!]|$| and| any| because| since)",
+    r"(?i)\binstead of\s+(?:a |an |the |my )?(?P<old>[\w.+#&' -]{2,30}?)(?:[.,;!]|$| and| because)",
+    r"(?i)\b(?:goodbye|bye bye|farewell|ditched|dropped|abandoned|replaced)\s+(?:a |an |the |my )?(?P<old>[\w.+#&' -]{2,30}?)(?:[.,;!]|$| and| because| for| with)",
+    r"(?i)\bto replace (?:a |an |the |my )?(?P<old>[\w.+#&' -]{2,30}?)(?:[.,;!]|$| and| because)",
+    r"(?i)\b(?:after|since) (?P<old>\w+) and i (?:broke up|split up|split|separated)",
+    r"(?i)\bi (?:left|quit|resigned from)\s+(?P<old>[\w.&' -]{2,30}?)(?:[.,;!]|$| and| because| for| to| after)",
+]
+OLDS_AR = [
+    rf"(?:لم أعد|لم اعد|لم نعد)\s+(?:[{_AR}]+\s+)?(?:في\s+|ب)?(?P<old>[{_AR}]+)",
+    rf"من\s+(?P<old>[\w{_AR}]+)\s+(?:إلى|الى)\s+(?P<v>[\w{_AR}]+)",
+    rf"(?:بدلا من|بدلاً من|بدل)\s+(?P<old>[\w{_AR}]+)",
+    rf"(?:تركت|توقفت عن)\s+(?P<old>[\w{_AR}]+)",
+]
+FROM_TO = (
+    r"(?i)\b(?:switched|moved|changed|migrated|went|upgraded|transferred)\s+(?:\w+\s+){0,2}?from\s+(?:a |an |the |my )?"
+    r"(?P<old>[\w.+#&' -]{2,40}?)\s+(?:to|over to)\s+(?:a |an |the )?(?P<v>[\w.+#&' -]{2,40}?)(?:[.,;!]|$| and| because| last| this| for| now)"
+)
+FROM_TO_AR = rf"من\s+(?P<old>[\w{_AR}]+)\s+(?:إلى|الى)\s+(?P<v>[\w{_AR}]+)"
+PREF = (
+    r"(?i)\b(?:i (?:really |much |definitely |still |now |do |actually )?prefer|i'd (?:much |really )?rather(?: have| drink| use)?|"
+    r"i (?:now )?(?:like|love|enjoy) (?P<more>\w+) (?:more than|better than)|i'm (?:more )?(?:a|an) (?P<person>\w+) (?:person|drinker|fan))\s*(?P<v>[\w.+# -]{2,30}?)?"
+    r"(?:\s+(?:over|to|than|rather than|instead of)\s+(?P<old>[\w.+# -]{2,30}?))?(?:[.,;!]|$| and| because| in| for| when| these| now| nowadays|,)"
+)
+SWITCHED_TO = r"(?i)\b(?:switched|moved|changed|gone|went|converted)\s+(?:over |back )?to\s+(?P<v>[\w.+# -]{2,30}?)(?:[.,;!]|$| and| because| in| for| when| now)"
+DRINK_NOW = r"(?i)\b(?:i|i'm|we)\s+(?:now |mostly |usually |only )?(?:drink|drinking|have)\s+(?P<v>[\w -]{2,25}?)\s+(?:now|instead|these days|nowadays|in the mornings?|every morning)"
+FAVOURITE = r"(?i)\bmy (?:new |current |all-time )?favou?rite\s+(?P<obj>[\w -]{2,20}?)\s+(?:is|are|has become|is now)\s+(?P<v>[\w.+# '-]{2,30}?)(?:[.,;!]|$| and| because| now)"
+PREF_AR = (
+    rf"(?:^|\s)(?:أفضّل|أفضل|افضل|صرت أفضل)\s+(?P<v>[{_AR}]+)(?:\s+(?:على|عن)\s+(?P<old>[{_AR}]+))?"
+)
+DRINK_AR = rf"(?:^|\s)(?:صرت أشرب|أشرب|اشرب|نشرب)\s+(?P<v>[{_AR}]+)"
+USE_EN = (
+    r"(?i)\b(?:use|uses|using|used|switched|switching|moved|migrated|code in|coding in|code|write in|"
+    r"writing in|work in|working in|work on|got|bought|have|run|running|on|prefer|love|like|is|"
+    r"rewrote|rewriting|learning|learned|picked up|upgraded|built with|built in|uses)\b"
+)
+USE_AR = r"(?:أستخدم|استخدم|أستعمل|استعمل|انتقلت|اشتريت|عندي|أبرمج|صرت)"
+EMAIL = r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+PHONE = r"(?P<v>\+?\d[\d ()-]{5,18}\d)"
+PHONE_WORDS = r"(?i)\b(?:phone|number|mobile|cell|call me|reach me|whatsapp|text me)\b|(?:رقم|هاتف|جوال|موبايل)"

@@ -1,0 +1,268 @@
+"""What a fact states, read without a model: its slot, value and change language.
+
+A *slot* names the attribute a fact states (`home`, `employer`, `role`,
+`phone`, `email`, `partner`, `school`, `diet`, `name`, `age`, `pet`,
+`health`, `allergy`, `tool:<kind>`, `pref:<object>`), and whether a slot is
+*single* (a person has one home, one employer: a new value replaces the old)
+or holds many values (pets, allergies, tools of different kinds: a new one
+replaces an old one only when the fact says so). *Change language* ("moved
+to", "switched from X to Y", "no longer", "now", "got promoted to", "new
+number", "انتقلت إلى", "لم أعد", "صرت") marks a fact as an update, and the
+values it names as ended ("from X", "no longer X", "left X", "goodbye X") say
+which old fact it replaces. A fact told as the past ("I used to live in
+Leeds") takes no slot: it is history, not an update. An e-mail address or a
+phone number is recognised by its shape. The patterns are in `slot_rules`;
+the fact is read in its subject's own first person (`subjects`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from substrate.consolidation import slot_rules as rules
+from substrate.consolidation.lexicon import CATEGORY_TOPIC, RELATIONS, THING_CATEGORY, TOOL_KINDS
+from substrate.safety import linear
+from substrate.safety.patterns import Linear
+
+
+@dataclass(frozen=True)
+class SlotReading:
+    """`slot`/`topic` None when the fact states no known attribute; `single`: a
+    new value replaces the old one without being told; `change`: the fact uses
+    change language; `value`: the value it states (folded), when it names one;
+    `olds`: values it says ended; `past`: told as history."""
+
+    slot: str | None
+    topic: str | None
+    single: bool = False
+    change: bool = False
+    value: str | None = None
+    olds: tuple[str, ...] = ()
+    past: bool = False
+
+
+@dataclass(frozen=True)
+class _Rule:
+    slot: str
+    topic: str
+    single: bool
+    pattern: Linear
+    proper: bool
+
+
+def _compile(table: list[rules.Rule], ignore_case: bool) -> list[_Rule]:
+    flag = "(?i)" if ignore_case else ""
+    return [_Rule(s, t, single, linear(flag + p), proper) for s, t, single, p, proper in table]
+
+
+_EN = _compile(rules.EN, True)
+_AR = _compile(rules.AR, False)
+_CHANGE_EN = linear(rules.CHANGE_EN)
+_CHANGE_AR = linear(rules.CHANGE_AR)
+_PAST = linear(rules.PAST)
+_OLDS_EN = [linear(p) for p in rules.OLDS_EN]
+_OLDS_AR = [linear(p) for p in rules.OLDS_AR]
+_FROM_TO = linear(rules.FROM_TO)
+_FROM_TO_AR = linear(rules.FROM_TO_AR)
+_PREF = linear(rules.PREF)
+_SWITCHED_TO = linear(rules.SWITCHED_TO)
+_DRINK_NOW = linear(rules.DRINK_NOW)
+_FAVOURITE = linear(rules.FAVOURITE)
+_PREF_AR = linear(rules.PREF_AR)
+_DRINK_AR = linear(rules.DRINK_AR)
+_USE_EN = linear(rules.USE_EN)
+_USE_AR = linear(rules.USE_AR)
+_EMAIL = linear(rules.EMAIL)
+_PHONE = linear(rules.PHONE)
+_PHONE_WORDS = linear(rules.PHONE_WORDS)
+_STOP_TAIL = frozenset(
+    "a an the my our in at to of for with and but now too also again since last this next "
+    "yesterday today recently just though anyway".split()
+)
+SINGLE_TOOLS = frozenset({"editor", "laptop", "phone", "browser", "shell", "framework"})
+Found = tuple[str, str, bool, str | None, list[str]]  # slot, topic, single, value, olds
+
+
+@lru_cache(maxsize=8192)
+def read_slot(text: str) -> SlotReading:
+    """The slot reading of one fact's first sentence or two (see the module doc)."""
+    head = " ".join(text.split())[:400]
+    arabic = any("\u0600" <= ch <= "\u06ff" for ch in head)
+    change = bool(_CHANGE_EN.search(head) or (arabic and _CHANGE_AR.search(head)))
+    olds = _olds(head, arabic)
+    if _PAST.search(head):
+        return SlotReading(None, None, past=True, change=change)
+    found = (
+        _shaped(head) or _ruled(head, arabic) or _preference(head, arabic) or _tool(head, arabic)
+    )
+    if found is None:
+        return SlotReading(None, None, change=change, olds=olds)
+    slot, topic, single, value, old = found
+    ended = tuple(o for o in dict.fromkeys([*olds, *old]) if o and o != value)
+    return SlotReading(slot, topic, single, change or bool(old), value, ended)
+
+
+def _shaped(head: str) -> Found | None:
+    """An e-mail address or a phone number, by its shape, unless it is a
+    relative's ("my sister's email is …")."""
+    lower = head.lower()
+    if any(f"my {r}'s" in lower or f"my {r}’s" in lower for r in RELATIONS):
+        return None
+    email = _EMAIL.search(head)
+    if email is not None:
+        return "email", "contact", True, email.group("v").lower(), []
+    phone = _PHONE.search(head)
+    digits = sum(c.isdigit() for c in phone.group("v")) if phone is not None else 0
+    if phone is not None and digits >= 7 and _PHONE_WORDS.search(head):
+        return "phone", "contact", True, _digits(phone.group("v")), []
+    return None
+
+
+def _digits(value: str) -> str:
+    return "".join(c for c in value if c.isdigit() or c == "+")
+
+
+def _ruled(head: str, arabic: bool) -> Found | None:
+    for rule in [*(_AR if arabic else []), *_EN]:
+        match = rule.pattern.search(head)
+        if match is None:
+            continue
+        groups = match.groupdict()
+        value, old = groups.get("v"), groups.get("old")
+        if rule.proper and not _proper(value or old):
+            continue
+        if rule.slot == "home" and value and _is_tool(value):
+            continue  # "moved to VS Code": a tool, not a town
+        olds = [o for o in [clean(old)] if o]
+        return rule.slot, rule.topic, rule.single, clean(value), olds
+    return None
+
+
+def _proper(value: str | None) -> bool:
+    """A place or a name is written with a capital (or in a script without case)."""
+    if not value or not value.strip():
+        return True
+    first = value.strip()[0]
+    return first.isupper() or not first.isascii()
+
+
+def _preference(head: str, arabic: bool) -> Found | None:
+    favourite = _FAVOURITE.search(head)
+    if favourite is not None:
+        obj = clean(favourite.group("obj")) or "thing"
+        category = THING_CATEGORY.get(obj.split()[-1], obj.split()[-1])
+        return f"pref:{category}", _topic(category), True, clean(favourite.group("v")), []
+    match = _PREF.search(head) or (_PREF_AR.search(head) if arabic else None)
+    if match is not None:
+        groups = match.groupdict()
+        value = clean(groups.get("more") or groups.get("person") or groups.get("v"))
+        old = clean(groups.get("old"))
+        category = _category(value) or _category(old) or _pair(value, old)
+        return f"pref:{category}", _topic(category), True, value, [old] if old else []
+    for pattern in (_SWITCHED_TO, _DRINK_NOW, *((_DRINK_AR,) if arabic else ())):
+        found = pattern.search(head)
+        thing = clean(found.group("v")) if found is not None else None
+        kind = _category(thing)
+        if kind is not None:
+            return f"pref:{kind}", _topic(kind), True, thing, []
+    return None
+
+
+def _tool(head: str, arabic: bool) -> Found | None:
+    """A named tool, device or framework the fact says the person uses."""
+    lower = head.lower()
+    hits = [
+        (lower.find(name), name, kind) for name, kind in TOOL_KINDS.items() if _names(lower, name)
+    ]
+    if not hits or not (_USE_EN.search(head) or (arabic and _USE_AR.search(head))):
+        return None
+    from_to = _FROM_TO.search(head) or (_FROM_TO_AR.search(head) if arabic else None)
+    if from_to is not None:
+        new = clean(from_to.group("v")) or ""
+        named = [(i, n, k) for i, n, k in hits if n in new]
+        _, name, kind = _longest(named or hits)
+        ended = clean(from_to.group("old"))
+        value = name if named else new or name
+        return f"tool:{kind}", "tech", kind in SINGLE_TOOLS, value, [ended] if ended else []
+    olds = _olds(head, arabic)
+    kept = [(i, n, k) for i, n, k in hits if not any(same_value(n, o) for o in olds)] or hits
+    _, name, kind = _longest(kept)
+    return f"tool:{kind}", "tech", kind in SINGLE_TOOLS, name, []
+
+
+def _longest(hits: list[tuple[int, str, str]]) -> tuple[int, str, str]:
+    """The first named tool, by its longest name there ("sublime text", not "sublime")."""
+    return min(hits, key=lambda h: (h[0], -len(h[1])))
+
+
+def _is_tool(value: str) -> bool:
+    lower = value.lower()
+    return any(_names(lower, name) for name in TOOL_KINDS)
+
+
+def _names(lower: str, name: str) -> bool:
+    at = lower.find(name)
+    while at >= 0:
+        before = lower[at - 1] if at else " "
+        after = lower[at + len(name)] if at + len(name) < len(lower) else " "
+        if not before.isalnum() and not (after.isalnum() or after in "+#"):
+            return True
+        at = lower.find(name, at + 1)
+    return False
+
+
+@lru_cache(maxsize=8192)
+def _olds(head: str, arabic: bool) -> tuple[str, ...]:
+    found = []
+    for pattern in [*_OLDS_EN, *(_OLDS_AR if arabic else [])]:
+        match = pattern.search(head)
+        if match is not None and match.groupdict().get("old"):
+            found.append(clean(match.group("old")))
+    return tuple(o for o in dict.fromkeys(found) if o)
+
+
+def _category(value: str | None) -> str | None:
+    if not value:
+        return None
+    for word in reversed(value.split()):
+        if word in THING_CATEGORY:
+            return THING_CATEGORY[word]
+    return THING_CATEGORY.get(value.replace(" ", "-"))
+
+
+def _pair(value: str | None, old: str | None) -> str:
+    """A preference between two things no category knows: named by both."""
+    words = sorted(w.split()[-1] for w in (value, old) if w)
+    return "-".join(words) or "general"
+
+
+def _topic(category: str) -> str:
+    return CATEGORY_TOPIC.get(category, "preferences")
+
+
+def clean(value: str | None) -> str | None:
+    """A value folded for comparing: lower case, little words at its ends dropped."""
+    if not value:
+        return None
+    words = [w.strip(".,;:!?\"'()’") for w in value.lower().split()]
+    words = [w for w in words if w]
+    while words and words[-1] in _STOP_TAIL:
+        words.pop()
+    while words and words[0] in ("a", "an", "the", "my", "our"):
+        words.pop(0)
+    return " ".join(words[:5]) or None
+
+
+def same_value(a: str | None, b: str | None) -> bool:
+    """Two values name the same thing when either holds the other's words."""
+    if not a or not b:
+        return False
+    wa, wb = set(a.split()), set(b.split())
+    return wa <= wb or wb <= wa
+
+
+def mentions(text: str, value: str) -> bool:
+    """Whether a fact's text names `value` (all of its words)."""
+    lower = " ".join(text.lower().split())
+    return all(_names(lower, word) for word in value.split() if len(word) > 1)

@@ -1,0 +1,212 @@
+"""Who a fact is about, read without a model, and that fact in the subject's words.
+
+- A **cue line** ("Caroline: I moved to Sweden") is its speaker's own
+  statement: the subject is the speaker.
+- A **first-person** fact ("I moved to Leeds", "أسكن في عمّان") is the
+  user's, unless it opens by naming a relative ("My sister Anika moved to
+  Berlin", "أختي ليلى تعمل في دبي"): then it is about that person.
+- A fact that **opens with a name** ("Caroline joined a choir") is about that
+  person or thing, unless the user speaks first ("Yeah so I met Jon").
+- Anything else has no subject here; the filer's search and naming decide.
+
+`Subject.own` is the fact told in the first person, as its subject would say
+it ("Anika moved to Berlin" -> "I moved to Berlin"), so one set of slot
+patterns (`slots`) reads every subject's facts. A greeting, interjection,
+pronoun, contraction or filler word is never a subject's name
+(`lexicon.FILLER`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from substrate.consolidation.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS
+from substrate.consolidation.slots import read_slot
+from substrate.safety import linear, runs
+
+Kind = Literal["me", "named", "other"]
+_AR = "\u0600-\u06ff"
+_CUE = linear(r"^(?P<name>[A-Z][\w'’-]{1,30}(?: [A-Z][\w'’-]{1,30})?):\s+(?P<rest>\S.*)$")
+_CUE_AR = linear(rf"^(?P<name>[{_AR}]{{2,20}}(?: [{_AR}]{{2,20}})?):\s+(?P<rest>\S.*)$")
+_FIRST = linear(
+    r"(?i)(?:^|[\s,;(\"“])(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|mine|myself|we|"
+    r"we're|we’re|we've|we’ve|our|us)(?:[\s,.;:!?)\"”]|$)"
+)
+_FIRST_AR = linear(
+    r"(?:^|\s)(?:أنا|انا|نحن|عندي|لدي|لديّ|اسمي|عمري|أعمل|اعمل|أسكن|اسكن|أعيش|اعيش|انتقلت|"
+    r"انتقلنا|أفضل|أفضّل|افضل|أحب|احب|صرت|أصبحت|اصبحت|لم أعد|لم اعد|زوجتي|زوجي|أختي|أخي|"
+    r"أمي|أبي|ابني|ابنتي|صديقي|صديقتي|رقمي|بريدي|وظيفتي|تركت|بدأت|اشتريت|تبنيت|أدرس|ادرس|"
+    r"ذهبت|زرت|سافرت|أشعر|أريد|أخطط|خططي|بيتي|منزلي|شقتي|عملي|مديري|قطتي|كلبي)(?:\s|$|[.،؟!])"
+)
+_RELATIVE = linear(
+    r"^(?i:(?:and |also |so |btw,? |oh,? )?(?:my|our) (?:(?:older|younger|little|big|eldest|"
+    r"youngest|best|new|twin|old) )?)(?P<rel>[a-z]+),? (?P<name>[A-Z][\w'’-]{1,30})"
+    r"(?P<tail>(?:,| |$).*)$"
+)
+_RELATIVE_AR = linear(rf"^(?:و)?(?P<rel>[{_AR}]{{2,8}})\s+(?P<name>[{_AR}]{{2,20}})(?P<tail>\s.*)$")
+_NAME_LEAD = linear(
+    r"^(?P<name>[A-Z][\w'’-]{1,30}(?: (?:[A-Z][\w'’-]{1,30}|of|de|van|von))*)(?P<tail>\W.*)$"
+)
+_WORD = runs(r"[^\W\d_][\w'’-]*")
+# Third-person verb forms a subject's own statement turns into the first person.
+_VERBS = {
+    "is": "am",
+    "was": "was",
+    "has": "have",
+    "does": "do",
+    "lives": "live",
+    "works": "work",
+    "prefers": "prefer",
+    "likes": "like",
+    "loves": "love",
+    "uses": "use",
+    "owns": "own",
+    "studies": "study",
+    "drinks": "drink",
+    "eats": "eat",
+    "plays": "play",
+    "goes": "go",
+    "wants": "want",
+    "needs": "need",
+    "hates": "hate",
+    "enjoys": "enjoy",
+    "teaches": "teach",
+    "runs": "run",
+    "drives": "drive",
+}
+_VERBS_AR = {"تعمل": "أعمل", "يعمل": "أعمل", "تسكن": "أسكن", "يسكن": "أسكن", "تعيش": "أعيش",
+             "يعيش": "أعيش", "تدرس": "أدرس", "يدرس": "أدرس", "انتقلت": "انتقلت", "انتقل": "انتقلت",
+             "تفضل": "أفضل", "يفضل": "أفضل"}  # fmt: skip
+# Words that open a sentence capitalised without naming anything.
+_NOT_NAMES = frozenset(
+    """the a an this that these those there here it its he she they his her their we our
+    today yesterday tomorrow tonight recently lately also then after before last next
+    when while during since every each some many most one two three first finally later
+    earlier now soon always never often usually maybe perhaps please remember remind note
+    notes todo reminder update idea ideas meeting call lunch dinner breakfast""".split()
+)
+_LEAD_FILLER = FILLER - {"i", "i'm", "i've", "i'd", "i'll", "im", "my", "me", "we", "we're",
+                          "we've", "we'd", "we'll", "our", "us", "mine", "ours"} | frozenset(
+    "and but also just today yesterday recently lately finally guess what".split()
+)  # fmt: skip
+# Verbs that open a note whose "I" was left out ("Moved to Leeds in June").
+_ELIDED = frozenset(
+    """moved relocated switched started joined left quit got bought adopted changed prefer
+    love hate became upgraded finished graduated""".split()
+)
+_CUE_LABELS = frozenset(
+    "note notes todo reminder update idea ideas tip fyi ps re fwd question answer".split()
+)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """`kind`: the user (`me`), a named person or thing (`named`), or none
+    known (`other`). `name`: as written; `relation`: a relative's relation to the
+    user ("sister"). `own`: the fact in the subject's first person."""
+
+    kind: Kind
+    own: str
+    name: str | None = None
+    relation: str | None = None
+    cue: bool = False  # a cue line: the speaker said it
+
+
+def read_subject(text: str) -> Subject:
+    """Who `text` is about (see the module doc)."""
+    head = " ".join(text.split("\n", 1)[0].split())
+    subject = _subject(head)
+    if subject.kind == "me" or subject.cue or subject.relation:
+        return subject
+    # A fact the slot patterns read as the user's own as written ("New phone
+    # number: …", "Big news: I moved to Porto", "Oscar and I split up; I'm
+    # seeing Chloe") is the user's, whatever word it opens with.
+    slot = read_slot(head).slot
+    whose = subject.name is not None and any(f"{subject.name}{s}" in head for s in ("'s", "’s"))
+    if slot is None or (slot in ("email", "phone") and whose):
+        return subject  # "Tom's number is …": Tom's
+    return Subject("me", head)
+
+
+def _subject(head: str) -> Subject:
+    cue = _CUE.match(head) or _CUE_AR.match(head)
+    if cue is not None and _is_name(cue.group("name")) and not _is_label(cue.group("name")):
+        return Subject("named", cue.group("rest"), cue.group("name"), cue=True)
+    relative = _relative(head)
+    if relative is not None:
+        return relative
+    opening = _opening(head)
+    if _FIRST.search(opening) or _FIRST_AR.search(opening) or opening.lower() in _ELIDED:
+        return Subject("me", head)
+    lead = _NAME_LEAD.match(head)
+    if lead is not None and _is_name(lead.group("name")):
+        return Subject("named", _first_person(lead.group("tail")), lead.group("name"))
+    if _FIRST.search(head) or _FIRST_AR.search(head):
+        return Subject("me", head)
+    return Subject("other", head)
+
+
+def _opening(head: str) -> str:
+    """The first word after any greeting or filler: where a first-person subject
+    stands when the fact is the user's ("Yeah so I moved…")."""
+    words = head.split(" ")
+    at = 0
+    while at < len(words) - 1 and words[at].strip(",.!:;-").lower() in _LEAD_FILLER:
+        at += 1
+    return " ".join(words[at : at + 1])
+
+
+def _relative(head: str) -> Subject | None:
+    match = _RELATIVE.match(head)
+    if match is not None and match.group("rel").lower() in RELATIONS:
+        name = match.group("name")
+        if _is_name(name):
+            return Subject(
+                "named", _first_person(match.group("tail")), name, match.group("rel").lower()
+            )
+    match = _RELATIVE_AR.match(head)
+    if match is not None and match.group("rel") in RELATIONS_AR:
+        tail = match.group("tail").split()
+        if tail and tail[0] in _VERBS_AR:
+            tail[0] = _VERBS_AR[tail[0]]
+        relation = RELATIONS_AR[match.group("rel")]
+        return Subject("named", "أنا " + " ".join(tail), match.group("name"), relation)
+    return None
+
+
+def _first_person(tail: str) -> str:
+    """The rest of a sentence whose subject was named, told as "I …"."""
+    words = tail.strip().lstrip(",").split(" ", 1)
+    if not words or not words[0]:
+        return "I"
+    verb = words[0]
+    lower = verb.lower()
+    if lower.endswith(("'s", "’s")) and len(lower) == 2:
+        verb = "am"
+    elif lower in _VERBS:
+        verb = _VERBS[lower]
+    return " ".join(["I", verb, *words[1:]])
+
+
+def _is_name(name: str) -> bool:
+    words = _WORD.findall(name)
+    if not words:
+        return False
+    first = words[0].lower().replace("’", "'")
+    return first not in FILLER and first not in _NOT_NAMES and not first.endswith("ing")
+
+
+def _is_label(name: str) -> bool:
+    return name.lower() in _CUE_LABELS
+
+
+def topic_of(text: str) -> str | None:
+    """The topic whose words the fact uses most (ties: the first in `TOPIC_WORDS`)."""
+    words = {w.lower().replace("’", "'") for w in _WORD.findall(text)}
+    best, score = None, 0
+    for topic, vocabulary in TOPIC_WORDS.items():
+        found = len(words & vocabulary)
+        if found > score:
+            best, score = topic, found
+    return best
