@@ -298,6 +298,12 @@ class Memory:
 
         return explain(self.settings, entry_id)
 
+    def facts(self, slug: str, include_all: bool = False) -> dict[str, Any]:
+        """A page's facts and whether each is still true."""
+        from substrate.consolidation import page_facts
+
+        return page_facts(self.settings, slug, include_all)
+
     def ingest(self, source: Source, options: IngestOptions, *, reindex: bool = True) -> Ingested:
         """Pages first, then indexing, always (not only when pages were written): a
         run whose indexing failed wrote its pages, and its rerun finds them

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("workspace", "config"),
     "remember": ("remember", "remember_command"),
     "consolidate": ("consolidate", "consolidate"),
+    "facts": ("facts", "facts"),
     "maintain": ("maintain", "maintain"),
     "search": ("search", "search"),
     "ingest": ("ingest", "ingest"),

@@ -72,6 +72,29 @@ def _print_outcome(outcome: dict[str, Any]) -> None:
 def _print_explained(found: dict[str, Any]) -> None:
     pages = ", ".join(found["pages"]) or "no page"
     click.echo(f"{found['id']}: {found['state']} ({pages})")
+    for fact in found.get("facts", []):
+        slot = f" [{fact['slot']}]" if fact["slot"] else ""
+        state = fact["status"]
+        if state != "current":
+            by = f" by {fact['superseded_by']}" if fact["superseded_by"] else ""
+            state += f"{by} on {fact['until'] or 'an unknown day'}"
+        click.echo(f"  now: {state} on {fact['page']}{slot}")
     for row in found["decisions"]:
         by = f" [{row['decided_by']}]" if row.get("decided_by") else ""
         click.echo(f"  {row['status']} -> {row.get('page')}{by}: {row['reason']}")
+        if row.get("lifecycle"):
+            click.echo(f"    {_lifecycle(row)}")
+
+
+def _lifecycle(row: dict[str, Any]) -> str:
+    """What the fact did to its page's facts, in words."""
+    slot = f"slot {row['slot']}" if row.get("slot") else "no slot"
+    action = row["lifecycle"]
+    if action == "update" and row.get("replaced"):
+        action = "superseded " + ", ".join(row["replaced"])
+    elif action == "retract" and row.get("replaced"):
+        action = "retracted " + ", ".join(row["replaced"])
+    elif action == "history":
+        action = f"history: already replaced by {row.get('superseded_by')}"
+    why = f" ({row['lifecycle_reason']})" if row.get("lifecycle_reason") else ""
+    return f"{slot}: {action}{why}"

@@ -84,6 +84,12 @@ def remember_post(body: RememberIn, rt: RuntimeDep) -> JSONResponse:
     return JSONResponse(out.model_dump())  # checked here, not on a second pool hop
 
 
+@router.get("/facts/{slug:path}")
+def memory_facts(slug: str, rt: RuntimeDep, all: bool = False) -> dict[str, Any]:
+    """A page's facts with their status (`all`: those no longer true too)."""
+    return rt.memory.facts(slug, all)
+
+
 @router.get("/held")
 def held_get(rt: RuntimeDep) -> dict[str, Any]:
     """Facts held for review: a person's words the scanner read as an attack on a

@@ -12,7 +12,7 @@ onto the knowledge base's monthly notes instead (`pkb.py`). It imports `config`,
 `intake`, `index` and `llm`; nothing above the substrate.
 """
 
-from substrate.consolidation.explain import explain
+from substrate.consolidation.explain import explain, page_facts
 from substrate.consolidation.outcome import ConsolidationOutcome, EntryOutcome
 from substrate.consolidation.pkb import PkbFiled, file_into_pkb
 from substrate.consolidation.run import consolidate, consolidate_all
@@ -25,4 +25,5 @@ __all__ = [
     "consolidate_all",
     "explain",
     "file_into_pkb",
+    "page_facts",
 ]

@@ -74,8 +74,11 @@ class DeterministicFiler:
         return Plan([self.place(entry, run) for entry in batch.entries])
 
     def candidates(self, entry: BufferEntry, batch: Batch) -> list[str]:
-        """Every page the cascade would consider for `entry`, best first."""
-        found = [h for h in entry.hints if h in batch.index.entries]
+        """Every page the cascade would consider for `entry`, best first: the one
+        it would choose, when that page exists, then the rest."""
+        chosen = self.place(entry, BatchRun(batch)).slug
+        found = [chosen] if chosen in batch.index.entries else []
+        found += [h for h in entry.hints if h in batch.index.entries]
         found += [m.slug for m in batch.matcher.match(fact_text(entry))]
         found += [h.slug for h in self._hits(fact_text(entry), batch.index)]
         return list(dict.fromkeys(found))

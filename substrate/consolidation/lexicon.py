@@ -47,7 +47,8 @@ TOPIC_WORDS: dict[str, frozenset[str]] = {
     "home": _words(
         """apartment flat house home rent landlord lease neighborhood neighbourhood neighbors
         neighbours moved moving roommate roommates mortgage garden balcony kitchen bedroom
-        renovation منزل بيت شقة الإيجار الحي"""
+        renovation boiler heating plumber furniture sofa lease mortgage منزل بيت شقة الإيجار
+        الحي"""
     ),
     "family": _words(
         """wife husband partner girlfriend boyfriend fiance fiancee married wedding son daughter

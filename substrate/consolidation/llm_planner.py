@@ -1,15 +1,20 @@
 """The LLM planner: a model proposes the plan, deterministic code checks it.
 
 The model sees the batch's entries and the cascade's candidate pages (at most
-`MAX_CANDIDATES`, each by an integer index, with its text), the current views
-and the corpus's repair steps, and answers a JSON schema: per entry `add` to a
-page, `merge` (already said there), `new_page` or `skip`, each with a reason,
-plus optional rewrites of candidate pages and of `essentials.md` /
-`threads.md`. Nothing it says is trusted: indices outside the presented set
-are dropped (that entry goes through the filer instead), a rewrite must parse
-like an ingested page, fit the page cap, pass the scanner and keep every fact
-bullet the page had (else the new facts are simply appended), a `merge` must
-share most of the fact's words with the page. An answer that is not JSON,
+`MAX_CANDIDATES`, each by an integer index, with its text and its current
+facts by id), the current views and the corpus's repair steps, and answers a
+JSON schema: per entry `add` to a page, `update` (the page's facts it
+replaces, by id), `retract` (the page's facts it says are no longer true),
+`none` (already said there), `new_page` or `skip`, each with a reason, plus
+optional rewrites of candidate pages and of `essentials.md` / `threads.md`.
+Nothing it says is trusted: indices outside the presented set are dropped
+(that entry goes through the filer instead), the fact ids of an update or a
+retraction must be current facts of that page when it is written (else the
+deterministic lifecycle decides, and the outcome says so), a replaced fact is
+kept on its page as history, never deleted, a rewrite must parse like an
+ingested page, fit the page cap, pass the scanner and keep every fact bullet
+the page had with its status (else the new facts are simply appended), a
+`none` must share most of the fact's words with the page. An answer that is not JSON,
 breaks the schema or carries unsafe text in anything it would write is
 ignored as a whole: the batch is filed by the deterministic filer and the
 outcome says so. Timeouts, 5xx, 429 and billing refusals are not answers:
@@ -26,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from substrate.config import Settings
 from substrate.consolidation.deterministic import Batch, BatchRun, DeterministicFiler, fact_text
+from substrate.consolidation.lifecycle import Intent
 from substrate.consolidation.naming import slugify, unique_slug
 from substrate.consolidation.plan import Placement, Plan, Rewrite
 from substrate.errors import InvalidInputError
@@ -35,17 +41,24 @@ from substrate.pages import fact_bullets, parse_page, path_for_slug, split_facts
 from substrate.safety import Scanner, read_text_snapshot
 
 MAX_CANDIDATES = 10
+MAX_FACTS = 60  # current facts of a candidate listed by id
 PAGE_CHARS = 3000
 VIEW_CHARS = 16 * 1024
 MERGE_OVERLAP = 0.6
 VIEWS = ("essentials.md", "threads.md")
+ACTIONS = ("add", "update", "retract", "none", "new_page", "skip")
 
 SYSTEM = """You file remembered facts into a personal knowledge base of markdown concept pages.
 For each entry decide one action:
-- "add": the fact belongs on candidate page `page` (give its integer index);
-- "merge": candidate page `page` already states this fact;
+- "add": the fact belongs on candidate page `page` (give its integer index) beside its facts;
+- "update": the fact belongs on candidate page `page` and replaces its current facts `facts`
+  (their ids), e.g. a new home, employer or phone number; the old facts are kept as history;
+- "retract": the fact belongs on candidate page `page` and says its facts `facts` (their ids)
+  are no longer true, without a new value;
+- "none": candidate page `page` already states this fact;
 - "new_page": no candidate fits; give `new_title`, a short name for what the fact is about;
 - "skip": the entry is not worth keeping (say why).
+Give `facts` as [] unless the action is "update" or "retract".
 You may rewrite a candidate page (give its full new markdown) only to reorganise it; a
 rewrite must keep every line starting with "- [" exactly as it is, including its
 "<!-- e:... -->" marker. You may rewrite essentials.md (the most important standing facts)
@@ -63,11 +76,12 @@ SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "additionalProperties": False,
-                "required": ["entry", "action", "page", "new_title", "reason"],
+                "required": ["entry", "action", "page", "facts", "new_title", "reason"],
                 "properties": {
                     "entry": {"type": "integer"},
-                    "action": {"type": "string", "enum": ["add", "merge", "new_page", "skip"]},
+                    "action": {"type": "string", "enum": list(ACTIONS)},
                     "page": {"type": ["integer", "null"]},
+                    "facts": {"type": "array", "items": {"type": "string"}},
                     "new_title": {"type": ["string", "null"]},
                     "reason": {"type": "string"},
                 },
@@ -101,8 +115,9 @@ class _Strict(BaseModel):
 
 class EntryDecision(_Strict):
     entry: int
-    action: Literal["add", "merge", "new_page", "skip"]
+    action: Literal["add", "update", "retract", "none", "new_page", "skip"]
     page: int | None
+    facts: list[str]
     new_title: str | None
     reason: str
 
@@ -218,10 +233,13 @@ class LlmPlanner:
         if decision.page is None or not 0 <= decision.page < len(candidates):
             return None
         slug = candidates[decision.page]
-        merged = (
-            decision.action == "merge" and _overlap(fact_text(entry), pages[slug]) >= MERGE_OVERLAP
-        )
-        return Placement(entry, "file", slug, "llm", reason, merged=merged)
+        if decision.action == "none":
+            if _overlap(fact_text(entry), pages[slug]) >= MERGE_OVERLAP:
+                return Placement(entry, "file", slug, "llm", reason, merged=True)
+            return Placement(entry, "file", slug, "llm", reason)  # not said there: added
+        ids = tuple(dict.fromkeys(decision.facts)) if decision.action != "add" else ()
+        intent = Intent("add" if decision.action == "add" else decision.action, ids, reason)
+        return Placement(entry, "file", slug, "llm", reason, intent=intent)
 
     def _rewrites(
         self, rewrites: list[PageRewrite], candidates: list[str], pages: dict[str, str]
@@ -254,6 +272,12 @@ class LlmPlanner:
         lost = [b for b in fact_bullets(current) if (b.entry_id, b.key) not in kept]
         if lost:
             return f"it drops {len(lost)} fact bullet{'s' if len(lost) > 1 else ''}"
+        status = {b.entry_id: b.status for b in fact_bullets(text)}
+        moved = [b for b in fact_bullets(current) if status.get(b.entry_id) != b.status]
+        if moved:
+            return (
+                f"it changes the status of {len(moved)} fact bullet{'s' if len(moved) > 1 else ''}"
+            )
         return None
 
     def _views(self, views: ViewRewrites) -> dict[str, str]:
@@ -302,6 +326,11 @@ def _prompt(batch: Batch, candidates: list[str], pages: dict[str, str]) -> str:
                 "slug": slug,
                 "text": pages[slug][:PAGE_CHARS],
                 "shown_whole": len(pages[slug]) <= PAGE_CHARS,
+                "facts": [
+                    {"id": b.entry_id, "date": b.day.isoformat(), "text": b.text, "slot": b.slot}
+                    for b in fact_bullets(pages[slug])
+                    if b.current and b.entry_id
+                ][:MAX_FACTS],
             }
             for i, slug in enumerate(candidates)
         ],

@@ -9,7 +9,9 @@ Order, and why nothing is lost or filed twice whatever is killed when:
    drop what the filters refuse, plan the rest, validate, write the pages;
 3. then trim what was filed or skipped from the buffer, under the buffer
    lock and against the buffer as it is then (a fact remembered meanwhile
-   stays); entries whose page was edited by hand meanwhile stay as well.
+   stays); entries whose page was edited by hand meanwhile stay as well;
+4. then the views: `recent.md`, and the current core facts in
+   `essentials.md` read back from the pages just written.
 A crash between 2 and 3 leaves filed entries in the buffer too; step 1 of the
 next run sees their ids on the pages and trims them without filing again.
 """
@@ -21,6 +23,7 @@ from collections.abc import Callable
 
 from substrate.config import Settings, is_memory_enabled, uses_concept_page_memory
 from substrate.consolidation.deterministic import Batch, DeterministicFiler
+from substrate.consolidation.essentials import ESSENTIALS, update_essentials
 from substrate.consolidation.filters import screen
 from substrate.consolidation.llm_planner import VIEWS, LlmPlanner
 from substrate.consolidation.log import record
@@ -86,6 +89,9 @@ def consolidate(
         if not dry_run:
             _commit(settings, outcome, batch, marks, clock())
         after = load_page_index(ws) if written.created or written.updated else index
+        wrote = not dry_run and bool(written.created or written.updated)
+        if wrote and update_essentials(settings, after):
+            outcome.views_written.append(ESSENTIALS)
         outcome.dangling_links = len(after.dangling_links)
     outcome.remaining = len(read_buffer(settings))
     outcome.seconds = time.perf_counter() - started

@@ -16,7 +16,7 @@ from __future__ import annotations
 _AR = "\u0600-\u06ff"
 _V = r"(?P<v>[\w.&'’ -]{2,40}?)"  # a value: a few words, cut by `_END`
 _OLD = r"(?P<old>[\w.&'’ -]{2,40}?)"
-_END = r"(?:[.,;:!?)]|$| and | but | because | since | last | this | for | after | in (?:the |a )?(?:spring|summer|autumn|fall|winter|\d)| now| these days| at the moment| nowadays| instead| so | as | with | where | which | who | near | next )"
+_END = r"(?:[.,;:!?)]|$| and | but | because | since | last | this | for | after | in (?:the |a )?(?:spring|summer|autumn|fall|winter|\d)| now| these days| at the moment| nowadays| instead| so | as | with | where | which | who | near | next | at )"
 _ROLES = (
     r"engineer|developer|manager|designer|teacher|nurse|doctor|analyst|scientist|lead|"
     r"director|consultant|architect|writer|intern|accountant|lawyer|chef|researcher|officer|"
@@ -86,7 +86,7 @@ EN: list[Rule] = [
         "employer",
         "work",
         True,
-        rf"\b(?:i|i've|i have|i'm|i am|we)\s+(?:now\s+|currently\s+|still\s+|been\s+|just\s+)*(?:work|working)\s+(?:at|for)\s+{_V}{_END}",
+        rf"\b(?:i|i've|i have|i'm|i am|we|and|now)\s+(?:now\s+|currently\s+|still\s+|been\s+|just\s+)*(?:work|working)\s+(?:at|for)\s+{_V}{_END}",
         True,
     ),
     (
@@ -226,112 +226,112 @@ EN: list[Rule] = [
     ),
 ]
 AR: list[Rule] = [
-    ("name", "about", True, rf"(?:^|\s)(?:اسمي|ناديني)\s+(?P<v>[{_AR}]+)", False),
-    ("age", "about", True, r"(?:^|\s)(?:عمري|أبلغ من العمر)\s+(?P<v>\d{1,3})", False),
+    ("name", "about", True, rf"(?:^|\s)و?(?:اسمي|ناديني)\s+(?P<v>[{_AR}]+)", False),
+    ("age", "about", True, r"(?:^|\s)و?(?:عمري|أبلغ من العمر)\s+(?P<v>\d{1,3})", False),
     (
         "role",
         "work",
         True,
-        rf"(?:^|\s)(?:ترقيت|تمت ترقيتي|رُقّيت|رقيت)\s+(?:إلى|الى|ل)\s*(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| بعد| منذ| في)",
+        rf"(?:^|\s)و?(?:ترقيت|تمت ترقيتي|رُقّيت|رقيت)\s+(?:إلى|الى|ل)\s*(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| بعد| منذ| في)",
         False,
     ),
     (
         "role",
         "work",
         True,
-        rf"(?:^|\s)(?:أعمل|اعمل|أشتغل)\s+(?:ك|كـ|بوظيفة\s+)(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| لدى| منذ)",
+        rf"(?:^|\s)و?(?:أعمل|اعمل|أشتغل)\s+(?:ك|كـ|بوظيفة\s+)(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| لدى| منذ)",
         False,
     ),
     (
         "role",
         "work",
         True,
-        rf"(?:^|\s)(?:صرت|أصبحت|اصبحت)\s+(?P<v>(?:مدير|مديرة|مهندس|مهندسة|رئيس|رئيسة|معلم|معلمة|طبيب|طبيبة|مطور|مطورة|محاسب|محاسبة|مصمم|مصممة)[{_AR} ]{{0,30}}?)(?:\.|،|$| بعد| منذ| في)",
+        rf"(?:^|\s)و?(?:صرت|أصبحت|اصبحت)\s+(?P<v>(?:مدير|مديرة|مهندس|مهندسة|رئيس|رئيسة|معلم|معلمة|طبيب|طبيبة|مطور|مطورة|محاسب|محاسبة|مصمم|مصممة)[{_AR} ]{{0,30}}?)(?:\.|،|$| بعد| منذ| في)",
         False,
     ),
     (
         "role",
         "work",
         True,
-        rf"(?:^|\s)(?:وظيفتي|منصبي|مسماي الوظيفي)(?:\s+الجديدة|\s+الجديد)?\s+(?:هي\s+|هو\s+|الآن\s+)*(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| منذ)",
+        rf"(?:^|\s)و?(?:وظيفتي|منصبي|مسماي الوظيفي)(?:\s+الجديدة|\s+الجديد)?\s+(?:هي\s+|هو\s+|الآن\s+)*(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| منذ)",
         False,
     ),
     (
         "school",
         "education",
         True,
-        rf"(?:^|\s)(?:أدرس|ادرس|أتخصص في|تخصصي)\s+(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| منذ)",
+        rf"(?:^|\s)و?(?:أدرس|ادرس|أتخصص في|تخصصي)\s+(?P<v>[{_AR} ]{{2,30}}?)(?:\.|،|$| في| منذ)",
         False,
     ),
     (
         "employer",
         "work",
         True,
-        rf"(?:^|\s)(?:أعمل|اعمل|أشتغل|صرت أعمل)\s+(?:الآن\s+|حاليا\s+|حالياً\s+)?(?:في|لدى|لصالح|مع)\s+(?:شركة\s+)?(?P<v>[\w{_AR} ]{{2,30}}?)(?:\.|،|$| منذ| كـ| ك)",
+        rf"(?:^|\s)و?(?:أعمل|اعمل|أشتغل|صرت أعمل)\s+(?:الآن\s+|حاليا\s+|حالياً\s+)?(?:في|لدى|لصالح|مع)\s+(?:شركة\s+)?(?P<v>[\w{_AR} ]{{2,30}}?)(?:\.|،|$| منذ| كـ| ك)",
         False,
     ),
     (
         "employer",
         "work",
         True,
-        rf"(?:^|\s)(?:انضممت|التحقت|بدأت عملاً جديداً|بدأت العمل|بدأت عملا جديدا)\s+(?:إلى|الى|ب|في|لدى)\s*(?:شركة\s+)?(?P<v>[\w{_AR} ]{{2,30}}?)(?:\.|،|$| هذا| الشهر| منذ)",
+        rf"(?:^|\s)و?(?:انضممت|التحقت|بدأت عملاً جديداً|بدأت العمل|بدأت عملا جديدا)\s+(?:إلى|الى|ب|في|لدى)\s*(?:شركة\s+)?(?P<v>[\w{_AR} ]{{2,30}}?)(?:\.|،|$| هذا| الشهر| منذ)",
         False,
     ),
     (
         "employer",
         "work",
         True,
-        rf"(?:^|\s)(?:تركت|استقلت من)\s+(?:العمل في\s+|شركة\s+)?(?P<old>[\w{_AR}]+)",
+        rf"(?:^|\s)و?(?:تركت|استقلت من)\s+(?:العمل في\s+|شركة\s+)?(?P<old>[\w{_AR}]+)",
         False,
     ),
     (
         "home",
         "home",
         True,
-        rf"(?:^|\s)(?:انتقلت|انتقلنا|رحلت|رحلنا)(?:\s+من\s+(?P<old>[{_AR}]+))?(?:\s+(?:إلى|الى|ل)\s*(?P<v>[{_AR}]+))?",
+        rf"(?:^|\s)و?(?:انتقلت|انتقلنا|رحلت|رحلنا)(?:\s+من\s+(?P<old>[{_AR}]+))?(?:\s+(?:إلى|الى|ل)\s*(?P<v>[{_AR}]+))?",
         False,
     ),
     (
         "home",
         "home",
         True,
-        rf"(?:^|\s)(?:أسكن|اسكن|أعيش|اعيش|نسكن|نعيش|صرت أسكن|أصبحت أسكن)\s+(?:الآن\s+|حاليا\s+|حالياً\s+)?(?:في|ب)\s*(?:شقة\s+(?:صغيرة\s+)?في\s+)?(?P<v>[{_AR}]+)",
+        rf"(?:^|\s)و?(?:أسكن|اسكن|أعيش|اعيش|نسكن|نعيش|صرت أسكن|أصبحت أسكن)\s+(?:الآن\s+|حاليا\s+|حالياً\s+)?(?:في|ب)\s*(?:شقة\s+(?:صغيرة\s+)?في\s+)?(?P<v>[{_AR}]+)",
         False,
     ),
     (
         "partner",
         "family",
         True,
-        rf"(?:^|\s)(?:زوجتي|زوجي|خطيبتي|خطيبي|شريكي|شريكتي)(?:\s+اسمها|\s+اسمه)?\s+(?P<v>[{_AR}]+)",
+        rf"(?:^|\s)و?(?:زوجتي|زوجي|خطيبتي|خطيبي|شريكي|شريكتي)(?:\s+اسمها|\s+اسمه)?\s+(?P<v>[{_AR}]+)",
         False,
     ),
-    ("partner", "family", True, rf"(?:^|\s)(?:تزوجت|خطبت)(?:\s+من)?\s+(?P<v>[{_AR}]+)", False),
+    ("partner", "family", True, rf"(?:^|\s)و?(?:تزوجت|خطبت)(?:\s+من)?\s+(?P<v>[{_AR}]+)", False),
     (
         "diet",
         "health",
         True,
-        r"(?:^|\s)(?:أنا\s+|صرت\s+|أصبحت\s+)?(?P<v>نباتي|نباتية|نباتياً|نباتي صرف)(?:\s|$|\.)",
+        r"(?:^|\s)و?(?:أنا\s+|صرت\s+|أصبحت\s+)?(?P<v>نباتي|نباتية|نباتياً|نباتي صرف)(?:\s|$|\.)",
         False,
     ),
     (
         "diet",
         "health",
         True,
-        r"(?:^|\s)(?:لا آكل|لم أعد آكل|توقفت عن أكل)\s+(?P<old>اللحم|اللحوم|السكر|الخبز|الألبان)",
+        r"(?:^|\s)و?(?:لا آكل|لم أعد آكل|توقفت عن أكل)\s+(?P<old>اللحم|اللحوم|السكر|الخبز|الألبان)",
         False,
     ),
     (
         "allergy",
         "health",
         False,
-        rf"(?:^|\s)(?:عندي|لدي)\s+حساسية\s+(?:من\s+)?(?P<v>[{_AR}]+)",
+        rf"(?:^|\s)و?(?:عندي|لدي)\s+حساسية\s+(?:من\s+)?(?P<v>[{_AR}]+)",
         False,
     ),
     (
         "pet",
         "pets",
         False,
-        r"(?:^|\s)(?:عندي|لدي|اقتنيت|تبنيت)\s+(?P<v>كلب|قطة|قط|ببغاء|أرنب|سمكة)",
+        r"(?:^|\s)و?(?:عندي|لدي|اقتنيت|تبنيت)\s+(?P<v>كلب|قطة|قط|ببغاء|أرنب|سمكة)",
         False,
     ),
 ]
@@ -354,6 +354,7 @@ OLDS_EN = [
     r"(?i)\b(?:goodbye|bye bye|farewell|ditched|dropped|abandoned|replaced)\s+(?:a |an |the |my )?(?P<old>[\w.+#&' -]{2,30}?)(?:[.,;!]|$| and| because| for| with)",
     r"(?i)\bto replace (?:a |an |the |my )?(?P<old>[\w.+#&' -]{2,30}?)(?:[.,;!]|$| and| because)",
     r"(?i)\b(?:after|since) (?P<old>\w+) and i (?:broke up|split up|split|separated)",
+    r"(?i)\b(?:broke up|split up|separated|divorced) (?:with|from) (?P<old>\w+)",
     r"(?i)\bi (?:left|quit|resigned from)\s+(?P<old>[\w.&' -]{2,30}?)(?:[.,;!]|$| and| because| for| to| after)",
 ]
 OLDS_AR = [
@@ -372,7 +373,7 @@ PREF = (
     r"i (?:now )?(?:like|love|enjoy) (?P<more>\w+) (?:more than|better than)|i'm (?:more )?(?:a|an) (?P<person>\w+) (?:person|drinker|fan))\s*(?P<v>[\w.+# -]{2,30}?)?"
     r"(?:\s+(?:over|to|than|rather than|instead of)\s+(?P<old>[\w.+# -]{2,30}?))?(?:[.,;!]|$| and| because| in| for| when| these| now| nowadays|,)"
 )
-SWITCHED_TO = r"(?i)\b(?:switched|moved|changed|gone|went|converted)\s+(?:over |back )?to\s+(?P<v>[\w.+# -]{2,30}?)(?:[.,;!]|$| and| because| in| for| when| now)"
+SWITCHED_TO = r"(?i)\b(?:switched|changed|gone back|went back|converted)\s+(?:over |back )?to\s+(?P<v>[\w.+# -]{2,30}?)(?:[.,;!]|$| and| because| in| for| when| now)"
 DRINK_NOW = r"(?i)\b(?:i|i'm|we)\s+(?:now |mostly |usually |only )?(?:drink|drinking|have)\s+(?P<v>[\w -]{2,25}?)\s+(?:now|instead|these days|nowadays|in the mornings?|every morning)"
 FAVOURITE = r"(?i)\bmy (?:new |current |all-time )?favou?rite\s+(?P<obj>[\w -]{2,20}?)\s+(?:is|are|has become|is now)\s+(?P<v>[\w.+# '-]{2,30}?)(?:[.,;!]|$| and| because| now)"
 PREF_AR = (

@@ -124,7 +124,13 @@ def _digits(value: str) -> str:
 
 
 def _ruled(head: str, arabic: bool) -> Found | None:
+    """The first rule that reads a value; a rule that only says a value ended ("I
+    left Northwind") is joined by a later rule of its slot that names the new one
+    ("… and now work at Acme")."""
+    ended: Found | None = None
     for rule in [*(_AR if arabic else []), *_EN]:
+        if ended is not None and rule.slot != ended[0]:
+            continue
         match = rule.pattern.search(head)
         if match is None:
             continue
@@ -135,8 +141,13 @@ def _ruled(head: str, arabic: bool) -> Found | None:
         if rule.slot == "home" and value and _is_tool(value):
             continue  # "moved to VS Code": a tool, not a town
         olds = [o for o in [clean(old)] if o]
+        if clean(value) is None and ended is None:
+            ended = (rule.slot, rule.topic, rule.single, None, olds)
+            continue
+        if ended is not None:
+            olds = [*ended[4], *olds]
         return rule.slot, rule.topic, rule.single, clean(value), olds
-    return None
+    return ended
 
 
 def _proper(value: str | None) -> bool:
@@ -163,7 +174,7 @@ def _preference(head: str, arabic: bool) -> Found | None:
     for pattern in (_SWITCHED_TO, _DRINK_NOW, *((_DRINK_AR,) if arabic else ())):
         found = pattern.search(head)
         thing = clean(found.group("v")) if found is not None else None
-        kind = _category(thing)
+        kind = _category(" ".join(thing.split()[:2])) if thing else None  # what it names first
         if kind is not None:
             return f"pref:{kind}", _topic(kind), True, thing, []
     return None

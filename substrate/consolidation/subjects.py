@@ -78,6 +78,13 @@ _VERBS = {
 _VERBS_AR = {"تعمل": "أعمل", "يعمل": "أعمل", "تسكن": "أسكن", "يسكن": "أسكن", "تعيش": "أعيش",
              "يعيش": "أعيش", "تدرس": "أدرس", "يدرس": "أدرس", "انتقلت": "انتقلت", "انتقل": "انتقلت",
              "تفضل": "أفضل", "يفضل": "أفضل"}  # fmt: skip
+# "زوجتي اسمها ليلى" names the wife, it says nothing about her.
+_NOT_NAMES_AR = frozenset("اسمها اسمه هي هو هما كانت كان تعمل يعمل تسكن يسكن".split())
+_VERBISH = frozenset(
+    """is was has had went got made said told took gave saw came left began became did
+    can will would should could may might must just also never always still recently
+    finally joined moved started bought adopted met ran won lost wrote read""".split()
+)
 # Words that open a sentence capitalised without naming anything.
 _NOT_NAMES = frozenset(
     """the a an this that these those there here it its he she they his her their we our
@@ -140,7 +147,7 @@ def _subject(head: str) -> Subject:
     if _FIRST.search(opening) or _FIRST_AR.search(opening) or opening.lower() in _ELIDED:
         return Subject("me", head)
     lead = _NAME_LEAD.match(head)
-    if lead is not None and _is_name(lead.group("name")):
+    if lead is not None and _is_name(lead.group("name")) and _acts(lead.group("tail")):
         return Subject("named", _first_person(lead.group("tail")), lead.group("name"))
     if _FIRST.search(head) or _FIRST_AR.search(head):
         return Subject("me", head)
@@ -166,13 +173,32 @@ def _relative(head: str) -> Subject | None:
                 "named", _first_person(match.group("tail")), name, match.group("rel").lower()
             )
     match = _RELATIVE_AR.match(head)
-    if match is not None and match.group("rel") in RELATIONS_AR:
+    if (
+        match is not None
+        and match.group("rel") in RELATIONS_AR
+        and match.group("name") not in _NOT_NAMES_AR
+    ):
         tail = match.group("tail").split()
         if tail and tail[0] in _VERBS_AR:
             tail[0] = _VERBS_AR[tail[0]]
         relation = RELATIONS_AR[match.group("rel")]
         return Subject("named", "أنا " + " ".join(tail), match.group("name"), relation)
     return None
+
+
+def _acts(tail: str) -> bool:
+    """The word after a capitalised opener is a verb (or "and" another name), so
+    the opener is someone doing something: "Caroline went", "Sam's moving",
+    "Melanie and Caroline …"; not "Back when", "Big news:", "New phone number"."""
+    words = tail.strip().split(" ", 2)
+    if tail.startswith(("'s ", "’s ")):
+        return True
+    if not words or not words[0]:
+        return False
+    word = words[0].lower().strip(",;:")
+    if word == "and":
+        return len(words) > 1 and words[1][:1].isupper()
+    return word in _VERBISH or word in _VERBS or (len(word) > 3 and word.endswith(("ed", "s")))
 
 
 def _first_person(tail: str) -> str:

@@ -20,7 +20,8 @@ both: a kill at any moment leaves each fact in exactly one place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from substrate.config import Settings
@@ -167,6 +168,9 @@ class Writer:
         decision = None if p.intent is None else check_intent(p.intent, bullet, target.facts)
         if decision is None:
             decision = decide(bullet, reading, target.facts)
+            if p.intent is not None:
+                refused = f"the planner's {p.intent.action} named no current fact of {target.slug}"
+                decision = replace(decision, reason=f"{refused}; {decision.reason}")
         if decision.action == "none":
             return self._outcome(p, target, "merged", decision, p.reason)
         self._apply(target, bullet, decision)
@@ -209,6 +213,11 @@ class Writer:
         """`p`'s page, the page of its family holding its slot's current fact, or
         the continuation page of the fact's month once the page is full."""
         target = self._target(p.slug or "", p.title, aliases=p.aliases)
+        ids = p.intent.ids if p.intent is not None else ()
+        if ids:
+            holder = self._holder(_base(target.slug), lambda b: b.entry_id in ids)
+            if holder is not None:
+                return holder
         if slot is not None:
             holder = self._slot_holder(_base(target.slug), slot)
             if holder is not None:
@@ -231,15 +240,18 @@ class Writer:
             n += 1
 
     def _slot_holder(self, base: str, slot: str) -> _Target | None:
+        return self._holder(base, lambda b: b.current and b.slot == slot)
+
+    def _holder(self, base: str, holds: Callable[[FactBullet], bool]) -> _Target | None:
         """The page of `base`'s family (it and its continuation pages) holding a
-        current fact of `slot`."""
+        fact that `holds`."""
         family = [base, *(s for s in self._index.entries if _base(s) == base and s != base)]
         family += [s for s in self._targets if _base(s) == base and s not in family]
         for slug in family:
             if slug not in self._targets and slug not in self._index.entries:
                 continue
             target = self._target(slug, None)
-            if any(b.current and b.slot == slot for b in target.facts):
+            if any(holds(b) for b in target.facts):
                 return target
         return None
 

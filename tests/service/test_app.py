@@ -157,6 +157,24 @@ def test_run_now_files_the_buffer_and_an_empty_buffer_is_a_skip(api: TestClient)
     assert why["state"] == "filed" and why["pages"] == ["people/sam"]
 
 
+def test_a_pages_facts_and_their_status_are_answered_over_http(api: TestClient) -> None:
+    leeds = api.post(
+        "/v1/memory/remember", json={"text": "I live in Leeds.", "at": "2024-03-01T10:00"}
+    ).json()["id"]
+    moved = api.post(
+        "/v1/memory/remember", json={"text": "I moved to York.", "at": "2024-06-01T10:00"}
+    ).json()["id"]
+    api.post("/v1/consolidation/run-now")
+    current = api.get("/v1/memory/facts/me/home").json()
+    assert [(f["id"], f["status"]) for f in current["facts"]] == [(moved, "current")]
+    every = api.get("/v1/memory/facts/me/home", params={"all": "true"}).json()
+    assert [(f["id"], f["status"], f["superseded_by"]) for f in every["facts"]] == [
+        (moved, "current", None),
+        (leeds, "superseded", moved),
+    ]
+    assert_error(api.get("/v1/memory/facts/me/nowhere"), 404, "not_found", "no concept page")
+
+
 def test_openapi_lists_every_route_with_the_ingest_operation_id(api: TestClient) -> None:
     spec = api.get("/openapi.json").json()
     paths = set(spec["paths"])

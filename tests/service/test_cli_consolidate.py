@@ -77,3 +77,51 @@ def test_explaining_an_unknown_entry_is_one_line(workspace: Workspace, args: lis
     result = CliRunner().invoke(cli, ["consolidate", "--workspace", str(workspace.root), *args])
     assert result.exit_code == 1
     assert "no buffer entry, filed fact or recorded decision" in result.stderr
+
+
+def remember_at(workspace: Workspace, text: str, at: str) -> str:
+    result = CliRunner().invoke(
+        cli, ["remember", "--workspace", str(workspace.root), text, "--at", at]
+    )
+    assert result.exit_code == 0, result.output
+    return str(result.stdout.strip())
+
+
+def test_facts_lists_a_pages_facts_with_their_status_and_explain_tells_the_lifecycle(
+    workspace: Workspace,
+) -> None:
+    leeds = remember_at(workspace, "I live in Leeds.", "2024-03-01T10:00")
+    moved = remember_at(workspace, "I moved to Manchester.", "2024-06-02T10:00")
+    run(workspace, "consolidate", "--json")
+    current = run(workspace, "facts", "me/home", "--json")
+    assert current == {
+        "slug": "me/home",
+        "facts": [
+            {
+                "id": moved,
+                "text": "I moved to Manchester.",
+                "date": "2024-06-02",
+                "slot": "home",
+                "status": "current",
+                "superseded_by": None,
+                "until": None,
+            }
+        ],
+    }
+    every = run(workspace, "facts", "me/home", "--all", "--json")
+    assert [(f["id"], f["status"], f["superseded_by"]) for f in every["facts"]] == [
+        (moved, "current", None),
+        (leeds, "superseded", moved),
+    ]
+    printed = run(workspace, "facts", "me/home", "--all")["out"]
+    assert f"superseded by {moved} on 2024-06-02" in printed
+    told = run(workspace, "consolidate", "--explain", leeds)["out"]
+    assert f"now: superseded by {moved} on 2024-06-02 on me/home [home]" in told
+    told = run(workspace, "consolidate", "--explain", moved)["out"]
+    assert f"slot home: superseded {leeds} (home: a newer value)" in told
+
+
+def test_facts_of_an_unknown_page_is_one_line(workspace: Workspace) -> None:
+    result = CliRunner().invoke(cli, ["facts", "--workspace", str(workspace.root), "me/nowhere"])
+    assert result.exit_code == 1
+    assert result.stderr == "error: no concept page 'me/nowhere'\n"

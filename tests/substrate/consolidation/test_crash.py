@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from substrate import Settings, read_buffer, remember
 from substrate.consolidation import consolidate_all
@@ -81,3 +81,48 @@ def test_kill_9_twenty_times_then_a_rerun_files_every_fact_once(settings: Settin
     consolidate_all(settings)
     assert facts_on_pages(settings) == Counter(texts)
     assert read_buffer(settings) == []
+
+
+def test_kill_9_in_superseding_runs_leaves_each_fact_once_and_one_current_home(
+    settings: Settings,
+) -> None:
+    """A value and what it replaces share one page write: whatever the kill hits,
+    no fact is lost, none is on two pages, and the history stays whole."""
+    settings.workspace.config_path.write_text(
+        "[memory.substrate]\nconsolidation_batch_entries = 6\nscanner_detector = false\n"
+    )
+    from service.settings_loader import build_settings
+
+    settings = build_settings(settings.workspace.root)
+    towns = [f"Town{chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(60)]
+    texts = []
+    for i, town in enumerate(towns):
+        texts.append(f"I moved to {town}.")
+        remember(settings, texts[-1], now=datetime(2023, 1, 1, tzinfo=UTC) + timedelta(days=3 * i))
+        if i % 3 == 0:
+            texts.append(f"I bought a lamp number {i} for the flat.")
+            remember(
+                settings, texts[-1], now=datetime(2023, 1, 2, tzinfo=UTC) + timedelta(days=3 * i)
+            )
+    rng = random.Random(5)
+    progress = []
+    for _ in range(12):
+        with subprocess.Popen(
+            [sys.executable, "-c", RUNNER, str(settings.workspace.root)], stdout=subprocess.PIPE
+        ) as proc:
+            assert proc.stdout is not None
+            proc.stdout.readline()
+            time.sleep(rng.uniform(0.02, 0.4))
+            proc.send_signal(signal.SIGKILL)
+        on_pages = facts_on_pages(settings)
+        buffered = {e.text for e in read_buffer(settings)}
+        assert max(on_pages.values(), default=1) == 1
+        assert set(texts) == set(on_pages) | buffered
+        progress.append(len(on_pages))
+    assert 0 < progress[0] < len(texts), progress  # the kills land inside runs
+    consolidate_all(settings)
+    assert facts_on_pages(settings) == Counter(texts)
+    home = fact_bullets(read_text_snapshot(settings.workspace.concepts_dir / "me/home.md")[0])
+    ids = {b.entry_id for b in home}
+    assert [b.text for b in home if b.current and b.slot == "home"] == [f"I moved to {towns[-1]}."]
+    assert all(b.by in ids for b in home if not b.current)  # every replacement on the page

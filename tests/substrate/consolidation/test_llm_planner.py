@@ -55,9 +55,20 @@ def plan(entries: list[dict[str, Any]], rewrites: Any = (), views: Any = None) -
 
 
 def decide(
-    entry: int, action: str, page: int | None = None, title: str | None = None
+    entry: int,
+    action: str,
+    page: int | None = None,
+    title: str | None = None,
+    facts: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    return {"entry": entry, "action": action, "page": page, "new_title": title, "reason": "because"}
+    return {
+        "entry": entry,
+        "action": action,
+        "page": page,
+        "facts": list(facts),
+        "new_title": title,
+        "reason": "because",
+    }
 
 
 def candidates(server: ScriptedLLM) -> list[str]:
@@ -294,3 +305,134 @@ def test_an_empty_plan_is_valid_and_the_filer_places_what_it_left(
     llm_server.say(plan([]))
     outcome = consolidate(llm_settings, client=client)
     assert outcome.fallbacks == [] and outcome.entries[0].decided_by == "entity"
+
+
+@pytest.fixture
+def home(write_page: PageWriter) -> None:
+    write_page(
+        "me/home",
+        '---\ntitle: "Home"\n---\n# Home\n\n<!-- memory:facts -->\n## Facts\n'
+        "- [2023-03-01] I live in Leeds. <!-- e:aaaaaaaaaaa1 slot:home -->\n"
+        "- [2023-03-02] I rent a flat near the park. <!-- e:aaaaaaaaaaa2 -->\n"
+        "<!-- /memory:facts -->\n",
+    )
+
+
+def home_facts(settings: Settings) -> dict[str, tuple[str, str | None]]:
+    text = (settings.workspace.concepts_dir / "me/home.md").read_text()
+    return {b.text: (b.status, b.by) for b in fact_bullets(text)}
+
+
+def home_index(server: ScriptedLLM) -> int:
+    return candidates(server).index("me/home")
+
+
+def probe(settings: Settings, client: ChatClient, server: ScriptedLLM) -> int:
+    """The candidate order as the model sees it, from a dry run."""
+    server.say(plan([]))
+    consolidate(settings, dry_run=True, client=client)
+    payload = json.loads(server.requests[-1]["messages"][-1]["content"].split("\n\n", 1)[1])
+    shown = payload["candidates"][home_index(server)]["facts"]
+    assert {"aaaaaaaaaaa1", "aaaaaaaaaaa2"} & {f["id"] for f in shown}
+    return home_index(server)
+
+
+def test_the_models_update_supersedes_the_facts_it_names(
+    llm_settings: Settings,
+    client: ChatClient,
+    llm_server: ScriptedLLM,
+    home: None,
+    say: Callable[..., str],
+) -> None:
+    moved = say("We live in Harrogate now", 0)
+    page = probe(llm_settings, client, llm_server)
+    llm_server.say(plan([decide(0, "update", page, facts=("aaaaaaaaaaa1",))]))
+    outcome = consolidate(llm_settings, client=client)
+    assert outcome.planner == "llm" and outcome.entries[0].lifecycle == "update"
+    assert home_facts(llm_settings) == {
+        "I live in Leeds.": ("superseded", moved),
+        "I rent a flat near the park.": ("current", None),
+        "We live in Harrogate now": ("current", None),
+    }
+
+
+def test_the_models_retract_ends_the_facts_it_names(
+    llm_settings: Settings,
+    client: ChatClient,
+    llm_server: ScriptedLLM,
+    home: None,
+    say: Callable[..., str],
+) -> None:
+    gone = say("My flat lease ended, no more renting", 0)
+    page = probe(llm_settings, client, llm_server)
+    llm_server.say(plan([decide(0, "retract", page, facts=("aaaaaaaaaaa2",))]))
+    consolidate(llm_settings, client=client)
+    assert home_facts(llm_settings)["I rent a flat near the park."] == ("retracted", gone)
+
+
+def test_the_models_add_and_none_are_followed(
+    llm_settings: Settings,
+    client: ChatClient,
+    llm_server: ScriptedLLM,
+    home: None,
+    say: Callable[..., str],
+) -> None:
+    say("I rent a flat near the park", 0)
+    say("My boiler is serviced every October", 1)
+    page = probe(llm_settings, client, llm_server)
+    llm_server.say(plan([decide(0, "none", page), decide(1, "add", page)]))
+    outcome = consolidate(llm_settings, client=client)
+    assert [e.status for e in outcome.entries] == ["merged", "filed"]
+    facts = home_facts(llm_settings)
+    assert facts["My boiler is serviced every October"] == ("current", None)
+    assert all(status == "current" for status, _ in facts.values())
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [("bbbbbbbbbbbb",), ("aaaaaaaaaaa1", "not-an-id"), ()],
+    ids=["unknown id", "one id unknown", "no id"],
+)
+def test_an_update_naming_no_current_fact_of_the_page_falls_back_to_the_rules(
+    llm_settings: Settings,
+    client: ChatClient,
+    llm_server: ScriptedLLM,
+    home: None,
+    say: Callable[..., str],
+    facts: tuple[str, ...],
+) -> None:
+    moved = say("I moved to York.", 0)
+    page = probe(llm_settings, client, llm_server)
+    llm_server.say(plan([decide(0, "update", page, facts=facts)]))
+    outcome = consolidate(llm_settings, client=client)
+    [entry] = outcome.entries
+    assert "the planner's update named no current fact of me/home" in entry.lifecycle_reason
+    # the deterministic lifecycle still sees the move: Leeds is history, never lost
+    assert home_facts(llm_settings)["I live in Leeds."] == ("superseded", moved)
+
+
+def test_a_rewrite_that_brings_a_superseded_fact_back_is_refused(
+    llm_settings: Settings,
+    client: ChatClient,
+    llm_server: ScriptedLLM,
+    home: None,
+    say: Callable[..., str],
+) -> None:
+    path = llm_settings.workspace.concepts_dir / "me/home.md"
+    path.write_text(
+        path.read_text()
+        .replace("- [2023-03-01] I live in Leeds. <!-- e:aaaaaaaaaaa1 slot:home -->\n", "")
+        .replace(
+            "<!-- /memory:facts -->",
+            "- [2023-06-01] I moved to York. <!-- e:aaaaaaaaaaa3 slot:home -->\n### Earlier\n"
+            "- [2023-03-01] I live in Leeds. <!-- e:aaaaaaaaaaa1 slot:home status:superseded "
+            "by:aaaaaaaaaaa3 until:2023-06-01 -->\n<!-- /memory:facts -->",
+        )
+    )
+    revived = path.read_text().replace(" status:superseded", "").replace("### Earlier\n", "")
+    say("My boiler is serviced every October", 1)
+    page = probe(llm_settings, client, llm_server)
+    llm_server.say(plan([decide(0, "add", page)], rewrites=[{"page": page, "content": revived}]))
+    outcome = consolidate(llm_settings, client=client)
+    assert any("changes the status of 1 fact bullet" in n for n in outcome.fallbacks)
+    assert home_facts(llm_settings)["I live in Leeds."][0] == "superseded"

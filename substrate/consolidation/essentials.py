@@ -1,0 +1,94 @@
+"""Owns the current-values section of `memory/essentials.md`.
+
+`<info>` shows essentials on every turn, so it carries the current value of
+the user's core slots (name, home, employer, role, phone, e-mail, partner),
+read from their own pages (`me/…`) after each run: the newest current fact of
+each slot, its day and its page. The section is the one under `SECTION`, up
+to the next `## ` heading; the rest of the file (a person's notes, the LLM
+planner's rewrite) is kept as it is. The write is drift-aware: an edit made
+during the run wins, and the next run rewrites from it.
+"""
+
+from __future__ import annotations
+
+from substrate.config import Settings
+from substrate.errors import InvalidInputError, StaleWriteError
+from substrate.pages import FactBullet, PageIndex, fact_bullets, fold, in_words
+from substrate.safety import read_text_file, read_text_snapshot, write_atomic
+
+ESSENTIALS = "essentials.md"
+SECTION = "## Now"
+NOTE = "The current value of each core fact, from your own pages (kept by consolidation)."
+CORE = {
+    "name": "Name",
+    "home": "Home",
+    "employer": "Work",
+    "role": "Role",
+    "phone": "Phone",
+    "email": "E-mail",
+    "partner": "Partner",
+}
+MINE = "me/"
+FACT_CHARS = 200
+
+
+def current_core(settings: Settings, index: PageIndex) -> list[tuple[str, FactBullet, str]]:
+    """(slot, its newest current fact, the page) for each core slot that has one."""
+    best: dict[str, tuple[FactBullet, str]] = {}
+    for slug, entry in index.entries.items():
+        if not slug.startswith(MINE):
+            continue
+        try:
+            text = read_text_file(settings.workspace.concepts_dir / entry.path) or ""
+        except (OSError, UnicodeDecodeError, InvalidInputError):
+            continue
+        for bullet in fact_bullets(text):
+            if bullet.current and bullet.slot in CORE:
+                held = best.get(bullet.slot)
+                if held is None or bullet.day >= held[0].day:
+                    best[bullet.slot] = (bullet, slug)
+    return [(slot, *best[slot]) for slot in CORE if slot in best]
+
+
+def update_essentials(settings: Settings, index: PageIndex) -> bool:
+    """Rewrite the section from the pages; whether the file changed."""
+    path = settings.workspace.view_path(ESSENTIALS)
+    text, snapshot = read_text_snapshot(path)
+    rows = current_core(settings, index)
+    section = render(rows) if rows else ""
+    updated = with_section(text, section)
+    if updated == text:
+        return False
+    try:
+        write_atomic(path, updated, expected=snapshot)
+    except StaleWriteError:
+        return False
+    return True
+
+
+def render(rows: list[tuple[str, FactBullet, str]]) -> str:
+    lines = [SECTION, "", NOTE, ""]
+    for slot, bullet, slug in rows:
+        fact = fold(bullet.text)
+        if len(fact) > FACT_CHARS:
+            fact = fact[:FACT_CHARS].rsplit(" ", 1)[0] + "…"
+        lines.append(f"- {CORE[slot]}: {fact} (since {in_words(bullet.day)}, [[{slug}]])")
+    return "\n".join(lines) + "\n"
+
+
+def with_section(text: str, section: str) -> str:
+    """`text` with its `SECTION` replaced by `section` (added after the title, or
+    at the top, when missing; removed when `section` is empty)."""
+    lines = text.split("\n") if text else []
+    start = next((i for i, line in enumerate(lines) if line.strip() == SECTION), None)
+    if start is not None:
+        end = next(
+            (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines)
+        )
+        before, after = lines[:start], lines[end:]
+    else:
+        title = 1 if lines and lines[0].startswith("# ") else 0
+        before, after = lines[:title], lines[title:]
+    parts = ["\n".join(before).rstrip("\n"), section.rstrip("\n"), "\n".join(after).strip("\n")]
+    body = "\n\n".join(p for p in parts if p)
+    return body + "\n" if body else ""
