@@ -24,10 +24,24 @@ from pathlib import Path
 from typing import Any
 
 from injector import Injector
-from substrate import Settings, init_workspace, load_page_index, open_workspace, parse_config, remember
+from substrate import (
+    Settings,
+    init_workspace,
+    load_page_index,
+    open_workspace,
+    parse_config,
+    remember,
+)
 from substrate.consolidation import consolidate_all
 from substrate.consolidation.lexicon import FILLER
-from substrate.index import EdgeStore, Embedder, FastembedEmbedder, SearchIndex, UseEmbedder, Vectors
+from substrate.index import (
+    EdgeStore,
+    Embedder,
+    FastembedEmbedder,
+    SearchIndex,
+    UseEmbedder,
+    Vectors,
+)
 from substrate.pages import fact_bullets
 
 
@@ -107,7 +121,11 @@ def build_consolidated(
     consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
     total = time.perf_counter() - started
     model = models[0].seconds + models[1].seconds - model_before
-    return settings, index, {"seconds": total, "model_seconds": model, "remember_seconds": remembered}
+    return (
+        settings,
+        index,
+        {"seconds": total, "model_seconds": model, "remember_seconds": remembered},
+    )
 
 
 def build_pages(
@@ -145,7 +163,9 @@ def per_session(facts: Sequence[Fact]) -> dict[str, str]:
     return out
 
 
-def ask(settings: Settings, index: SearchIndex, questions: Sequence[str], now: float) -> tuple[list[str], list[str]]:
+def ask(
+    settings: Settings, index: SearchIndex, questions: Sequence[str], now: float
+) -> tuple[list[str], list[str]]:
     """(the top 5 search excerpts joined, the `<memory>` card) per question, each
     question a fresh conversation."""
     injector = Injector(settings, index, clock=lambda: now)
@@ -186,8 +206,12 @@ def merge_hygiene(rows: list[dict[str, Any]]) -> dict[str, Any]:
     pages = sum(r["pages"] for r in rows)
     return {
         "pages": pages,
-        "filler_titled_share": round(sum(r["filler_titled"] for r in rows) / pages, 3) if pages else 0.0,
+        "filler_titled_share": round(sum(r["filler_titled"] for r in rows) / pages, 3)
+        if pages
+        else 0.0,
         "filler_examples": [e for r in rows for e in r["filler_examples"]][:8],
         "largest_page_facts": max((r["largest_page_facts"] for r in rows), default=0),
-        "links_per_page": round(sum(r["links_per_page"] * r["pages"] for r in rows) / pages, 2) if pages else 0.0,
+        "links_per_page": round(sum(r["links_per_page"] * r["pages"] for r in rows) / pages, 2)
+        if pages
+        else 0.0,
     }

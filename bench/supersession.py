@@ -35,7 +35,17 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from filing import Fact, ask, build_consolidated, build_pages, hygiene, load_models, merge_hygiene, per_session, per_statement
+from filing import (
+    Fact,
+    ask,
+    build_consolidated,
+    build_pages,
+    hygiene,
+    load_models,
+    merge_hygiene,
+    per_session,
+    per_statement,
+)
 
 DATA = Path(__file__).parent / "data" / "supersession.jsonl"
 HISTORY_MARKS = ("was:", "until", "no longer", "earlier")
@@ -91,7 +101,9 @@ def mean(rows: list[dict[str, float]]) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--users", type=int, default=None)
     parser.add_argument("--half", choices=["all", "even", "odd"], default="all")
@@ -105,7 +117,9 @@ def main() -> None:
     toml = "".join(f"{line.strip()}\n" for line in args.toml.split(";") if line.strip())
     layouts = LAYOUTS[:1] if args.no_baselines else LAYOUTS
     models = load_models()
-    rows: dict[str, dict[str, list[dict[str, float]]]] = {name: defaultdict(list) for name in layouts}
+    rows: dict[str, dict[str, list[dict[str, float]]]] = {
+        name: defaultdict(list) for name in layouts
+    }
     pages: dict[str, list[dict[str, Any]]] = defaultdict(list)
     shown: dict[str, int] = defaultdict(int)
     filing_s = [0.0, 0.0, 0]
@@ -129,13 +143,22 @@ def main() -> None:
                 index.store.close()
                 for q, card in zip(questions, cards, strict=True):
                     row = score(q, card)
-                    for group in ("all", user["lang"], *(["backdated"] if q.get("backdated") else [])):
+                    for group in (
+                        "all",
+                        user["lang"],
+                        *(["backdated"] if q.get("backdated") else []),
+                    ):
                         rows[name][group].append(row)
                     failed = row.get("current_in_card", 1) < 1 or row.get("stale_as_current", 0) > 0
-                    failed = failed or row.get("history_recall", 1) < 1 or row.get("both_current", 1) < 1
+                    failed = (
+                        failed or row.get("history_recall", 1) < 1 or row.get("both_current", 1) < 1
+                    )
                     if failed and shown[name] < args.show:
                         shown[name] += 1
-                        print(f"--- {name} {user['user']} {q['kind']} {q['q']} -> {q['answer']} (stale {q['stale']})\n{card}\n", file=sys.stderr)
+                        print(
+                            f"--- {name} {user['user']} {q['kind']} {q['q']} -> {q['answer']} (stale {q['stale']})\n{card}\n",
+                            file=sys.stderr,
+                        )
             print(f"user {n + 1}/{len(users)} {user['user']}", file=sys.stderr)
     report: dict[str, Any] = {"users": len(users), "half": args.half}
     for name in layouts:

@@ -401,7 +401,9 @@ class User:
     questions: list[dict[str, Any]] = field(default_factory=list)
 
 
-def chain_values(spec: SlotSpec, rng: random.Random, ordered: dict[str, list[list[str]]]) -> list[str]:
+def chain_values(
+    spec: SlotSpec, rng: random.Random, ordered: dict[str, list[list[str]]]
+) -> list[str]:
     if spec.slot in ordered:
         return list(rng.choice(ordered[spec.slot]))
     n = 3 if rng.random() < 0.3 else 2
@@ -468,7 +470,12 @@ def build_user(i: int, lang: str, rng: random.Random) -> User:
 def _distract(user: User, lang: str, rng: random.Random, start: datetime, arrival: int) -> None:
     pool = EN_DISTRACTORS if lang == "en" else AR_DISTRACTORS
     specs = {s.slot: s for s in (EN if lang == "en" else AR)}
-    own = {v for _, _, text in user.statements for v in [*specs["home"].values, *specs["employer"].values] if v in text}
+    own = {
+        v
+        for _, _, text in user.statements
+        for v in [*specs["home"].values, *specs["employer"].values]
+        if v in text
+    }
     cities = [c for c in specs["home"].values if c not in own]
     companies = [c for c in specs["employer"].values if c not in own]
     for template in rng.sample(pool, 4 if lang == "en" else 3):
@@ -484,7 +491,14 @@ def _distract(user: User, lang: str, rng: random.Random, start: datetime, arriva
                 arrival += 1
                 user.statements.append((start + timedelta(days=200 + 30 * k), arrival, text))
         user.questions.append(
-            {"q": question, "kind": "both", "slot": "pet", "answer": answers, "stale": [], "backdated": False}
+            {
+                "q": question,
+                "kind": "both",
+                "slot": "pet",
+                "answer": answers,
+                "stale": [],
+                "backdated": False,
+            }
         )
 
 
@@ -503,7 +517,9 @@ def generate(seed: int) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
