@@ -1,153 +1,175 @@
-"""Consolidation on LoCoMo's own observations: remembered facts filed into pages.
+"""Consolidation against not consolidating: the same facts three ways, one run.
 
-    python bench/consolidation.py ../shared/data/locomo10.json [--conversations 10]
-        [--half all|even|odd] [--variant NAME=TOML ...] [--cli]
+    python bench/consolidation.py ../shared/data/locomo10.json [--facts observations|turns]
+        [--conversations 10] [--half all|even|odd] [--variant NAME=TOML ...] [--no-baselines]
+    python bench/consolidation.py ../shared/data/longmemeval [--questions N] [--half ...]
 
-Each LoCoMo session carries per-speaker observation facts (2,541 in all) with
-the dialog ids they come from. Per conversation, three workspaces hold them:
+The layouts (`bench/filing.py`): `consolidated` (each fact remembered with its
+own date, the library call behind `memory remember --at`, then filed by
+`consolidate_all` with the search index and a re-index after each run, as
+`memory consolidate` does; `--variant NAME=TOML` adds one per
+`[memory.substrate]` setting, `;` separating lines), `per_statement` (one page
+per fact) and `per_session` (one page per session holding its facts).
 
-- `consolidated`: every observation remembered with its session's date (the
-  library call behind `memory remember --at`), then filed by `consolidate_all`
-  with the search index and a re-index after each run (what `memory
-  consolidate` does); `--variant NAME=TOML` adds one per `[memory.substrate]`
-  setting to compare (`;` separates lines);
-- `per_observation`: one page per observation, built with `memory ingest`'s
-  library call;
-- `per_session`: one page per session holding its observations as bullets.
+**LoCoMo** (a file): one memory per conversation. `--facts observations`
+(third person: the per-speaker observation facts, 2,541 with their dialog
+ids) or `--facts turns` (first-person chat: every dialog turn as a cue line,
+"Caroline: I went to …", 5,882). The conversation's questions (categories
+1-4) are asked of each layout; a fact is relevant when its dialog ids meet the
+question's evidence (questions with none are left out, counted). Scored on
+what the assistant reads: `evidence_hit@5`, a relevant fact's text inside the
+top 5 search excerpts; `card_evidence_hit`, inside the `<memory>` card at the
+default budget (each question a fresh conversation).
 
-The conversation's questions (categories 1-4) are then asked of each. An
-observation is relevant to a question when its dialog ids meet the question's
-evidence; questions with no relevant observation are left out (counted).
-Scored on what the assistant would read, so page granularity cannot game it:
-`evidence_hit@5`, a relevant observation's text (whitespace-folded) inside the
-excerpts of the top 5 hits; `card_evidence_hit`, inside the rendered
-`<memory>` card at the default budget (each question a fresh conversation).
-Also: facts lost (observation texts on no page), facts duplicated (on pages
-more often than the data holds them), pages and their size, and filing
-seconds per 100 facts with the embedding model's share apart. `--cli` asks
-through `memory search --batch` and `memory card --batch` instead of the
-same library calls in this process (slower: one model load per call).
-`--half even|odd` keeps alternate conversations, to choose settings on one
-half and report on the other.
+**LongMemEval** (a folder): the oracle's questions, each its own user's
+memory: the user turns of its evidence sessions, remembered with the
+session's date. Relevant: the user turns marked `has_answer` (questions whose
+evidence is only in the assistant's turns are left out, counted). Scored per
+question type, knowledge-update apart: `R@5` (the share of the pages holding
+an evidence turn found in the top 5), `evidence_in_card` (the best evidence
+turn's content words present in the card) and `turn_in_card` (at least 80%
+of them), and `answer_in_card` (the answer string, when short).
+
+Both: facts lost (texts on no page), facts duplicated, page hygiene (titles
+that are filler words or pronouns, the largest page by current facts, links
+per page), and filing seconds per 100 facts with the embedding model's share
+apart. `--half even|odd` keeps alternate conversations or questions: choose
+settings on one half, report on the other.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
+import gzip
 import json
 import re
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from collections import Counter
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections import Counter, defaultdict
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-# `bench/ingest.py` would shadow the `ingest` package for a script run from bench/.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from ingest import InlineSource, run as run_ingest
-from injector import Injector
-from substrate import Settings, Workspace, init_workspace, open_workspace, parse_config, remember
-from substrate.consolidation import consolidate_all
-from substrate.index import (
-    EdgeStore,
-    Embedder,
-    FastembedEmbedder,
-    SearchIndex,
-    UseEmbedder,
-    Vectors,
+from filing import (
+    Fact,
+    Models,
+    ask,
+    build_consolidated,
+    build_pages,
+    fold,
+    hygiene,
+    load_models,
+    merge_hygiene,
+    per_session,
+    per_statement,
 )
+
+from substrate import Settings, parse_config
+from substrate.index import SearchIndex, tokenize
 from substrate.pages import fact_bullets
 
 EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
-DATE = "%I:%M %p on %d %B, %Y"
+LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
+LME_DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})(?: \(\w+\))? (\d{2}):(\d{2})")
+TURN_IN_CARD = 0.8
+SHORT_ANSWER = 40  # characters: an answer this short is looked for in the card as written
 
 
-class Timed:
-    """An embedder that sums the seconds spent in it (documents and queries)."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.seconds = 0.0
-        self.identity, self.dim, self.max_tokens = inner.identity, inner.dim, inner.max_tokens
-
-    def _timed(self, call: Any, arg: Any) -> Vectors:
-        started = time.perf_counter()
-        try:
-            out: Vectors = call(arg)
-            return out
-        finally:
-            self.seconds += time.perf_counter() - started
-
-    def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        return self._timed(self.inner.embed_documents, texts)
-
-    def embed_query(self, text: str) -> Vectors:
-        return self._timed(self.inner.embed_query, text)
-
-    def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        return self._timed(self.inner.embed_queries, texts)
-
-    def count_tokens(self, texts: list[str]) -> list[int]:
-        return self.inner.count_tokens(texts)
-
-
-def fold(text: str) -> str:
-    return " ".join(text.split())
-
-
-def observations(sample: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every observation: session number, its date, text, dialog ids."""
+def locomo_facts(sample: dict[str, Any], kind: str) -> list[tuple[Fact, set[str]]]:
+    """(fact, its dialog ids) in session order: observations or dialog turns."""
     conv = sample["conversation"]
     out = []
-    for key, by_speaker in sample["observation"].items():
-        n = int(key.split("_")[1])
-        when = datetime.strptime(conv[f"session_{n}_date_time"], DATE).replace(tzinfo=UTC)
-        for items in by_speaker.values():
-            for text, dia in items:
-                ids = {f"D{a}:{b}" for a, b in EVIDENCE.findall(str(dia))}
-                out.append({"session": n, "at": when, "text": str(text).strip(), "ids": ids})
-    return sorted(out, key=lambda o: (o["session"], o["at"]))
+    n = 1
+    while f"session_{n}" in conv:
+        when = datetime.strptime(conv[f"session_{n}_date_time"], LOCOMO_DATE).replace(tzinfo=UTC)
+        if kind == "turns":
+            for turn in conv[f"session_{n}"]:
+                text = f"{turn['speaker']}: {turn['text']}"
+                if turn.get("blip_caption"):
+                    text += f" [shares {turn['blip_caption']}]"
+                out.append((Fact(text.strip(), when, str(n)), {turn["dia_id"]}))
+        else:
+            for items in sample["observation"].get(f"session_{n}_observation", {}).values():
+                for text, dia in items:
+                    ids = {f"D{a}:{b}" for a, b in EVIDENCE.findall(str(dia))}
+                    out.append((Fact(str(text).strip(), when, str(n)), ids))
+        n += 1
+    return out
 
 
-def questions(sample: dict[str, Any], obs: list[dict[str, Any]]) -> tuple[list[Any], int]:
-    """[(question, relevant observation texts)] of categories 1-4, and how many had none."""
+def locomo_questions(
+    sample: dict[str, Any], facts: list[tuple[Fact, set[str]]]
+) -> tuple[list[Any], int]:
     out, dropped = [], 0
     for qa in sample["qa"]:
         if qa.get("category") not in (1, 2, 3, 4):
             continue
         wanted = {f"D{a}:{b}" for ev in qa.get("evidence", []) for a, b in EVIDENCE.findall(ev)}
-        texts = {fold(o["text"]) for o in obs if o["ids"] & wanted}
+        texts = {fold(f.text) for f, ids in facts if ids & wanted}
         if texts:
-            out.append((qa["question"], texts))
+            out.append({"q": qa["question"], "texts": texts, "type": "locomo"})
         else:
             dropped += 1
     return out, dropped
 
 
-V3_TOML = ""  # `--v3`: [memory.v3] lines for every workspace (card settings)
+def lme_date(text: str) -> datetime:
+    m = LME_DATE.match(text)
+    if not m:
+        raise SystemExit(f"unexpected haystack date {text!r}")
+    y, mo, d, h, mi = (int(g) for g in m.groups())
+    return datetime(y, mo, d, h, mi, tzinfo=UTC)
 
 
-def workspace(root: Path, substrate_toml: str = "") -> Settings:
-    init_workspace(root)
-    config = f"[memory.v3]\nlive = true\n{V3_TOML}[memory.substrate]\n{substrate_toml}"
-    (root / "config.toml").write_text(config)
-    return Settings(open_workspace(root), parse_config(config))
+def lme_users(data: Path) -> list[dict[str, Any]]:
+    """Each oracle question as one user: its evidence sessions' user turns."""
+    with gzip.open(data / "longmemeval_oracle.json.gz", "rt", encoding="utf-8") as f:
+        questions = json.load(f)
+    users = []
+    for q in questions:
+        if q["question_id"].endswith("_abs"):
+            continue
+        facts: list[Fact] = []
+        evidence: list[str] = []
+        for sid, date, turns in zip(
+            q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"], strict=True
+        ):
+            for turn in turns:
+                if turn["role"] != "user" or not turn["content"].strip():
+                    continue
+                facts.append(Fact(turn["content"].strip(), lme_date(date), sid))
+                if turn.get("has_answer"):
+                    evidence.append(fold(turn["content"]))
+        users.append({"question": q, "facts": facts, "evidence": evidence})
+    return users
 
 
-def page_facts(ws: Workspace) -> tuple[Counter[str], list[int]]:
-    """(folded fact or page-body line -> times on pages, page sizes in characters)."""
+def turn_share(card: str, turns: list[str]) -> float:
+    words = set(tokenize(card))
+    best = 0.0
+    for turn in turns:
+        terms = set(tokenize(turn))
+        if terms:
+            best = max(best, len(terms & words) / len(terms))
+    return best
+
+
+def page_holds(settings: Settings, texts: set[str]) -> set[str]:
+    """The slugs of the pages holding any of `texts` (as a fact or a body line)."""
+    found = set()
+    for path in settings.workspace.concepts_dir.rglob("*.md"):
+        page = path.read_text()
+        bullets = [fold(b.text) for b in fact_bullets(page)] or [fold(page)]
+        if any(t in b for t in texts for b in bullets):
+            found.add(str(path.relative_to(settings.workspace.concepts_dir).with_suffix("")))
+    return found
+
+
+def placed(settings: Settings, facts: list[Fact]) -> dict[str, int]:
+    """Facts lost (on no page) and duplicated (on pages more often than said)."""
     counts: Counter[str] = Counter()
-    sizes = []
-    for path in ws.concepts_dir.rglob("*.md"):
+    for path in settings.workspace.concepts_dir.rglob("*.md"):
         text = path.read_text()
-        sizes.append(len(text))
         bullets = fact_bullets(text)
         if bullets:
             counts.update(fold(b.text) for b in bullets)
@@ -156,195 +178,175 @@ def page_facts(ws: Workspace) -> tuple[Counter[str], list[int]]:
             counts.update(
                 fold(line.removeprefix("- ")) for line in body.splitlines() if line.strip()
             )
-    return counts, sizes
-
-
-def build_consolidated(
-    root: Path, obs: list[dict[str, Any]], models: tuple[Timed, Timed], toml: str
-) -> tuple[Settings, SearchIndex, dict[str, float]]:
-    settings = workspace(root, toml)
-    index = SearchIndex(settings, models[0], EdgeStore(root / ".substrate/qdrant"), models[1])
-    index.maintain()
-    started = time.perf_counter()
-    for o in obs:
-        remember(settings, o["text"], now=o["at"])
-    remembered = time.perf_counter() - started
-    model_before = models[0].seconds + models[1].seconds
-    started = time.perf_counter()
-    consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
-    total = time.perf_counter() - started
-    model = models[0].seconds + models[1].seconds - model_before
-    return (
-        settings,
-        index,
-        {"seconds": total, "model_seconds": model, "remember_seconds": remembered},
-    )
-
-
-def build_ingested(
-    root: Path, pages: dict[str, str], models: tuple[Timed, Timed]
-) -> tuple[Settings, SearchIndex, dict[str, float]]:
-    settings = workspace(root)
-    started = time.perf_counter()
-    run_ingest(settings, InlineSource(tuple(pages.items())))
-    index = SearchIndex(settings, models[0], EdgeStore(root / ".substrate/qdrant"), models[1])
-    index.maintain()
-    return settings, index, {"seconds": time.perf_counter() - started, "model_seconds": 0.0}
-
-
-def per_observation(obs: list[dict[str, Any]]) -> dict[str, str]:
+    said = Counter(fold(f.text) for f in facts)
     return {
-        f"obs/s{o['session']}-{i}": f"---\ntitle: Observation {i}\norigin_date: "
-        f"{o['at']:%Y-%m-%d}\n---\n{o['text']}\n"
-        for i, o in enumerate(obs)
+        "facts_lost": sum(1 for t in said if counts[t] == 0),
+        "facts_duplicated": sum(1 for t, n in said.items() if counts[t] > n),
     }
 
 
-def per_session(obs: list[dict[str, Any]]) -> dict[str, str]:
-    sessions: dict[int, list[dict[str, Any]]] = {}
-    for o in obs:
-        sessions.setdefault(o["session"], []).append(o)
-    return {
-        f"session-{n}": f"---\ntitle: Session {n} ({items[0]['at']:%d %B %Y})\norigin_date: "
-        f"{items[0]['at']:%Y-%m-%d}\n---\n" + "\n".join(f"- {o['text']}" for o in items) + "\n"
-        for n, items in sessions.items()
+def build(
+    name: str, root: Path, facts: list[Fact], models: Models, variants: dict[str, str]
+) -> tuple[Settings, SearchIndex, dict[str, float]]:
+    if name in variants:
+        return build_consolidated(root, facts, models, variants[name])
+    layout = per_statement(facts) if name == "per_statement" else per_session(facts)
+    return build_pages(root, layout, models)
+
+
+def run_locomo(
+    args: argparse.Namespace, models: Models, variants: dict[str, str], kinds: list[str]
+) -> dict[str, Any]:
+    samples = json.loads(args.data.read_text())[: args.conversations]
+    keep = [i for i in range(len(samples)) if args.half == "all" or i % 2 == (args.half == "odd")]
+    rows: dict[str, Counter[str]] = defaultdict(Counter)
+    pages: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    dropped = total = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for c in keep:
+            facts = locomo_facts(samples[c], args.facts)
+            questions, gone = locomo_questions(samples[c], facts)
+            dropped += gone
+            total += len(facts)
+            plain = [f for f, _ in facts]
+            now = (max(f.at for f in plain) + timedelta(days=1)).timestamp()
+            for name in kinds:
+                settings, index, timing = build(
+                    name, Path(scratch, f"{c}-{name}"), plain, models, variants
+                )
+                rows[name].update(placed(settings, plain))
+                rows[name].update({k: v for k, v in timing.items()})
+                pages[name].append(hygiene(settings))
+                excerpts, cards = ask(settings, index, [q["q"] for q in questions], now)
+                index.store.close()
+                for q, shown, card in zip(questions, excerpts, cards, strict=True):
+                    rows[name]["evidence_hit@5"] += any(t in fold(shown) for t in q["texts"])
+                    rows[name]["card_evidence_hit"] += any(t in fold(card) for t in q["texts"])
+                    rows[name]["questions"] += 1
+                print(f"conversation {c} {name}: {dict(rows[name])}", file=sys.stderr)
+    report: dict[str, Any] = {
+        "facts": total,
+        "questions_without_relevant_fact": dropped,
+        "half": args.half,
+        "kind": args.facts,
     }
+    for name in kinds:
+        row, n = rows[name], rows[name]["questions"]
+        report[name] = {
+            "facts_lost": row["facts_lost"],
+            "facts_duplicated": row["facts_duplicated"],
+            "evidence_hit@5": round(row["evidence_hit@5"] / n, 3),
+            "card_evidence_hit": round(row["card_evidence_hit"] / n, 3),
+            "questions": n,
+            "hygiene": merge_hygiene(pages[name]),
+            **_cost(row, total, name in variants),
+        }
+    return report
 
 
-def ask(
-    settings: Settings, index: SearchIndex, qs: list[Any], now: float, use_cli: bool
-) -> tuple[list[str], list[str]]:
-    """(the top 5 excerpts joined, the card's text) per question."""
-    if use_cli:
-        return _ask_cli(settings.workspace.root, qs)
-    injector = Injector(settings, index, clock=lambda: now)
-    excerpts, cards = [], []
-    for q, _ in qs:
-        excerpts.append("\n".join(h.excerpt for h in index.search(q, 5)))
-        cards.append(injector.assemble(q).memory)
-    return excerpts, cards
+def run_longmemeval(
+    args: argparse.Namespace, models: Models, variants: dict[str, str], kinds: list[str]
+) -> dict[str, Any]:
+    users = lme_users(args.data)
+    users = [u for i, u in enumerate(users) if args.half == "all" or i % 2 == (args.half == "odd")]
+    users = users[: args.questions]
+    scored: dict[str, dict[str, list[dict[str, float]]]] = {n: defaultdict(list) for n in kinds}
+    totals: dict[str, Counter[str]] = defaultdict(Counter)
+    pages: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    without = facts_total = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for n, user in enumerate(users):
+            q = user["question"]
+            if not user["evidence"]:
+                without += 1
+                continue
+            facts = user["facts"]
+            facts_total += len(facts)
+            now = (max(f.at for f in facts) + timedelta(days=1)).timestamp()
+            evidence = set(user["evidence"])
+            for name in kinds:
+                root = Path(scratch, f"{n}-{name}")
+                settings, index, timing = build(name, root, facts, models, variants)
+                totals[name].update(placed(settings, facts))
+                totals[name].update(timing)
+                pages[name].append(hygiene(settings))
+                relevant = page_holds(settings, evidence)
+                hits = index.search(q["question"], 5)
+                _, [card] = ask(settings, index, [q["question"]], now)
+                index.store.close()
+                share = turn_share(card, user["evidence"])
+                answer = str(q["answer"])
+                row = {
+                    "R@5": len({h.slug for h in hits} & relevant) / len(relevant)
+                    if relevant
+                    else 0.0,
+                    "evidence_in_card": share,
+                    "turn_in_card": float(share >= TURN_IN_CARD),
+                }
+                if len(answer) <= SHORT_ANSWER:
+                    row["answer_in_card"] = float(answer.casefold() in card.casefold())
+                for group in ("all", q["question_type"]):
+                    scored[name][group].append(row)
+                shutil_rmtree(root)
+            print(f"question {n + 1}/{len(users)} {q['question_type']}", file=sys.stderr)
+    report: dict[str, Any] = {
+        "questions": len(users) - without,
+        "without_user_evidence": without,
+        "half": args.half,
+    }
+    for name in kinds:
+        report[name] = {group: _means(rows) for group, rows in sorted(scored[name].items())}
+        report[name]["facts_lost"] = totals[name]["facts_lost"]
+        report[name]["hygiene"] = merge_hygiene(pages[name])
+        report[name].update(_cost(totals[name], facts_total, name in variants))
+    return report
 
 
-def _ask_cli(root: Path, qs: list[Any]) -> tuple[list[str], list[str]]:
-    memory = str(Path(sys.executable).parent / "memory")
-    search_in = "".join(json.dumps({"query": q}) + "\n" for q, _ in qs)
-    found = subprocess.run(
-        [memory, "search", "--workspace", str(root), "--batch", "--k", "5"],
-        input=search_in,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
-    card_in = "".join(json.dumps({"message": q}) + "\n" for q, _ in qs)
-    shown = subprocess.run(
-        [memory, "card", "--workspace", str(root), "--batch"],
-        input=card_in,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
-    excerpts = ["\n".join(h["excerpt"] for h in json.loads(line)["hits"]) for line in found]
-    return excerpts, [json.loads(line)["memory"] for line in shown]
+def shutil_rmtree(root: Path) -> None:
+    import shutil
+
+    shutil.rmtree(root, ignore_errors=True)
 
 
-def score(qs: list[Any], excerpts: list[str], cards: list[str]) -> dict[str, float]:
-    hit5 = card = 0
-    for (_, texts), shown, memory in zip(qs, excerpts, cards, strict=True):
-        seen, on_card = fold(shown), fold(html.unescape(memory))
-        hit5 += any(t in seen for t in texts)
-        card += any(t in on_card for t in texts)
-    return {"evidence_hit@5": hit5, "card_evidence_hit": card, "questions": len(qs)}
+def _means(rows: list[dict[str, float]]) -> dict[str, float]:
+    keys = sorted({k for r in rows for k in r})
+    out = {
+        k: round(sum(r[k] for r in rows if k in r) / max(1, sum(1 for r in rows if k in r)), 3)
+        for k in keys
+    }
+    return out | {"n": len(rows)}
+
+
+def _cost(row: Counter[str], facts: int, filed: bool) -> dict[str, Any]:
+    if not filed or not facts:
+        return {}
+    return {
+        "filing_s_per_100_facts": {
+            "model": round(100 * row["model_seconds"] / facts, 3),
+            "rest": round(100 * (row["seconds"] - row["model_seconds"]) / facts, 3),
+        }
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("data", type=Path)
+    parser.add_argument("data", type=Path, help="locomo10.json, or the longmemeval folder")
+    parser.add_argument("--facts", choices=["observations", "turns"], default="observations")
     parser.add_argument("--conversations", type=int, default=10)
+    parser.add_argument("--questions", type=int, default=None)
     parser.add_argument("--half", choices=["all", "even", "odd"], default="all")
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=TOML")
-    parser.add_argument("--cli", action="store_true", help="ask through the CLI's --batch modes")
     parser.add_argument("--no-baselines", action="store_true")
-    parser.add_argument(
-        "--v3",
-        default="",
-        metavar="TOML",
-        help="[memory.v3] lines for every workspace (';' separates)",
-    )
     args = parser.parse_args()
-    global V3_TOML
-    V3_TOML = "".join(f"{line.strip()}\n" for line in args.v3.split(";") if line.strip())
-    samples = json.loads(args.data.read_text())[: args.conversations]
-    keep = {
-        "all": range(len(samples)),
-        "even": range(0, len(samples), 2),
-        "odd": range(1, len(samples), 2),
-    }[args.half]
     variants = {"consolidated": ""} | dict(_variant(v) for v in args.variant)
-    models = (
-        Timed(
-            FastembedEmbedder("all-MiniLM-L6-v2-int8", Path(tempfile.gettempdir()) / "bench-models")
-        ),
-        Timed(UseEmbedder()),
-    )
-    totals: dict[str, Counter[str]] = {}
-    sizes: dict[str, list[int]] = {}
-    filing: dict[str, Counter[str]] = {}
-    dropped = facts = 0
-    with tempfile.TemporaryDirectory() as scratch:
-        for c in keep:
-            sample = samples[c]
-            obs = observations(sample)
-            qs, gone = questions(sample, obs)
-            dropped += gone
-            facts += len(obs)
-            last = max(o["at"] for o in obs).timestamp() + 86400
-            kinds = [*variants, *([] if args.no_baselines else ["per_observation", "per_session"])]
-            for name in kinds:
-                root = Path(scratch, f"{c}-{name}")
-                if name in variants:
-                    settings, index, timing = build_consolidated(root, obs, models, variants[name])
-                else:
-                    pages = per_observation(obs) if name == "per_observation" else per_session(obs)
-                    settings, index, timing = build_ingested(root, pages, models)
-                on_pages, page_sizes = page_facts(settings.workspace)
-                wanted = Counter(fold(o["text"]) for o in obs)
-                row = totals.setdefault(name, Counter())
-                row["facts_lost"] += sum(1 for t in wanted if on_pages[t] == 0)
-                row["facts_duplicated"] += sum(1 for t, n in wanted.items() if on_pages[t] > n)
-                row["pages"] += len(page_sizes)
-                sizes.setdefault(name, []).extend(page_sizes)
-                filing.setdefault(name, Counter()).update(timing)
-                excerpts, cards = ask(settings, index, qs, last, args.cli)
-                row.update(score(qs, excerpts, cards))
-                index.store.close()
-                print(f"conversation {c} {name}: {dict(row)}", file=sys.stderr)
-    report = {"facts": facts, "questions_without_relevant_observation": dropped, "half": args.half}
-    for name, row in totals.items():
-        n = row["questions"]
-        page_sizes = sorted(sizes[name])
-        entry: dict[str, Any] = {
-            "facts_lost": row["facts_lost"],
-            "facts_duplicated": row["facts_duplicated"],
-            "pages": row["pages"],
-            "page_chars_p50_p90_max": [
-                int(statistics.median(page_sizes)),
-                page_sizes[int(0.9 * (len(page_sizes) - 1))],
-                page_sizes[-1],
-            ],
-            "evidence_hit@5": round(row["evidence_hit@5"] / n, 3),
-            "card_evidence_hit": round(row["card_evidence_hit"] / n, 3),
-            "questions": n,
-        }
-        if name in variants:
-            t = filing[name]
-            entry["filing_s_per_100_facts"] = {
-                "model": round(100 * t["model_seconds"] / facts, 3),
-                "rest": round(100 * (t["seconds"] - t["model_seconds"]) / facts, 3),
-            }
-            entry["remember_s_per_100_facts"] = round(100 * t["remember_seconds"] / facts, 3)
-        report[name] = entry
+    kinds = [*variants, *([] if args.no_baselines else ["per_statement", "per_session"])]
+    models = load_models()
+    if args.data.is_dir():
+        report = run_longmemeval(args, models, variants, kinds)
+    else:
+        report = run_locomo(args, models, variants, kinds)
     print(json.dumps(report, indent=1))
 
 

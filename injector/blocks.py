@@ -15,13 +15,15 @@ MAX_ID_BYTES = 256
 @dataclass(frozen=True)
 class SelectedPage:
     """A page (v2, v3) or knowledge-base note (v1) on this turn's block, and why:
-    its lanes (v3), activation sources (v2) or `pkb` (v1)."""
+    its lanes (v3), activation sources (v2) or `pkb` (v1). `dated`: what the
+    page is as of (its newest current fact, YYYY-MM-DD), when known."""
 
     slug: str
     title: str
     lanes: tuple[str, ...]
     score: float
     reasons: dict[str, str]
+    dated: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -29,6 +31,7 @@ class SelectedPage:
             "title": self.title,
             "lanes": list(self.lanes),
             "score": round(self.score, 6),
+            "dated": self.dated,
         }
 
 

@@ -32,7 +32,7 @@ CLOSE = "</memory>"
 class CardPage:
     slug: str
     title: str
-    dated: str | None  # YYYY-MM-DD of fresh_at
+    dated: str | None  # YYYY-MM-DD of fresh_at: the page's newest current fact
     lanes: tuple[str, ...]
     source: str | None
     excerpt: str

@@ -94,8 +94,16 @@ class V3Engine:
         pages = self._card_pages(chosen, index, hits, message)
         memory, shown = render_card(pages, v3.card_budget_chars)
         shown_slugs = {p.slug for p in shown}
+        dated = {p.slug: p.dated for p in shown}
         selected = [
-            SelectedPage(s.slug, index.entries[s.slug].title, tuple(s.lanes), s.score, s.reasons)
+            SelectedPage(
+                s.slug,
+                index.entries[s.slug].title,
+                tuple(s.lanes),
+                s.score,
+                s.reasons,
+                dated[s.slug],
+            )
             for s in chosen
             if s.slug in shown_slugs
         ]
@@ -130,7 +138,9 @@ class V3Engine:
             return "", []
         card = self._conversations.load(conversation_id, now).frozen_card or {}
         selected = [
-            SelectedPage(s["slug"], s["title"], tuple(s["lanes"]), float(s["score"]), {})
+            SelectedPage(
+                s["slug"], s["title"], tuple(s["lanes"]), float(s["score"]), {}, s.get("dated")
+            )
             for s in card.get("selected", [])
         ]
         return str(card.get("memory", "")), selected
@@ -160,7 +170,9 @@ class V3Engine:
                 CardPage(
                     slug=s.slug,
                     title=entry.title,
-                    dated=entry.fresh_at.strftime("%Y-%m-%d") if entry.fresh_at else None,
+                    dated=entry.fresh_at.strftime("%Y-%m-%d")
+                    if entry.fresh_at
+                    else None,  # newest current fact
                     lanes=tuple(s.lanes),
                     source=entry.source,
                     excerpt=excerpt,

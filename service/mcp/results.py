@@ -36,6 +36,7 @@ class SelectedPage(BaseModel):
     title: str
     lanes: list[str] = Field(description="Why it was chosen: v3 lanes, v2 sources, or pkb.")
     score: float
+    dated: str | None = Field(None, description="What the page is as of: its newest current fact.")
 
 
 class Context(BaseModel):

@@ -16,7 +16,7 @@ from __future__ import annotations
 _AR = "\u0600-\u06ff"
 _V = r"(?P<v>[\w.&'’ -]{2,40}?)"  # a value: a few words, cut by `_END`
 _OLD = r"(?P<old>[\w.&'’ -]{2,40}?)"
-_END = r"(?:[.,;:!?)]|$| and | but | because | since | last | this | for | after | in (?:the |a )?(?:spring|summer|autumn|fall|winter|\d)| now| these days| at the moment| nowadays| instead| so | as | with | where | which | who | near | next | at )"
+_END = r"(?:[.,;:!?)]|$| and | but | because | since | last | this | for | after | in (?:the |a )?(?:spring|summer|autumn|fall|winter|\d)| in (?:january|february|march|april|may|june|july|august|september|october|november|december)\b| now| these days| at the moment| nowadays| instead| so | as | with | where | which | who | near | next | at )"
 _ROLES = (
     r"engineer|developer|manager|designer|teacher|nurse|doctor|analyst|scientist|lead|"
     r"director|consultant|architect|writer|intern|accountant|lawyer|chef|researcher|officer|"

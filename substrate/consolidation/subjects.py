@@ -48,6 +48,7 @@ _RELATIVE_AR = linear(rf"^(?:و)?(?P<rel>[{_AR}]{{2,8}})\s+(?P<name>[{_AR}]{{2,2
 _NAME_LEAD = linear(
     r"^(?P<name>[A-Z][\w'’-]{1,30}(?: (?:[A-Z][\w'’-]{1,30}|of|de|van|von))*)(?P<tail>\W.*)$"
 )
+_THE_USER = linear(r"^(?i:the user|user)(?P<own>'s|’s)?(?P<tail>(?: |,).*)$")
 _WORD = runs(r"[^\W\d_][\w'’-]*")
 # Third-person verb forms a subject's own statement turns into the first person.
 _VERBS = {
@@ -136,7 +137,22 @@ def read_subject(text: str) -> Subject:
     return Subject("me", head)
 
 
+def _the_user(head: str) -> Subject | None:
+    """A fact told of "the user" (what curation and capture write) is the user's,
+    read in the first person: "The user moved to Porto" -> "I moved to Porto"."""
+    match = _THE_USER.match(head)
+    if match is None:
+        return None
+    tail = match.group("tail")
+    if match.group("own"):
+        return Subject("me", "My" + tail)
+    return Subject("me", _first_person(tail))
+
+
 def _subject(head: str) -> Subject:
+    user = _the_user(head)
+    if user is not None:
+        return user
     cue = _CUE.match(head) or _CUE_AR.match(head)
     if cue is not None and _is_name(cue.group("name")) and not _is_label(cue.group("name")):
         return Subject("named", cue.group("rest"), cue.group("name"), cue=True)

@@ -109,6 +109,7 @@ class Writer:
         self._cap = settings.tuning.consolidation_page_facts
         self._index = index
         self._targets: dict[str, _Target] = {}
+        self._families: dict[str, list[str]] | None = None
 
     def apply(self, plan: Plan, *, dry_run: bool) -> Written:
         outcomes: dict[str, EntryOutcome] = {}
@@ -245,7 +246,7 @@ class Writer:
     def _holder(self, base: str, holds: Callable[[FactBullet], bool]) -> _Target | None:
         """The page of `base`'s family (it and its continuation pages) holding a
         fact that `holds`."""
-        family = [base, *(s for s in self._index.entries if _base(s) == base and s != base)]
+        family = [base, *self._continuations().get(base, [])]
         family += [s for s in self._targets if _base(s) == base and s not in family]
         for slug in family:
             if slug not in self._targets and slug not in self._index.entries:
@@ -254,6 +255,16 @@ class Writer:
             if any(holds(b) for b in target.facts):
                 return target
         return None
+
+    def _continuations(self) -> dict[str, list[str]]:
+        """Each page's continuation pages in the index, read once per run."""
+        if self._families is None:
+            self._families = {}
+            for slug in self._index.entries:
+                base = _base(slug)
+                if base != slug:
+                    self._families.setdefault(base, []).append(slug)
+        return self._families
 
     def _title_of(self, slug: str) -> str | None:
         entry = self._index.get(slug)

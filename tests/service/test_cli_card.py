@@ -32,7 +32,7 @@ def test_card_json_conversation_voice_and_batch(
     assert blocks["tier"] == "v3"
     assert blocks["profile"] == ""  # no profile file yet
     assert blocks["selected"][0]["slug"] == "people/sam"
-    assert set(blocks["selected"][0]) == {"slug", "title", "lanes", "score"}
+    assert set(blocks["selected"][0]) == {"slug", "title", "lanes", "score", "dated"}
     assert "Dana lives in Lisbon" in blocks["info"]
 
     voice = runner.invoke(cli, ["card", *ws, "--json", "--voice", "--conversation", "c1", "hm?"])
@@ -50,6 +50,26 @@ def test_card_json_conversation_voice_and_batch(
     assert len(lines) == 2
     assert any("hot" in s["lanes"] for s in lines[1]["selected"])
     assert not any("hot" in s["lanes"] for s in lines[0]["selected"])
+
+
+def test_a_cards_pages_are_dated_by_their_newest_current_fact_and_show_it_first(
+    workspace: Workspace,
+) -> None:
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    for text, at in (
+        ("I moved to Manchester.", "2024-06-02T10:00"),
+        ("I live in Leeds, near Hyde Park.", "2024-03-01T10:00"),  # told late, dated early
+        ("I rent a flat with a small garden.", "2024-04-10T10:00"),
+    ):
+        assert runner.invoke(cli, ["remember", *ws, text, "--at", at]).exit_code == 0
+    assert runner.invoke(cli, ["consolidate", *ws]).exit_code == 0
+    card = json.loads(runner.invoke(cli, ["card", *ws, "--json", "where do I live?"]).stdout)
+    [home] = [s for s in card["selected"] if s["slug"] == "me/home"]
+    assert home["dated"] == "2024-06-02"
+    assert 'dated="2024-06-02"' in card["memory"]
+    memory = card["memory"]
+    assert memory.index("I moved to Manchester.") < memory.index("was: I live in Leeds")
 
 
 def test_a_v1_workspace_files_remembered_facts_into_its_knowledge_base_and_shows_them(

@@ -120,7 +120,7 @@ def test_captured_facts_keep_their_provenance_on_the_page_and_in_the_card(
     text = (settings_llm.workspace.concepts_dir / page.path).read_text()
     [bullet] = fact_bullets(text)
     assert bullet.source == "captured" and "src:captured" in text
-    _, shown = split_facts(text)
-    assert shown == [
+    _, items = split_facts(text)
+    assert [i.text for i in items] == [
         "- [15 January 2027] (captured from a conversation) The user moved to Porto in May."
     ]
