@@ -23,8 +23,12 @@ _SENTENCE_END = linear(r"[.!?؟。]\s+")
 
 @dataclass(frozen=True)
 class Chunk:
+    """`history`: every fact in it is no longer current (searched, but ranked
+    below the chunks that hold what is true now)."""
+
     index: int
     text: str
+    history: bool = False
 
 
 def chunk_page(title: str, body: str, count_tokens: TokenCounter, budget: int) -> list[Chunk]:
@@ -46,6 +50,7 @@ def chunk_facts(
     count_tokens: TokenCounter,
     budget: int,
     start: int = 0,
+    current: list[bool] | None = None,
 ) -> list[Chunk]:
     """Fact bullets `per_chunk` at a time (fewer when that would pass the token
     budget), each chunk with the title prefixed, numbered from `start`. A page of
@@ -53,20 +58,28 @@ def chunk_facts(
     a question is about far better than a chunk of a dozen, and its excerpt is
     that fact rather than whatever shares the chunk's words. A fact shown with
     the facts it replaced counts each of them, so a value's history does not
-    crowd other subjects into its chunk."""
+    crowd other subjects into its chunk. `current` says which facts are still
+    true; a chunk of none of them is a `history` chunk."""
     prefix = f"{title}\n\n"
     room = max(16, budget - count_tokens([prefix])[0])
-    groups: list[list[tuple[str, int, bool]]] = []
+    flags = current if current is not None else [True] * len(facts)
+    groups: list[tuple[list[tuple[str, int, bool]], bool]] = []
     used = 0
-    for piece in _fit_lines(facts, count_tokens, room):
-        weight = max(1, piece[0].count("- ["))
-        if not groups or (groups[-1] and used + weight > per_chunk):
-            groups.append([])
-            used = 0
-        groups[-1].append(piece)
-        used += weight
-    bodies = [text for group in groups for text in _pack(group, room)]
-    return [Chunk(start + i, prefix + text) for i, text in enumerate(bodies)]
+    for fact, now in zip(facts, flags, strict=True):
+        for piece in _fit_lines([fact], count_tokens, room):
+            weight = max(1, piece[0].count("- ["))
+            if not groups or (groups[-1][0] and used + weight > per_chunk):
+                groups.append(([], False))
+                used = 0
+            pieces, any_now = groups[-1]
+            pieces.append(piece)
+            groups[-1] = (pieces, any_now or now)
+            used += weight
+    out: list[Chunk] = []
+    for pieces, any_now in groups:
+        for text in _pack(pieces, room):
+            out.append(Chunk(start + len(out), prefix + text, history=not any_now))
+    return out
 
 
 def page_text(title: str, chunks: list[Chunk]) -> str:

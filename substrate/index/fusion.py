@@ -16,14 +16,15 @@ LoCoMo, see docs/benchmarks.md).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from substrate.index.excerpts import SPAN_BREAK, chunk_excerpt
-from substrate.index.store import DENSE, DENSE_ML, SPARSE, StoreHit
+from substrate.index.store import DENSE, DENSE_ML, HISTORY, SPARSE, StoreHit
 
 RRF_K = 60
+HISTORY_WEIGHT = 0.8
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ def fuse(
     `limit` of them when given (a search scores ~250 candidate pages for 20 hits,
     and building a hit costs more than scoring it). `payloads` completes the
     shown chunks' payloads when the store searched without them."""
+    signals = {name: _history_demoted(hits) for name, hits in signals.items()}
     best = {
         name: {str(h.payload["slug"]): h for h in _best_per_page(signals.get(name, []))}
         for name in SIGNALS
@@ -140,6 +142,19 @@ def fuse(
         _hit(slug, [next(full) for _ in spans], scores[slug], page_ranks, raw)
         for slug, spans, page_ranks, raw in shown
     ]
+
+
+def _history_demoted(hits: list[StoreHit]) -> list[StoreHit]:
+    """A chunk of facts that are all no longer current scores `HISTORY_WEIGHT` of
+    what it matched, so the page holding the value now ranks above it while a
+    question only the old value answers still finds it."""
+    if not any(h.payload.get("kind") == HISTORY for h in hits):
+        return hits
+    scaled = [
+        replace(h, score=h.score * HISTORY_WEIGHT) if h.payload.get("kind") == HISTORY else h
+        for h in hits
+    ]
+    return sorted(scaled, key=lambda h: -h.score)
 
 
 def _anchor(
@@ -252,7 +267,7 @@ def _hit(
     return Hit(
         slug=slug,
         title=title,
-        kind=str(payload.get("kind", "page")),
+        kind="page" if payload.get("kind") == HISTORY else str(payload.get("kind", "page")),
         score=score,
         dense_rank=ranks[DENSE],
         sparse_rank=ranks[SPARSE],

@@ -48,7 +48,7 @@ from substrate.index.index_state import (
 from substrate.index.page_context import page_context, with_context
 from substrate.index.qdrant_edge import check_free_space
 from substrate.index.reweight import avgdl_for, reweight
-from substrate.index.store import DENSE, DENSE_ML, IndexPoint, VectorStore
+from substrate.index.store import DENSE, DENSE_ML, HISTORY, IndexPoint, VectorStore
 from substrate.pages.fact_section import split_facts
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
@@ -345,8 +345,8 @@ class Maintenance:
         if len(chunks) == 1 and not chunks[0].text.removeprefix(f"{doc.title}\n\n").strip():
             chunks = []  # a page of facts alone: no empty prose chunk
         per_chunk = self._settings.tuning.facts_per_chunk
-        texts = [item.text for item in facts]
-        return chunks + chunk_facts(doc.title, texts, per_chunk, count, budget, len(chunks))
+        texts, now = [i.text for i in facts], [i.current for i in facts]
+        return chunks + chunk_facts(doc.title, texts, per_chunk, count, budget, len(chunks), now)
 
     def _read_state(self) -> dict[str, Any]:
         return read_index_state(self._state_path)
@@ -397,7 +397,7 @@ def _payload(doc: _Doc, chunk: Chunk) -> dict[str, Any]:
     return {
         "slug": doc.slug,
         "title": doc.title,
-        "kind": doc.kind,
+        "kind": HISTORY if chunk.history else doc.kind,
         "fresh_at": doc.fresh_at,
         "chunk": chunk.index,
         "text": chunk.text,

@@ -22,7 +22,7 @@ from substrate.index.embedding import Embedder, Vectors
 from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
 from substrate.index.fusion import Fusion, Hit, fuse
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
-from substrate.index.store import DENSE, DENSE_ML, SPARSE, StoreHit, VectorStore
+from substrate.index.store import DENSE, DENSE_ML, HISTORY, SPARSE, StoreHit, VectorStore
 from substrate.pages.page_index import PageIndex
 from substrate.safety.inputs import checked_text
 
@@ -136,7 +136,7 @@ class SearchIndex:
         excerpt_chars: int = EXCERPT_CHARS,
     ) -> list[Hit]:
         """`search` with the query's dense vectors already computed (batches embed at once)."""
-        kinds = ["page", "capability"] if include_capabilities else ["page"]
+        kinds = ["page", HISTORY, *(["capability"] if include_capabilities else [])]
         tokens, keys = query_terms(query), question_keys(query)
         sparse = query_vector(tokens, keys)
         signals = self._store.search(vectors, sparse, candidate_chunks(k), kinds)

@@ -4,7 +4,8 @@ point ids and the hit types both adapters answer with.
 Schema (both adapters): named dense vectors (cosine) — `dense` (the English
 model) and, when configured, `dense_ml` (the multilingual one) — and the sparse
 vector `bm25` with Qdrant's IDF modifier, payload `slug`, `title`, `kind`
-(`page` | `capability`), `fresh_at` (epoch seconds or null), `chunk`, `text`,
+(`page` | `capability` | `history`: a chunk of a page's facts none of which is
+current any more), `fresh_at` (epoch seconds or null), `chunk`, `text`,
 `source`, with keyword indexes on `slug` and `kind`. Point ids are
 uuid5(slug#chunk), so re-embedding is an idempotent upsert.
 
@@ -30,6 +31,7 @@ from substrate.index.embedding import Vectors
 DENSE = "dense"
 DENSE_ML = "dense_ml"
 SPARSE = "bm25"
+HISTORY = "history"  # the kind of a page chunk whose facts are all no longer current
 Dims = dict[str, int]  # dense vector name -> dimension
 POINT_NAMESPACE = uuid.UUID("6f1c2d8e-5d0b-4c43-9a55-3f1f4e2b7a10")
 

@@ -52,6 +52,19 @@ def test_a_dense_best_page_under_the_floor_is_left_where_fusion_put_it() -> None
     assert "p9" not in [h.slug for h in fuse(signals(0.45), off)][:ANCHOR_RANK]
 
 
+def test_a_chunk_of_old_facts_scores_below_the_same_match_on_a_current_one() -> None:
+    def one(slug: str, kind: str, score: float) -> StoreHit:
+        return StoreHit(score, {"slug": slug, "kind": kind, "text": slug})
+
+    matched = {
+        DENSE: [one("a/then", "history", 0.6), one("b/now", "page", 0.6), one("c", "page", 0.1)],
+        SPARSE: [one("a/then", "history", 5.0), one("b/now", "page", 5.0), one("c", "page", 1.0)],
+    }
+    ranked = fuse(matched, Fusion({DENSE: 0.5, SPARSE: 0.5}))
+    assert [h.slug for h in ranked] == ["b/now", "a/then", "c"]
+    assert ranked[1].kind == "page"  # a page, whichever of its chunks is shown
+
+
 def test_query_stopwords_leave_the_question_s_content_words() -> None:
     terms = query_terms("I've been wondering lately, could you suggest some tips for my sourdough?")
     assert terms == tokenize("sourdough")

@@ -405,3 +405,22 @@ def test_best_chunks_gives_each_named_page_its_nearest_chunk_only(index: SearchI
     assert best["notes/tea"][0] > best["people/sam"][0]
     assert "green tea" in best["notes/tea"][1]
     assert index.best_chunks(vectors, []) == {}
+
+
+def test_a_chunk_of_facts_no_longer_current_ranks_below_the_value_now(
+    index: SearchIndex, write_page: PageWriter
+) -> None:
+    section = "<!-- memory:facts -->\n## Facts\n{}\n<!-- /memory:facts -->\n"
+    bullet = "- [2024-03-01] I keep my bike in the shed by the river. <!-- e:{} -->"
+    write_page("b/now", "---\ntitle: Bikes\n---\n" + section.format(bullet.format("aaaaaaaaaaa1")))
+    write_page(
+        "a/then",  # first on a tie
+        "---\ntitle: Bikes\n---\n"
+        + section.format("### Earlier\n" + bullet.format("aaaaaaaaaaa2")),  # moved there by hand
+    )
+    index.maintain()
+    hits = index.search("where do I keep my bike", 5)
+    order = [h.slug for h in hits]
+    assert order.index("b/now") < order.index("a/then")  # same words: the current one first
+    old = next(h for h in hits if h.slug == "a/then")
+    assert old.kind == "page" and "was: I keep my bike" in old.excerpt  # still found, marked
