@@ -63,9 +63,10 @@ from filing import (
     per_session,
     per_statement,
 )
+from longmemeval import turn_share
 
 from substrate import Settings, parse_config
-from substrate.index import SearchIndex, tokenize
+from substrate.index import SearchIndex
 from substrate.pages import fact_bullets
 
 EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
@@ -142,16 +143,6 @@ def lme_users(data: Path) -> list[dict[str, Any]]:
                     evidence.append(fold(turn["content"]))
         users.append({"question": q, "facts": facts, "evidence": evidence})
     return users
-
-
-def turn_share(card: str, turns: list[str]) -> float:
-    words = set(tokenize(card))
-    best = 0.0
-    for turn in turns:
-        terms = set(tokenize(turn))
-        if terms:
-            best = max(best, len(terms & words) / len(terms))
-    return best
 
 
 def page_holds(settings: Settings, texts: set[str]) -> set[str]:

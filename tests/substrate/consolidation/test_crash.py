@@ -51,6 +51,28 @@ def facts_on_pages(settings: Settings) -> Counter[str]:
     return counts
 
 
+def kill_runs(
+    settings: Settings, texts: list[str], times: int, rng: random.Random, longest: float
+) -> None:
+    """Start a consolidation `times` times and kill -9 it within `longest` seconds;
+    after each kill, no fact is on two pages and none is lost."""
+    progress = []
+    for _ in range(times):
+        with subprocess.Popen(
+            [sys.executable, "-c", RUNNER, str(settings.workspace.root)], stdout=subprocess.PIPE
+        ) as proc:
+            assert proc.stdout is not None
+            proc.stdout.readline()  # imports done: the kill lands in the run, not in startup
+            time.sleep(rng.uniform(0.02, longest))
+            proc.send_signal(signal.SIGKILL)
+        on_pages = facts_on_pages(settings)
+        buffered = {e.text for e in read_buffer(settings)}
+        assert max(on_pages.values(), default=1) == 1  # never filed twice
+        assert set(texts) == set(on_pages) | buffered  # never lost
+        progress.append(len(on_pages))
+    assert 0 < progress[0] < len(texts), progress  # the kills land inside runs, not after them
+
+
 def test_kill_9_twenty_times_then_a_rerun_files_every_fact_once(settings: Settings) -> None:
     settings.workspace.config_path.write_text(
         "[memory.substrate]\nconsolidation_batch_entries = 20\nconsolidation_page_facts = 8\n"
@@ -62,22 +84,7 @@ def test_kill_9_twenty_times_then_a_rerun_files_every_fact_once(settings: Settin
     texts = [f"{NAMES[i % 5]} noted thing number {i}" for i in range(FACTS)]
     for i, text in enumerate(texts):
         remember(settings, text, now=datetime(2023, 5, 1 + i % 28, 10, i % 60, tzinfo=UTC))
-    rng = random.Random(11)
-    progress = []
-    for _ in range(20):
-        with subprocess.Popen(
-            [sys.executable, "-c", RUNNER, str(settings.workspace.root)], stdout=subprocess.PIPE
-        ) as proc:
-            assert proc.stdout is not None
-            proc.stdout.readline()  # imports done: the kill lands in the run, not in startup
-            time.sleep(rng.uniform(0.02, 0.5))
-            proc.send_signal(signal.SIGKILL)
-        on_pages = facts_on_pages(settings)
-        buffered = {e.text for e in read_buffer(settings)}
-        assert max(on_pages.values(), default=1) == 1  # never filed twice
-        assert set(texts) == set(on_pages) | buffered  # never lost
-        progress.append(len(on_pages))
-    assert 0 < progress[0] < FACTS, progress  # the kills land inside runs, not after them
+    kill_runs(settings, texts, 20, random.Random(11), 0.5)
     consolidate_all(settings)
     assert facts_on_pages(settings) == Counter(texts)
     assert read_buffer(settings) == []
@@ -104,22 +111,7 @@ def test_kill_9_in_superseding_runs_leaves_each_fact_once_and_one_current_home(
             remember(
                 settings, texts[-1], now=datetime(2023, 1, 2, tzinfo=UTC) + timedelta(days=3 * i)
             )
-    rng = random.Random(5)
-    progress = []
-    for _ in range(12):
-        with subprocess.Popen(
-            [sys.executable, "-c", RUNNER, str(settings.workspace.root)], stdout=subprocess.PIPE
-        ) as proc:
-            assert proc.stdout is not None
-            proc.stdout.readline()
-            time.sleep(rng.uniform(0.02, 0.4))
-            proc.send_signal(signal.SIGKILL)
-        on_pages = facts_on_pages(settings)
-        buffered = {e.text for e in read_buffer(settings)}
-        assert max(on_pages.values(), default=1) == 1
-        assert set(texts) == set(on_pages) | buffered
-        progress.append(len(on_pages))
-    assert 0 < progress[0] < len(texts), progress  # the kills land inside runs
+    kill_runs(settings, texts, 12, random.Random(5), 0.4)
     consolidate_all(settings)
     assert facts_on_pages(settings) == Counter(texts)
     home = fact_bullets(read_text_snapshot(settings.workspace.concepts_dir / "me/home.md")[0])
