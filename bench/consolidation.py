@@ -157,19 +157,20 @@ def page_holds(settings: Settings, texts: set[str]) -> set[str]:
 
 
 def placed(settings: Settings, facts: list[Fact]) -> dict[str, int]:
-    """Facts lost (on no page) and duplicated (on pages more often than said)."""
+    """Facts lost (on no page) and duplicated (on pages more often than said): a
+    filed fact counts as a bullet, a fact of a naive page as its text in the body."""
     counts: Counter[str] = Counter()
+    bodies: list[str] = []
     for path in settings.workspace.concepts_dir.rglob("*.md"):
         text = path.read_text()
         bullets = fact_bullets(text)
         if bullets:
             counts.update(fold(b.text) for b in bullets)
         else:
-            body = text.split("\n---\n", 1)[-1]
-            counts.update(
-                fold(line.removeprefix("- ")) for line in body.splitlines() if line.strip()
-            )
+            bodies.append(fold(text.split("\n---\n", 1)[-1]))
     said = Counter(fold(f.text) for f in facts)
+    for t in said if bodies else ():
+        counts[t] += sum(body.count(t) for body in bodies)
     return {
         "facts_lost": sum(1 for t in said if counts[t] == 0),
         "facts_duplicated": sum(1 for t, n in said.items() if counts[t] > n),
@@ -240,6 +241,8 @@ def run_longmemeval(
 ) -> dict[str, Any]:
     users = lme_users(args.data)
     users = [u for i, u in enumerate(users) if args.half == "all" or i % 2 == (args.half == "odd")]
+    if args.types:
+        users = [u for u in users if u["question"]["question_type"] in args.types.split(",")]
     users = users[: args.questions]
     scored: dict[str, dict[str, list[dict[str, float]]]] = {n: defaultdict(list) for n in kinds}
     totals: dict[str, Counter[str]] = defaultdict(Counter)
@@ -278,6 +281,9 @@ def run_longmemeval(
                     row["answer_in_card"] = float(answer.casefold() in card.casefold())
                 for group in ("all", q["question_type"]):
                     scored[name][group].append(row)
+                if args.dump is not None:
+                    dump = {"id": q["question_id"], "type": q["question_type"], "layout": name}
+                    args.dump.write(json.dumps(dump | row | {"card": card}) + "\n")
                 shutil_rmtree(root)
             print(f"question {n + 1}/{len(users)} {q['question_type']}", file=sys.stderr)
     report: dict[str, Any] = {
@@ -330,6 +336,10 @@ def main() -> None:
     parser.add_argument("--half", choices=["all", "even", "odd"], default="all")
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=TOML")
     parser.add_argument("--no-baselines", action="store_true")
+    parser.add_argument(
+        "--dump", type=argparse.FileType("w"), help="LongMemEval: each question's scores and card"
+    )
+    parser.add_argument("--types", default="", help="LongMemEval: only these question types")
     args = parser.parse_args()
     variants = {"consolidated": ""} | dict(_variant(v) for v in args.variant)
     kinds = [*variants, *([] if args.no_baselines else ["per_statement", "per_session"])]

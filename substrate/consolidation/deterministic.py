@@ -3,7 +3,9 @@
 1. `hint`: the entry's first `[[slug]]` hint (a page made there if none exists);
 2. `topic`: a fact the user states about themselves goes onto their own page
    for its topic (`me/home`, `me/work`, … : `lexicon.TOPICS`), by the slot it
-   states or the words it uses;
+   states or the words it uses (two topic words, or one in a short fact); one
+   that names no topic of its own, said within `CONTINUITY_S` of the user's
+   previous fact, continues the conversation on that fact's page;
 3. `person`: a fact about a named person goes onto the page of that name
    (recorded as `entity`), or a new one: a relative named as one ("my sister
    Anika") makes `people/anika`, "Anika (sister)"; a cue line ("Caroline: I
@@ -14,9 +16,10 @@
 5. `search`: the best hybrid-search page when its best chunk's cosine (MiniLM
    or multilingual) clears `consolidation_search_floor` and its fused score
    leads the runner-up's by `consolidation_search_margin`;
-6. `new`: a new page titled by the fact's leading name or noun phrase;
-7. `inbox`: the dated inbox page, when nothing nameable is found (and for the
-   user's own words that no topic, slot or search places).
+6. `new`: a new page titled by the name the fact leads with;
+7. `inbox`: a fact that names nothing continues the page of the fact said just
+   before it (within `CONTINUITY_S`: the same conversation), else goes to the
+   dated inbox page.
 
 Every placement carries the fact's slot reading, for the writer's lifecycle
 decision (`lifecycle`), and the other pages the fact names, which its page
@@ -33,7 +36,7 @@ from substrate.consolidation.lexicon import TOPICS
 from substrate.consolidation.lifecycle import reading_of
 from substrate.consolidation.naming import leading_name, slugify, unique_slug
 from substrate.consolidation.plan import Placement, Plan
-from substrate.consolidation.subjects import Subject, read_subject, topic_of
+from substrate.consolidation.subjects import Subject, read_subject, topic_score
 from substrate.index import EntityMatcher, Hit, SearchIndex, name_words
 from substrate.intake import BufferEntry
 from substrate.pages import PageIndex, slug_problem
@@ -42,6 +45,9 @@ from substrate.safety import linear
 _HINT = linear(r"\[\[[^\]]*\]\]")
 SEARCH_K = 3
 MINE = "me"  # the user's own pages, one per topic
+STRONG_TOPIC = 2  # topic words that place a long fact on their own
+SHORT_FACT = 25  # words: a fact this short is placed by one topic word
+CONTINUITY_S = 30 * 60  # a fact within this of the one before is the same conversation
 PEOPLE = "people"
 
 
@@ -94,6 +100,8 @@ class DeterministicFiler:
         if placement is None:
             placement = self._new(entry, "" if subject.kind == "me" else text, run)
         related = tuple(s for s in run.named_pages(text) if s != placement.slug)
+        if placement.slug is not None:
+            run.said(entry, placement.slug)
         return replace(placement, reading=reading_of(text), related=related)
 
     def _by_subject(
@@ -103,7 +111,16 @@ class DeterministicFiler:
             return self._person(entry, subject, run)
         if subject.kind != "me":
             return None
-        topic = reading_of(text).topic or topic_of(text)
+        slotted = reading_of(text).topic
+        if slotted:
+            return self._mine(entry, slotted, run)
+        topic, words = topic_score(text)
+        if words >= STRONG_TOPIC or (topic and len(text.split()) <= SHORT_FACT):
+            return self._mine(entry, str(topic), run)
+        follows = run.follows(entry)
+        if follows is not None:
+            why = f"continues the conversation filed on {follows} (no topic of its own)"
+            return Placement(entry, "file", follows, "topic", why, run.title(follows))
         return self._mine(entry, topic, run) if topic else None
 
     def _mine(self, entry: BufferEntry, topic: str, run: BatchRun) -> Placement:
@@ -186,6 +203,10 @@ class DeterministicFiler:
 
     def _new(self, entry: BufferEntry, text: str, run: BatchRun) -> Placement:
         title = leading_name(text)
+        follows = run.follows(entry) if title is None else None
+        if follows is not None:
+            why = f"names nothing: continues the conversation filed on {follows}"
+            return Placement(entry, "file", follows, "inbox", why, run.title(follows))
         if title is None:
             slug = f"inbox/{entry.at:%Y-%m-%d}"
             if slug not in run.index.entries and slug not in run.created:
@@ -205,6 +226,7 @@ class BatchRun:
         self.index = batch.index
         self.matcher = batch.matcher
         self.created: dict[str, str] = {}  # slug -> title
+        self._last: tuple[float, str] | None = None  # the last fact placed: when, where
         self._names: dict[tuple[str, ...], str] = {}
 
     def __contains__(self, slug: object) -> bool:
@@ -218,6 +240,17 @@ class BatchRun:
 
     def title(self, slug: str) -> str | None:
         return self.created.get(slug)
+
+    def said(self, entry: BufferEntry, slug: str) -> None:
+        """The batch's last fact went to `slug`."""
+        self._last = (entry.at.timestamp(), slug)
+
+    def follows(self, entry: BufferEntry) -> str | None:
+        """Where the previous fact went, when `entry` was said soon after it."""
+        if self._last is None:
+            return None
+        at, slug = self._last
+        return slug if abs(entry.at.timestamp() - at) <= CONTINUITY_S else None
 
     def named_pages(self, text: str) -> list[str]:
         """Every page `text` names (those made this batch too), but the user's own."""

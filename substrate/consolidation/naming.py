@@ -5,9 +5,9 @@ that opens the fact, unless that opening word is a function word, a common
 sentence opener (a time word, a frequent verb), a gerund ("Painting is a
 fun way for Melanie…") or a greeting, interjection, pronoun, contraction or
 filler word (`lexicon.FILLER`: "Yeah", "I'm", "It"); then the first
-capitalised run inside the sentence. Failing both, its leading noun-ish
-phrase (up to four words that are none of those). Deterministic and cheap:
-no tagger, no model.
+capitalised run inside the sentence. A fact that names nothing gets no
+title: a run of its ordinary words ("Prefer coffee black milk") reads as no
+page's name. Deterministic and cheap: no tagger, no model.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ MAX_SLUG_CHARS = 60
 
 
 def leading_name(text: str) -> str | None:
-    """The fact's leading named entity or noun phrase, or None when it has none."""
+    """The fact's leading named entity, or None when it names none."""
     clean = _HINT.sub(" ", text.split("\n", 1)[0])
     words = [(m.group(), m.start()) for m in _WORD.finditer(clean)]
     for i, (word, start) in enumerate(words):
@@ -62,10 +62,7 @@ def leading_name(text: str) -> str | None:
         if _opens_sentence(clean, start) and _plain_opener(word):
             continue
         return _capital_run(words, i)
-    content = [w for w, _ in words if not _filler(w.lower())]
-    if len(content) < 2:
-        return None  # nothing nameable: the day's inbox
-    return " ".join(content[:MAX_TITLE_WORDS]).capitalize()
+    return None  # nothing nameable: a run of ordinary words is no title
 
 
 def _filler(word: str) -> bool:

@@ -245,10 +245,15 @@ def _is_label(name: str) -> bool:
 
 def topic_of(text: str) -> str | None:
     """The topic whose words the fact uses most (ties: the first in `TOPIC_WORDS`)."""
+    return topic_score(text)[0]
+
+
+def topic_score(text: str) -> tuple[str | None, int]:
+    """(the topic whose words the fact uses most, how many of them it uses)."""
     words = {w.lower().replace("’", "'") for w in _WORD.findall(text)}
     best, score = None, 0
     for topic, vocabulary in TOPIC_WORDS.items():
         found = len(words & vocabulary)
         if found > score:
             best, score = topic, found
-    return best
+    return best, score

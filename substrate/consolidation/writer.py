@@ -9,9 +9,10 @@ the current fact of its slot, a backdated one goes into the history) and
 continuation pages: a page holding `consolidation_page_facts` facts takes no
 more, and the next fact for it goes to `<page>/<YYYY-MM>` of the fact's month
 (then `-2`, `-3`…), titled and linked to it, so a person's page does not grow
-into one unreadable list. A fact whose slot already has a current fact in that
-family goes to the page holding it, full or not, so a value and what it
-replaced stay together. Every page is written atomically and drift-aware
+into one unreadable list. A fact that may replace the current fact of its slot
+(a single-valued slot, or one whose old value it names) goes to the page of
+that family holding it, full or not, so a value and what it replaced stay
+together. Every page is written atomically and drift-aware
 against the text read for the plan: a page changed by hand meanwhile is
 refused, and the entries meant for it stay in the buffer for the next run. A
 fact and the facts it replaces are on one page, so one page write carries
@@ -155,7 +156,7 @@ class Writer:
         if p.action == "skip" or p.slug is None:
             return EntryOutcome(p.entry.id, "skipped", None, p.decided_by, p.reason)
         reading = p.reading or reading_of(p.entry.text)
-        target = self._room_for(p, reading.slot)
+        target = self._room_for(p, reading.slot if reading.single or reading.olds else None)
         target.placements.append(p)
         target.related += [s for s in p.related if s != target.slug and s not in target.related]
         text = bullet_text(p.entry.text, target.slug)
@@ -211,8 +212,9 @@ class Writer:
         )
 
     def _room_for(self, p: Placement, slot: str | None) -> _Target:
-        """`p`'s page, the page of its family holding its slot's current fact, or
-        the continuation page of the fact's month once the page is full."""
+        """`p`'s page, the page of its family holding the current fact of `slot`
+        (one the fact may replace: a single-valued slot, or one it names an old
+        value of), or the continuation page of the fact's month once full."""
         target = self._target(p.slug or "", p.title, aliases=p.aliases)
         ids = p.intent.ids if p.intent is not None else ()
         if ids:

@@ -36,7 +36,7 @@ from substrate.config.cpus import usable_cpus
 from substrate.config.settings import Settings
 from substrate.errors import InvalidInputError
 from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokenize
-from substrate.index.bulk import embed_batches
+from substrate.index.chunk_vectors import ChunkVectors
 from substrate.index.chunks import Chunk, chunk_facts, chunk_page
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.index_state import (
@@ -130,6 +130,7 @@ class Maintenance:
     ) -> None:
         self._settings = settings
         self._embedders = embedders
+        self._chunk_vectors = ChunkVectors()
         self._embedder = embedders[DENSE]
         self._store = store
         self._identity = identity
@@ -302,7 +303,7 @@ class Maintenance:
         size = self._settings.compute.batch_size
         batches = [planned[start : start + size] for start in range(0, total, size)]
         texts = [[chunk.text for _, chunk, _, _ in batch] for batch in batches]
-        embedded = embed_batches(
+        embedded = self._chunk_vectors.embed(
             self._embedders, texts, usable_cpus(), self._settings.compute.concurrent
         )
         for start, batch, vectors in zip(range(0, total, size), batches, embedded, strict=True):

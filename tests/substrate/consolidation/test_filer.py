@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from substrate import Settings, read_buffer
+from substrate import Settings, read_buffer, remember
 from substrate.consolidation import consolidate, consolidate_all
 from substrate.index import SearchIndex
 from substrate.pages import fact_bullets, load_page_index
 from tests.conftest import PageWriter
 from tests.races import before_exchange
-from tests.substrate.consolidation.conftest import MidRun
+from tests.substrate.consolidation.conftest import DAY, MidRun
 
 
 def page(settings: Settings, slug: str) -> str:
@@ -37,7 +38,8 @@ def test_each_cascade_step_decides_and_is_recorded(
     named = say("Sammy moved to Porto last spring", 1)
     searched = say("tomatoes basil courgettes need watering and compost", 2)
     new = say("Caroline joined a choir in Lisbon", 3)
-    inbox = say("ok so that went well i think", 4)
+    # hours later: not a continuation of the facts above
+    inbox = remember(settings, "ok so that went well i think", now=DAY + timedelta(hours=3)).id
     outcome = consolidate(settings, search=index)
     got = by_id(outcome)
     assert (got[hinted].page, got[hinted].decided_by) == ("home/flat", "hint")

@@ -187,3 +187,26 @@ def test_essentials_holds_the_current_core_facts_and_keeps_the_rest(settings: Se
     consolidate(settings)
     again = path.read_text()
     assert "- Home: I moved to York." in again and again.count("## Now") == 1
+
+
+def test_a_long_statement_with_no_topic_of_its_own_continues_the_conversation(
+    settings: Settings,
+) -> None:
+    say(settings, "I'm planning a trip to Kyoto in April, my first time in Japan.", at(3))
+    follow = say(
+        settings,
+        "What would you suggest for someone who wants to see the temples early in the "
+        "morning before the crowds arrive, and who also wants to try the local breakfast "
+        "places without needing a reservation?",
+        at(3).replace(minute=10),
+    )
+    later = say(
+        settings,
+        "What would you suggest for someone who wants to see the temples early in the "
+        "morning before the crowds arrive, and who likes quiet gardens more than shops?",
+        at(5),  # another day: not the same conversation
+    )
+    outcome = consolidate(settings)
+    got = {e.id: e for e in outcome.entries}
+    assert got[follow].page == "me/travel" and "continues the conversation" in got[follow].reason
+    assert got[later].page != "me/travel"
