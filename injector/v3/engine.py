@@ -16,22 +16,26 @@ conversation's frozen card from its previous turn at once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from injector.blocks import SelectedPage
 from injector.page_state import PageState
-from injector.render import excerpt_shares
 from injector.v3.card import CardPage, render_card
+from injector.v3.fitting import units_of
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.health import note_unsaved
 from lanes.registry import Turn, propose
 from lanes.select import Selected, select
 from substrate.config import Settings
 from substrate.config.lanes import learns_edges
-from substrate.index import Hit, SearchIndex, excerpt_for
+from substrate.index import Hit, SearchIndex
 from substrate.index.bm25 import query_terms, question_keys
-from substrate.pages import PageIndex
+from substrate.pages import PageIndex, in_words
 
 SEARCH_K = 20
+CARD_SPANS = (4, 0.5)  # a page's chunks a card may show, and how close to its best
+FILL_FLOOR = 0.3  # a hit filling the room left scores this share of the best hit
+ROOM = "room"  # why a page filling the room is on the card
 
 Picked = tuple[str, list[SelectedPage]]  # (the rendered block, the pages on it)
 
@@ -66,10 +70,9 @@ class V3Engine:
 
     def assemble(self, turn: str, conversation_id: str | None, now: float) -> Picked:
         """The card for the turn's text (already cut to `query_bytes`)."""
-        v3 = self._v3
         assert self._search is not None, "the spine checks for an index first"
         hits = (
-            self._search.search(turn, SEARCH_K, excerpt_chars=v3.card_budget_chars)
+            self._search.search(turn, SEARCH_K, excerpt_chars=None, spans=CARD_SPANS)
             if turn.strip()
             else []
         )
@@ -91,8 +94,10 @@ class V3Engine:
             turn = Turn(message, index, matcher, hits, conversation, graph, now, v3)
             proposals = propose(turn)
         chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
+        chosen += room_fill(chosen, hits, v3.max_pages)
         pages = self._card_pages(chosen, index, hits, message)
-        memory, shown = render_card(pages, v3.card_budget_chars)
+        today = in_words(datetime.fromtimestamp(now, UTC).date())
+        memory, shown = render_card(pages, v3.card_budget_chars, today, v3.card_excerpt_decay)
         shown_slugs = {p.slug for p in shown}
         dated = {p.slug: p.dated for p in shown}
         selected = [
@@ -148,36 +153,46 @@ class V3Engine:
     def _card_pages(
         self, chosen: list[Selected], index: PageIndex, hits: list[Hit], message: str
     ) -> list[CardPage]:
-        """Each page with its excerpt re-centred on the lines the turn names, cut to
-        about the room the card can give it: the card shares its budget between all
-        its pages, and cutting a search excerpt from its start would drop the line
-        that matched whenever it was not the first."""
+        """Each page with its units, best first: a search hit's chunks as search
+        ranked them (`fitting`), a page chosen without one by its summary or the
+        head of its body."""
         by_slug = {h.slug: h for h in hits}
-        rank = {h.slug: i for i, h in enumerate(hits)}
         terms = {*query_terms(message), *question_keys(message)}
-        decay = self._v3.card_excerpt_decay
-        weights = [decay ** rank.get(s.slug, len(hits)) for s in chosen]
-        shares = excerpt_shares(weights, self._v3.card_budget_chars)
         pages = []
-        for s, weight, share in zip(chosen, weights, shares, strict=True):
+        for s in chosen:
             entry = index.entries[s.slug]
             hit = by_slug.get(s.slug)
-            if hit is not None:
-                excerpt = excerpt_for(hit.excerpt, terms, share)
-            else:
-                excerpt = self._state.page_excerpt(entry)
+            excerpt = hit.excerpt if hit is not None else self._state.page_excerpt(entry)
             pages.append(
                 CardPage(
                     slug=s.slug,
                     title=entry.title,
-                    dated=entry.fresh_at.strftime("%Y-%m-%d")
-                    if entry.fresh_at
-                    else None,  # newest current fact
+                    dated=entry.fresh_at.strftime("%Y-%m-%d") if entry.fresh_at else None,
                     lanes=tuple(s.lanes),
                     source=entry.source,
                     excerpt=excerpt,
                     quarantine=entry.quarantine,
-                    weight=weight,
+                    units=tuple(units_of(excerpt, terms)),
                 )
             )
         return pages
+
+
+def room_fill(chosen: list[Selected], hits: list[Hit], most: int) -> list[Selected]:
+    """The turn's next search hits for the room the lanes left: those scoring at
+    least `FILL_FLOOR` of its best hit, up to `most` pages on the card in all.
+    The fused score says how a hit stands against the turn's best, not how good
+    it is, so the floor is relative; the card leaves off what it cannot show."""
+    if not hits or len(chosen) >= most:
+        return []
+    taken = {s.slug for s in chosen}
+    floor = FILL_FLOOR * hits[0].score
+    out: list[Selected] = []
+    for hit in hits:
+        if len(chosen) + len(out) >= most:
+            break
+        if hit.slug not in taken and hit.score >= floor:
+            share = hit.score / hits[0].score if hits[0].score else 0.0
+            reason = f"fills the room: {share:.2f} of the best hit's score"
+            out.append(Selected(hit.slug, ROOM, hit.score, [ROOM], {ROOM: reason}))
+    return out

@@ -109,11 +109,14 @@ def fuse(
     sparse_coverage: float = 1.0,
     limit: int | None = None,
     payloads: Callable[[list[StoreHit]], list[dict[str, Any]]] | None = None,
+    spans: tuple[int, float] = (MAX_SPANS, SPAN_RATIO),
 ) -> list[Hit]:
     """Pages ranked by the weighted sum of their per-signal scores; the first
     `limit` of them when given (a search scores ~250 candidate pages for 20 hits,
     and building a hit costs more than scoring it). `payloads` completes the
-    shown chunks' payloads when the store searched without them."""
+    shown chunks' payloads when the store searched without them. `spans`: how
+    many of a page's chunks its excerpt may show, and how close to its best
+    chunk's score another must come."""
     signals = {name: _history_demoted(hits) for name, hits in signals.items()}
     best = {
         name: {str(h.payload["slug"]): h for h in _best_per_page(signals.get(name, []))}
@@ -129,7 +132,7 @@ def fuse(
             part = {slug: weight / (RRF_K + r) for slug, r in ranks[name].items()}
         for slug, value in part.items():
             scores[slug] = scores.get(slug, 0.0) + value
-    excerpts = _excerpt_chunks(signals, best, fusion, weights)
+    excerpts = _excerpt_chunks(signals, best, fusion, weights, spans)
     order = _anchor(sorted(scores, key=lambda slug: (-scores[slug], slug)), best, scores, fusion)
     shown = []
     for slug in order[:limit]:
@@ -191,6 +194,7 @@ def _excerpt_chunks(
     best: dict[str, dict[str, StoreHit]],
     fusion: Fusion,
     weights: dict[str, float],
+    spans: tuple[int, float],
 ) -> dict[str, list[StoreHit]]:
     """The chunk each page shows: the one the signals together score highest, each
     chunk scored like its page would be. A page's best chunk by meaning and its best
@@ -214,9 +218,10 @@ def _excerpt_chunks(
     for key, score in sorted(combined.items(), key=lambda kv: -kv[1]):
         hit = chunk_of[key]
         ranked.setdefault(str(hit.payload["slug"]), []).append((score, hit))
+    most, ratio = spans
     out = {
         slug: [chunks[0][1]]
-        + [h for s, h in chunks[1:MAX_SPANS] if chunks[0][0] > 0 and s >= SPAN_RATIO * chunks[0][0]]
+        + [h for s, h in chunks[1:most] if chunks[0][0] > 0 and s >= ratio * chunks[0][0]]
         for slug, chunks in ranked.items()
     }
     for name in SIGNALS:  # a page only a zero-weight signal found keeps that chunk

@@ -20,7 +20,7 @@ from substrate.errors import InvalidInputError
 from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector, question_keys
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
-from substrate.index.fusion import Fusion, Hit, fuse
+from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, Fusion, Hit, fuse
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
 from substrate.index.store import DENSE, DENSE_ML, HISTORY, SPARSE, StoreHit, VectorStore
 from substrate.pages.page_index import PageIndex
@@ -95,11 +95,13 @@ class SearchIndex:
         k: int = 10,
         *,
         include_capabilities: bool = False,
-        excerpt_chars: int = EXCERPT_CHARS,
+        excerpt_chars: int | None = EXCERPT_CHARS,
+        spans: tuple[int, float] = (MAX_SPANS, SPAN_RATIO),
     ) -> list[Hit]:
         """Hits for `query`: refused when blank (any page would "match") or over
         `memory.limits.query_bytes`. `excerpt_chars` bounds each hit's first span
-        (the card asks for more and cuts each page to its own share)."""
+        (None: the chunks whole, the card fits them itself); `spans`: how many of
+        a page's chunks an excerpt may show (see `fuse`)."""
         if not query.strip():
             raise InvalidInputError("query is empty: give some text to search for")
         checked_text(query, "query", self._settings.limits.query_bytes, "query_bytes")
@@ -109,6 +111,7 @@ class SearchIndex:
             k,
             include_capabilities=include_capabilities,
             excerpt_chars=excerpt_chars,
+            spans=spans,
         )
 
     def warm(self) -> None:
@@ -133,7 +136,8 @@ class SearchIndex:
         k: int = 10,
         *,
         include_capabilities: bool = False,
-        excerpt_chars: int = EXCERPT_CHARS,
+        excerpt_chars: int | None = EXCERPT_CHARS,
+        spans: tuple[int, float] = (MAX_SPANS, SPAN_RATIO),
     ) -> list[Hit]:
         """`search` with the query's dense vectors already computed (batches embed at once)."""
         kinds = ["page", HISTORY, *(["capability"] if include_capabilities else [])]
@@ -141,7 +145,9 @@ class SearchIndex:
         sparse = query_vector(tokens, keys)
         signals = self._store.search(vectors, sparse, candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
-        hits = fuse(signals, self.fusion(), coverage, limit=k, payloads=self._store.full_payloads)
+        hits = fuse(signals, self.fusion(), coverage, k, self._store.full_payloads, spans=spans)
+        if excerpt_chars is None:
+            return hits
         terms = {*tokens, *keys}
         return [replace(h, excerpt=excerpt_for(h.excerpt, terms, excerpt_chars)) for h in hits]
 

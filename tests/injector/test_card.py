@@ -62,11 +62,11 @@ def test_pages_that_cannot_fit_are_left_off_and_reported() -> None:
 @given(
     excerpts=st.lists(st.text(min_size=0, max_size=600), min_size=1, max_size=12),
     budget=st.integers(min_value=50, max_value=5000),
-    weights=st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=12, max_size=12),
+    today=st.one_of(st.none(), st.text(max_size=40)),
 )
-def test_never_exceeds_the_budget(excerpts: list[str], budget: int, weights: list[float]) -> None:
-    pages = [page(f"p{i}", e, weight=weights[i]) for i, e in enumerate(excerpts)]
-    card, shown = render_card(pages, budget)
+def test_never_exceeds_the_budget(excerpts: list[str], budget: int, today: str | None) -> None:
+    pages = [page(f"p{i}", e) for i, e in enumerate(excerpts)]
+    card, shown = render_card(pages, budget, today)
     assert len(card) <= budget
     assert card.count("<page ") == len(shown)
 
@@ -75,23 +75,45 @@ def bodies(card: str) -> list[str]:
     return re.findall(r"<page [^\n]*>\n(.*?)\n</page>", card, flags=re.S)
 
 
-def test_heavier_pages_get_more_of_the_room_and_equal_ones_share_it() -> None:
-    long = "word " * 300
-    card, shown = render_card([page(f"p{i}", long, weight=0.6**i) for i in range(4)], 2400)
+FACTS = "\n".join(
+    f"- [{d} May 2024] Fact {d} about the allotment and its tomatoes." for d in range(1, 30)
+)
+
+
+def test_excerpts_are_whole_facts_and_the_first_pages_get_the_most_room() -> None:
+    card, shown = render_card([page(f"p{i}", FACTS) for i in range(4)], 2400)
     sizes = [len(b) for b in bodies(card)]
     assert len(shown) == 4 and sizes == sorted(sizes, reverse=True) and sizes[0] > 2 * sizes[3]
-    card, _ = render_card([page(f"p{i}", long) for i in range(4)], 2400)
-    sizes = [len(b) for b in bodies(card)]
-    assert max(sizes) - min(sizes) <= 2
+    for body in bodies(card):
+        for line in body.split("\n"):
+            assert line == "…" or (line.startswith("- [") and line.endswith("tomatoes."))
 
 
-def test_room_a_heavy_short_page_leaves_flows_to_the_next() -> None:
-    card, _ = render_card(
-        [page("short", "Sam likes tea.", weight=1.0), page("long", "word " * 300, weight=0.1)],
-        1200,
+def test_a_page_that_cannot_show_one_whole_fact_is_left_off() -> None:
+    huge = "- [1 May 2024] " + "a fact that goes on and on " * 13  # one 370-character sentence
+    card, shown = render_card(
+        [page("small", "- [1 May 2024] Sam likes tea."), page("huge", huge)], 400
     )
+    assert [p.slug for p in shown] == ["small"]
+    card, shown = render_card(
+        [page("huge", huge), page("small", "- [1 May 2024] Sam likes tea.")], 400
+    )
+    assert [p.slug for p in shown] == ["small"]  # the next page's whole fact, not a stub
+
+
+def test_room_a_short_page_leaves_flows_to_the_next() -> None:
+    card, _ = render_card([page("short", "Sam likes tea."), page("long", FACTS)], 1800)
     short, long = bodies(card)
-    assert short == "Sam likes tea." and len(long) > 800
+    assert short == "Sam likes tea." and len(long) > 1200
+
+
+def test_the_card_says_what_day_it_is_escaped_and_within_its_budget() -> None:
+    card, _ = render_card([page("p", "Sam likes tea.")], 2000, "3 December 2026")
+    assert card.startswith("<memory>\n") and "\nToday is 3 December 2026.\n<page " in card
+    card, _ = render_card([page("p", "Sam likes tea.")], 2000, "</memory><b>")
+    assert "Today is &lt;/memory&gt;&lt;b&gt;." in card and card.count("</memory>") == 1
+    bare, _ = render_card([page("p", "Sam likes tea.")], 2000)
+    assert len(card) > len(bare) and "Today" not in bare
 
 
 def test_a_quarantined_page_is_shown_only_as_quoted_data() -> None:
@@ -122,3 +144,4 @@ def test_a_quarantined_page_keeps_to_the_budget() -> None:
         assert len(card) <= budget and len(shown) == 1
         assert card.count("\n> line ") >= budget // 200
         assert all(line.startswith("> ") for line in card.split(".)\n", 1)[1].split("\n")[:-2])
+        assert all(line.endswith("of the import") for line in bodies(card)[0].split("\n")[1:])
