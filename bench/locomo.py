@@ -40,7 +40,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,7 @@ from substrate.index import (
     fuse,
 )
 from substrate.index.bm25 import query_terms, query_vector, question_keys, tokenize
+from substrate.pages import in_words
 
 EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 KS = (1, 5, 10)
@@ -219,7 +220,7 @@ def card_variants(
 
 
 def search_at_budget(
-    index: SearchIndex, question: str, budget: int, k: int = 20
+    index: SearchIndex, question: str, budget: int, k: int = 20, today: str | None = None
 ) -> tuple[list[str], str]:
     """Plain search top-k rendered with the card's renderer at the same budget, in the
     same format (each page with its `dated` stamp), so only the choice of pages and
@@ -231,7 +232,7 @@ def search_at_budget(
         )
         for h in hits
     ]
-    text, shown = render_card(pages, budget)
+    text, shown = render_card(pages, budget, today)
     return [p.slug for p in shown], text
 
 
@@ -246,8 +247,20 @@ def folded(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def cut_inside(text: str) -> bool:
+    """Whether a page's excerpt on the card ends a line inside a fact: a line that
+    ends with the ellipsis an excerpt cut leaves (a line that is only an
+    ellipsis marks skipped whole facts, and is not a cut)."""
+    return any(line.rstrip().endswith("…") and line.strip() != "…" for line in text.split("\n"))
+
+
 def shown_metrics(
-    shown: list[str], text: str, rel: set[str], turns: list[str], answer: str | None
+    shown: list[str],
+    text: str,
+    rel: set[str],
+    turns: list[str],
+    answer: str | None,
+    budget: int | None = None,
 ) -> dict[str, float]:
     """Page-level hit and recall, and whether the evidence itself made it into the
     text: the best evidence turn's share of content words (`evidence`), at least
@@ -262,6 +275,8 @@ def shown_metrics(
         "evidence": share,
         "turn_in_card": float(share >= TURN_IN_CARD),
         "answer_in_card": float(folded(answer or "") in folded(text)) if quoted else -1.0,
+        "budget_used": len(text) / budget if budget else -1.0,
+        "cut_inside_a_fact": float(cut_inside(text)),
     }
 
 
@@ -404,6 +419,7 @@ def main() -> None:
                     ws, card_index, last_session.timestamp() + 86400, extra_variants, only
                 )
                 budget = Settings(ws, config).v3.card_budget_chars
+                today = in_words((last_session + timedelta(days=1)).date())
             for qi, qa in enumerate(sample["qa"]):
                 keys = {"original": qa.get("evidence", [])}
                 keys["corrected"] = fixes.get(qi, keys["original"])
@@ -447,9 +463,11 @@ def main() -> None:
                 low = overlap(qa["question"], turns) <= LOW_OVERLAP
                 shown: dict[str, tuple[list[str], str]] = {}
                 if cards:
-                    shown["search_at_budget"] = search_at_budget(card_index, qa["question"], budget)
+                    shown["search_at_budget"] = search_at_budget(
+                        card_index, qa["question"], budget, today=today
+                    )
                     shown["search_top5_at_budget"] = search_at_budget(
-                        card_index, qa["question"], budget, k=5
+                        card_index, qa["question"], budget, k=5, today=today
                     )
                     conversation = f"locomo-{ci}" if args.card_turns == "sample" else None
                     for name, injector in cards.items():
@@ -468,7 +486,7 @@ def main() -> None:
                     key_turns = evidence_turns(sample, keys[key_name])
                     for name, (slugs_shown, text) in shown.items():
                         results[f"{group}/{key_name}/card"][name].append(
-                            shown_metrics(slugs_shown, text, rel, key_turns, answer)
+                            shown_metrics(slugs_shown, text, rel, key_turns, answer, budget)
                         )
             index.store.close()
             print(f"conversation {ci + 1}/{len(samples)} done", file=sys.stderr)

@@ -34,6 +34,7 @@ character budget.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import gzip
 import json
 import math
@@ -50,6 +51,7 @@ from injector.v3.card import CardPage, render_card
 from substrate import memory_tier, parse_config
 from substrate.config.tuning import resolve_v2_tuning, resolve_v3_tuning
 from substrate.index.bm25 import tokenize
+from substrate.pages import in_words
 
 ALONE = "dense_anchor_floor = 0.0\n"  # one signal alone: no anchoring by another
 VARIANTS: dict[str, str] = {
@@ -223,6 +225,12 @@ def oracle(args: argparse.Namespace, base: Path) -> dict[str, Any]:
     return report
 
 
+def cut_inside(text: str) -> bool:
+    """A line of an excerpt that ends inside a fact (the ellipsis a cut leaves; a
+    line that is only an ellipsis marks skipped whole facts)."""
+    return any(line.rstrip().endswith("…") and line.strip() != "…" for line in text.split("\n"))
+
+
 def turn_share(card: str, turns: list[str]) -> float:
     """The best evidence turn's share of content words present in the card."""
     words = set(tokenize(card))
@@ -273,7 +281,7 @@ def card_figures(
             )
             for h in hits
         ]
-        rendered, shown = render_card(pages, budget)
+        rendered, shown = render_card(pages, budget, in_words(dt.date.today()))
         for name, text, slugs in (
             ("card", card["memory"], {s["slug"] for s in card["selected"]}),
             ("v2_engine", v2["memory"], {s["slug"] for s in v2["selected"]}),
@@ -287,6 +295,8 @@ def card_figures(
                     "page_hit": float(bool(slugs & relevant)),
                     "pages": float(len(slugs)),
                     "chars": float(len(text)),
+                    "budget_used": len(text) / budget,
+                    "cut_inside_a_fact": float(cut_inside(text)),
                 }
             )
     return {name: {"n": len(rows), **mean(rows)} for name, rows in out.items()}

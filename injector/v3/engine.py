@@ -30,6 +30,7 @@ from substrate.config import Settings
 from substrate.config.lanes import learns_edges
 from substrate.index import Hit, SearchIndex
 from substrate.index.bm25 import query_terms, question_keys
+from substrate.index.search_index import QueryVectors
 from substrate.pages import PageIndex, in_words
 
 SEARCH_K = 20
@@ -71,16 +72,24 @@ class V3Engine:
     def assemble(self, turn: str, conversation_id: str | None, now: float) -> Picked:
         """The card for the turn's text (already cut to `query_bytes`)."""
         assert self._search is not None, "the spine checks for an index first"
+        vectors = self._search.embed_query(turn) if turn.strip() else {}
         hits = (
-            self._search.search(turn, SEARCH_K, excerpt_chars=None, spans=CARD_SPANS)
-            if turn.strip()
+            self._search.search_embedded(
+                turn, vectors, SEARCH_K, excerpt_chars=None, spans=CARD_SPANS
+            )
+            if vectors
             else []
         )
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
-        return self._assemble(turn, conversation_id, hits, now)
+        return self._assemble(turn, conversation_id, hits, now, vectors)
 
     def _assemble(
-        self, message: str, conversation_id: str | None, hits: list[Hit], now: float
+        self,
+        message: str,
+        conversation_id: str | None,
+        hits: list[Hit],
+        now: float,
+        vectors: QueryVectors | None = None,
     ) -> Picked:
         """The service runs turns on many threads: only what reads or changes the
         shared matcher and learned graph holds the lock; file I/O does not."""
@@ -95,7 +104,7 @@ class V3Engine:
             proposals = propose(turn)
         chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
         chosen += room_fill(chosen, hits, v3.max_pages)
-        pages = self._card_pages(chosen, index, hits, message)
+        pages = self._card_pages(chosen, index, hits, message, vectors or {})
         today = in_words(datetime.fromtimestamp(now, UTC).date())
         memory, shown = render_card(pages, v3.card_budget_chars, today, v3.card_excerpt_decay)
         shown_slugs = {p.slug for p in shown}
@@ -151,13 +160,22 @@ class V3Engine:
         return str(card.get("memory", "")), selected
 
     def _card_pages(
-        self, chosen: list[Selected], index: PageIndex, hits: list[Hit], message: str
+        self,
+        chosen: list[Selected],
+        index: PageIndex,
+        hits: list[Hit],
+        message: str,
+        vectors: QueryVectors,
     ) -> list[CardPage]:
         """Each page with its units, best first: a search hit's chunks as search
         ranked them (`fitting`), a page chosen without one by its summary or the
         head of its body."""
         by_slug = {h.slug: h for h in hits}
         terms = {*query_terms(message), *question_keys(message)}
+        meaning: dict[str, dict[int, float]] = {}
+        if vectors and self._search is not None:
+            found = [(s.slug, index.entries[s.slug].content_hash) for s in chosen]
+            meaning = self._search.unit_scores(vectors, [p for p in found if p[0] in by_slug])
         pages = []
         for s in chosen:
             entry = index.entries[s.slug]
@@ -172,7 +190,7 @@ class V3Engine:
                     source=entry.source,
                     excerpt=excerpt,
                     quarantine=entry.quarantine,
-                    units=tuple(units_of(excerpt, terms)),
+                    units=tuple(units_of(excerpt, terms, meaning.get(s.slug))),
                 )
             )
         return pages

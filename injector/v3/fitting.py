@@ -1,15 +1,15 @@
 """Fitting pages onto the card: whole facts, the best first, the room used.
 
-A page's excerpt is made of **units**, never cut inside one: a fact bullet
-(with the facts it replaced, indented under it, which go first when room is
-short), a prose line, or, for a line too long to show whole, each of its
-sentences. A page's units come in the order they are worth showing: the
-**lead**, the unit of its best chunk that best answers the turn (its best
-chunk is the one the search ranked first by every signal together, dense
-similarity included; inside it, the unit sharing most of the turn's words and
-name keys, an old value yielding to the current one), then the unit after the
-lead, then the rest of that chunk, then the page's next chunks in the order
-search ranked them.
+A page's excerpt is made of **units** (`substrate.index.units`), never cut
+inside one: a fact bullet with the facts it replaced indented under it, a
+prose line, or, for a line too long to show whole, each of its sentences. A
+page's units come in the order they are worth showing: the **lead**, the unit
+of its best chunk that best answers the turn by every signal (its best chunk
+is the one the search ranked first by dense, multilingual and BM25 scores
+together; inside it, each unit's own multilingual cosine with the turn, from
+the index's unit vectors, plus the turn's words and name keys it shares, an
+old value counting half), then the unit after the lead, then the rest of that
+chunk, then the page's next chunks in the order search ranked them.
 
 The card is filled in two passes over the pages in order: each page first gets
 its lead, or is left off when even that cannot fit (a stub is worth less than
@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from injector.render import fit_excerpt
 from substrate.index.bm25 import chunk_keys, tokenize
 from substrate.index.excerpts import SPAN_BREAK
-from substrate.safety import linear
+from substrate.index.units import split_units, unit_key
 
-LONG_LINE = 400  # characters: a prose line longer than this is shown sentence by sentence
 HISTORY_MARKS = ("] was: ", "] no longer true")
-_SENTENCE_END = linear(r"[.!?؟。]\s+")
+# A unit's cosine with the turn counts this many shared words: a unit nearer
+# by 0.25 in meaning outranks one that shares a word more.
+MEANING = 4.0
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,15 @@ class Fitted:
     units: int
 
 
-def units_of(excerpt: str, terms: set[str]) -> list[Unit]:
-    """The page's units, best first (module doc)."""
+def units_of(excerpt: str, terms: set[str], meaning: dict[int, float] | None = None) -> list[Unit]:
+    """The page's units, best first (module doc). `meaning`: each unit's cosine
+    with the turn, by `unit_key`, when the index has them."""
     spans = [s for s in excerpt.split(SPAN_BREAK) if s.strip()]
+    near = meaning or {}
     units = [
-        Unit(text, span, at, _score(text, terms))
+        Unit(text, span, at, _score(text, terms) + MEANING * near.get(unit_key(text), 0.0))
         for span, body in enumerate(spans)
-        for at, text in enumerate(_split(body))
+        for at, text in enumerate(split_units(body))
     ]
     first = [u for u in units if u.span == 0]
     if not first:
@@ -64,41 +67,6 @@ def units_of(excerpt: str, terms: set[str]) -> list[Unit]:
     after = [u for u in first if u.at == lead.at + 1]
     rest = sorted((u for u in first if u not in (lead, *after)), key=lambda u: (-u.score, u.at))
     return [lead, *after, *rest, *(u for u in units if u.span > 0)]
-
-
-def _split(body: str) -> list[str]:
-    """A chunk's units in order: a bullet with its indented lines, a prose line,
-    or the sentences of a line too long to show whole."""
-    out: list[str] = []
-    for line in body.split("\n"):
-        if not line.strip():
-            continue
-        if line.startswith(" ") and out and out[-1].lstrip().startswith("- ["):
-            out[-1] += "\n" + line  # a replaced fact, or a fact's next line
-        elif len(line) > LONG_LINE:
-            out += _sentences(line)
-        else:
-            out.append(line)
-    return out
-
-
-def _sentences(line: str) -> list[str]:
-    """The line's sentences; one still longer than `LONG_LINE` (no sentence ends)
-    in word-bounded pieces, the only place a unit is not a whole sentence."""
-    out, start = [], 0
-    for match in _SENTENCE_END.finditer(line):
-        out.append(line[start : match.start() + 1])
-        start = match.end()
-    out.append(line[start:])
-    pieces: list[str] = []
-    for sentence in (s for s in out if s.strip()):
-        while len(sentence) > LONG_LINE:
-            cut = sentence.rfind(" ", 0, LONG_LINE)
-            cut = cut if cut > 0 else LONG_LINE
-            pieces.append(sentence[:cut] + " …")
-            sentence = sentence[cut:].lstrip()
-        pieces.append(sentence)
-    return [p for p in pieces if p.strip()]
 
 
 def _score(unit: str, terms: set[str]) -> float:
@@ -110,12 +78,15 @@ def _score(unit: str, terms: set[str]) -> float:
 
 
 def shown(units: list[Unit], count: int) -> str:
-    """The first `count` units, in the order the page holds them; an elision mark
-    where units are skipped."""
-    picked = sorted(units[:count], key=lambda u: (u.span, u.at))
+    """The first `count` units: the lead first, then the others in the order the
+    page holds them; an elision mark where units are skipped."""
+    if not units[:count]:
+        return ""
+    lead, *others = units[:count]
+    picked = [lead, *sorted(others, key=lambda u: (u.span, u.at))]
     parts: list[str] = []
     for i, unit in enumerate(picked):
-        if i and not _adjacent(picked[i - 1], unit):
+        if i and not _adjacent(picked[i - 1], unit) and not (i == 1 and _adjacent(unit, lead)):
             parts.append("…")
         parts.append(unit.text)
     return "\n".join(parts)

@@ -49,6 +49,7 @@ from substrate.index.page_context import page_context, with_context
 from substrate.index.qdrant_edge import check_free_space
 from substrate.index.reweight import avgdl_for, reweight
 from substrate.index.store import DENSE, DENSE_ML, HISTORY, IndexPoint, VectorStore
+from substrate.index.unit_vectors import Page, UnitVectors
 from substrate.pages.fact_section import split_facts
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
@@ -131,6 +132,8 @@ class Maintenance:
         self._settings = settings
         self._embedders = embedders
         self._chunk_vectors = ChunkVectors()
+        self.units = UnitVectors(settings.workspace.index_dir / "units")
+        self._unit_model = embedders.get(DENSE_ML) or embedders[DENSE]
         self._embedder = embedders[DENSE]
         self._store = store
         self._identity = identity
@@ -167,6 +170,7 @@ class Maintenance:
         if rebuilt:
             self._claim({}, "", None, complete=False)  # from here on nothing is claimed
             self._store.reset(self._dims())
+            self.units.clear()
             indexed, stats = {}, Bm25Stats()
         else:
             self._store.ensure(self._dims())
@@ -181,6 +185,7 @@ class Maintenance:
                 indexed.pop(slug, None)
             self._claim(indexed, identity, weighted, complete=False)
         self._forget(touched, stats)
+        self.units.delete(deleted)
         chunks, avgdl = self._index(changed, stats, progress, weighted)
         fresh = {doc.slug for doc in changed}
         for doc, n in zip(changed, chunks, strict=True):
@@ -198,6 +203,7 @@ class Maintenance:
             stats.save(self.stats_path)
             self.saved = stats
             self._claim(indexed, identity, avgdl, complete=True)
+        self._backfill_units()
         self._indexed = {slug: str(value[0]) for slug, value in indexed.items()}
         return MaintainReport(
             embedded=len(changed),
@@ -298,6 +304,9 @@ class Maintenance:
                 stats.add(tokens, keys)
                 planned.append((doc, chunk, tokens, keys))
         context = self._page_context(pages)
+        self._unit_vectors(
+            {d.slug: (*pages[d.slug], d.content_hash) for d in docs if d.kind == "page"}
+        )
         avgdl = avgdl_for(weighted, stats.avgdl)
         total = len(planned)
         size = self._settings.compute.batch_size
@@ -325,6 +334,22 @@ class Maintenance:
             if progress is not None:
                 progress(min(start + size, total), total)
         return counts, avgdl
+
+    def _unit_vectors(self, pages: dict[str, Page]) -> None:
+        if pages:
+            self.units.index_pages(pages, self._unit_model, usable_cpus())
+
+    def _backfill_units(self) -> None:
+        """Pages indexed before unit vectors existed get their files once."""
+        if self.units.complete():
+            return
+        index = load_page_index(self._settings.workspace)
+        concepts = self._settings.workspace.concepts_dir
+        missing = [e for e in index.entries.values() if not self.units.has(e.slug, e.content_hash)]
+        for start in range(0, len(missing), 256):
+            docs = [_page_doc(e, concepts) for e in missing[start : start + 256]]
+            self._unit_vectors({d.slug: (d.title, self._chunks(d), d.content_hash) for d in docs})
+        self.units.mark_complete()
 
     def _page_context(self, pages: dict[str, tuple[str, list[Chunk]]]) -> dict[str, Vectors]:
         model = self._embedders.get(DENSE_ML)

@@ -151,6 +151,16 @@ class SearchIndex:
         terms = {*tokens, *keys}
         return [replace(h, excerpt=excerpt_for(h.excerpt, terms, excerpt_chars)) for h in hits]
 
+    def unit_scores(
+        self, vectors: QueryVectors, pages: list[tuple[str, str]]
+    ) -> dict[str, dict[int, float]]:
+        """Each page's units (by `unit_key`) -> cosine with the query, for the
+        (slug, content hash) pairs whose unit vectors are current."""
+        query = vectors.get(DENSE_ML)
+        if query is None:
+            query = vectors[DENSE]
+        return self._maintenance.units.scores(query, pages)
+
     def best_chunks(self, vectors: QueryVectors, slugs: list[str]) -> dict[str, tuple[float, str]]:
         """Each page's chunk nearest the query by the `dense` vector: (cosine, its
         text). A page none of whose chunks came back within the fetched window

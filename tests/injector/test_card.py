@@ -91,11 +91,11 @@ def test_excerpts_are_whole_facts_and_the_first_pages_get_the_most_room() -> Non
 
 def test_a_page_that_cannot_show_one_whole_fact_is_left_off() -> None:
     huge = "- [1 May 2024] " + "a fact that goes on and on " * 13  # one 370-character sentence
-    card, shown = render_card(
+    _, shown = render_card(
         [page("small", "- [1 May 2024] Sam likes tea."), page("huge", huge)], 400
     )
     assert [p.slug for p in shown] == ["small"]
-    card, shown = render_card(
+    _, shown = render_card(
         [page("huge", huge), page("small", "- [1 May 2024] Sam likes tea.")], 400
     )
     assert [p.slug for p in shown] == ["small"]  # the next page's whole fact, not a stub

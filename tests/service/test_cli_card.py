@@ -93,3 +93,23 @@ def test_a_v1_workspace_files_remembered_facts_into_its_knowledge_base_and_shows
     assert plain.stdout.startswith("<knowledge_base>")
     stats = json.loads(runner.invoke(cli, ["stats", *ws, "--json"]).stdout)
     assert (stats["tier"], stats["corpus"], stats["pages"]) == ("v1", "pkb", 1)
+
+
+def test_the_lead_fact_is_chosen_by_meaning_when_the_turn_shares_no_word_with_it(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    workspace.config_path.write_text("[memory.v3]\nlive = true\ncard_budget_chars = 420\n")
+    write_page(
+        "me/health",
+        '---\ntitle: "Health"\n---\n<!-- memory:facts -->\n## Facts\n'
+        "- [2024-03-01] The office moved our team to the fifth floor in March.\n"
+        "- [2024-03-02] My knee surgery went fine and the office sent flowers.\n"
+        "- [2024-03-03] A throat specialist said my vocal cords need two months of rest.\n"
+        "<!-- /memory:facts -->\n",
+    )
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    assert runner.invoke(cli, ["maintain", *ws]).exit_code == 0
+    card = json.loads(runner.invoke(cli, ["card", *ws, "--json", "Can I sing yet?"]).stdout)
+    body = card["memory"].split('lanes="sim">\n', 1)[1].split("\n</page>", 1)[0]
+    assert body.split("\n")[0].endswith("my vocal cords need two months of rest.")

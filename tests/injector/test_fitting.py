@@ -1,0 +1,46 @@
+"""Fitting a page onto the card: whole units, the best first, the room used."""
+
+from __future__ import annotations
+
+from injector.v3.fitting import fit, shown, size, units_of
+from substrate.index.excerpts import SPAN_BREAK
+from substrate.index.units import split_units, unit_key
+
+CHUNK = (
+    "- [1 March 2024] The office moved our team to the fifth floor.\n"
+    "- [2 March 2024] My knee surgery went fine and the office sent flowers.\n"
+    "- [3 March 2024] A throat specialist said my vocal cords need rest."
+)
+
+
+def test_a_unit_is_a_fact_with_what_it_replaced_or_a_sentence_of_a_long_line() -> None:
+    chain = "- [2 June 2024] I moved to York.\n  - [1 March 2024] was: I live in Leeds. (until 2 June 2024)"
+    assert split_units(chain) == [chain]
+    long = "First sentence here. " * 30
+    assert all(len(u) <= 400 for u in split_units(long)) and len(split_units(long)) == 30
+
+
+def test_the_lead_is_the_unit_nearest_in_meaning_when_no_word_is_shared() -> None:
+    vocal = split_units(CHUNK)[2]
+    units = units_of(CHUNK, {"sing"}, {unit_key(vocal): 0.3, unit_key(split_units(CHUNK)[1]): 0.05})
+    assert units[0].text == vocal
+    assert shown(units, 1) == vocal
+    plain = units_of(CHUNK, {"knee"})  # without meaning, the words decide
+    assert "knee" in plain[0].text
+
+
+def test_later_chunks_come_after_the_best_one_and_skips_are_marked() -> None:
+    excerpt = CHUNK + SPAN_BREAK + "- [9 May 2024] Physio twice a week for the knee."
+    units = units_of(excerpt, {"floor"})
+    assert units[0].text.endswith("fifth floor.") and units[-1].text.endswith("for the knee.")
+    assert shown([units[0], units[-1]], 2).split("\n")[1] == "…"
+
+
+def test_leads_first_then_the_room_goes_to_the_first_pages_then_flows_on() -> None:
+    pages = [units_of(CHUNK, set()) for _ in range(3)]
+    one = size(pages[0], 1, False)
+    counts = fit(pages, [100, 100, 100], [False] * 3, 3 * (100 + one) + 10)
+    assert counts == [1, 1, 1]  # room for each lead only
+    counts = fit(pages, [100, 100, 100], [False] * 3, 2000)
+    assert counts[0] == 3 and sum(counts) >= 7
+    assert fit(pages, [100, 100, 100], [False] * 3, 50) == [0, 0, 0]
