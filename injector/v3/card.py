@@ -63,23 +63,22 @@ def today_line(today: str | None) -> str:
 
 
 def render_card(
-    pages: list[CardPage], budget: int, today: str | None = None, decay: float = 0.5
+    pages: list[CardPage], budget: int, today: str | None = None
 ) -> tuple[str, list[CardPage]]:
     """(card text, the pages it holds) within `budget` characters; '' when nothing
-    fits. `today`: the date line ("3 December 2026"); `decay`: how the room for
-    more than a page's best unit shrinks down the list."""
+    fits. `today`: the date line ("3 December 2026")."""
     opening = OPEN + today_line(today)
     room = budget - len(opening) - len(CLOSE)
     units = [list(p.units) or units_of(p.excerpt, set()) for p in pages]
     heads = [_head(p) for p in pages]
     quoted = [p.quarantine is not None for p in pages]
-    counts = fit(units, [len(h) + len(TAIL) for h in heads], quoted, room, decay)
-    on = [i for i, n in enumerate(counts) if n]
+    picked = fit(units, [len(h) + len(TAIL) for h in heads], quoted, room)
+    on = [i for i, p in enumerate(picked) if p]
     if not on:
         return "", []
     parts = [opening]
     for i in on:
-        text = shown(units[i], counts[i])
+        text = shown(picked[i])
         parts.append(f"{heads[i]}{fit_excerpt(text, len(text) * 8 + 16, quoted[i])}{TAIL}")
     parts.append(CLOSE)
     return "".join(parts), [pages[i] for i in on]

@@ -106,7 +106,7 @@ class V3Engine:
         chosen += room_fill(chosen, hits, v3.max_pages)
         pages = self._card_pages(chosen, index, hits, message, vectors or {})
         today = in_words(datetime.fromtimestamp(now, UTC).date())
-        memory, shown = render_card(pages, v3.card_budget_chars, today, v3.card_excerpt_decay)
+        memory, shown = render_card(pages, v3.card_budget_chars, today)
         shown_slugs = {p.slug for p in shown}
         dated = {p.slug: p.dated for p in shown}
         selected = [

@@ -11,12 +11,12 @@ the index's unit vectors, plus the turn's words and name keys it shares, an
 old value counting half), then the unit after the lead, then the rest of that
 chunk, then the page's next chunks in the order search ranked them.
 
-The card is filled in two passes over the pages in order: each page first gets
-its lead, or is left off when even that cannot fit (a stub is worth less than
-the next page's whole fact); then the room left goes to each page's next
-units, a page at a time, within a share that halves down the list, and what a
-page cannot use flows on. Everything is measured as it will be rendered
-(escaped, and quoted for a quarantined page).
+The card is filled in passes: each page, in order, first gets its lead, or is
+left off when even that cannot fit (a stub is worth less than the next page's
+whole fact); then the room left goes to the best of all the other units by
+score, wherever they stand (the way one page per fact would rank them, kept
+under their pages); then to what is left, in each page's order. Everything is
+measured as it will be rendered (escaped, and quoted for a quarantined page).
 """
 
 from __future__ import annotations
@@ -77,16 +77,16 @@ def _score(unit: str, terms: set[str]) -> float:
     return shared + 0.5 * older
 
 
-def shown(units: list[Unit], count: int) -> str:
-    """The first `count` units: the lead first, then the others in the order the
-    page holds them; an elision mark where units are skipped."""
-    if not units[:count]:
+def shown(picked: list[Unit]) -> str:
+    """Units on the card: the first (the lead) first, then the others in the
+    order the page holds them; an elision mark where units are skipped."""
+    if not picked:
         return ""
-    lead, *others = units[:count]
-    picked = [lead, *sorted(others, key=lambda u: (u.span, u.at))]
+    lead, *others = picked
+    ordered = [lead, *sorted(others, key=lambda u: (u.span, u.at))]
     parts: list[str] = []
-    for i, unit in enumerate(picked):
-        if i and not _adjacent(picked[i - 1], unit) and not (i == 1 and _adjacent(unit, lead)):
+    for i, unit in enumerate(ordered):
+        if i and not _adjacent(ordered[i - 1], unit) and not (i == 1 and _adjacent(unit, lead)):
             parts.append("…")
         parts.append(unit.text)
     return "\n".join(parts)
@@ -96,45 +96,34 @@ def _adjacent(before: Unit, after: Unit) -> bool:
     return before.span == after.span and after.at == before.at + 1
 
 
-def size(units: list[Unit], count: int, quarantined: bool) -> int:
-    """Characters the first `count` units take once rendered."""
-    text = shown(units, count)
+def size(picked: list[Unit], quarantined: bool) -> int:
+    """Characters these units take once rendered."""
+    text = shown(picked)
     return len(fit_excerpt(text, len(text) * 8 + 16, quarantined))
 
 
 def fit(
-    pages: list[list[Unit]],
-    heads: list[int],
-    quarantined: list[bool],
-    room: int,
-    decay: float = 0.5,
-) -> list[int]:
-    """How many units of each page go on a card with `room` characters for its
-    pages (`heads`: each page's fixed characters); 0 leaves a page off. After
-    the leads, the first page may take `1 - decay` of the room left, the next
-    that share of what remains, and so on; then what is left, in page order."""
-    counts = [0] * len(pages)
-    for i, units in enumerate(pages):  # every page its lead, in order, while it fits
-        cost = heads[i] + size(units, 1, quarantined[i]) if units else room + 1
+    pages: list[list[Unit]], heads: list[int], quarantined: list[bool], room: int
+) -> list[list[Unit]]:
+    """The units of each page that go on a card with `room` characters for its
+    pages (`heads`: each page's fixed characters), the lead first; none leaves a
+    page off. Every page its lead first, in page order, while it fits; then the
+    best of all the other units by score (a fact nearer the turn than another
+    page's next one goes first); then what is left, in each page's order."""
+    picked: list[list[Unit]] = [[] for _ in pages]
+    for i, units in enumerate(pages):
+        cost = heads[i] + size(units[:1], quarantined[i]) if units else room + 1
         if cost <= room:
-            counts[i] = 1
+            picked[i] = units[:1]
             room -= cost
-    on = [i for i, n in enumerate(counts) if n]
-    for rank, i in enumerate(on):  # then more of each page, the first the most
-        allowance = max(int(room * (1 - decay)), room // (len(on) - rank))
-        room -= _grow(pages[i], counts, i, quarantined[i], min(allowance, room))
-    for i in on:  # and what the shares left, in page order
-        room -= _grow(pages[i], counts, i, quarantined[i], room)
-    return counts
-
-
-def _grow(units: list[Unit], counts: list[int], i: int, quarantined: bool, room: int) -> int:
-    """Add page `i`'s next units while they fit in `room`; the characters used."""
-    used = start = size(units, counts[i], quarantined)
-    while counts[i] < len(units):
-        grown = size(units, counts[i] + 1, quarantined)
-        if grown - start > room:
-            break
-        used = grown
-        counts[i] += 1
-    return used - start
+    on = [i for i, p in enumerate(picked) if p]
+    rest = [(i, n, u) for i in on for n, u in enumerate(pages[i][1:], 1)]
+    for order in (lambda c: (-c[2].score, on.index(c[0]), c[1]), lambda c: (on.index(c[0]), c[1])):
+        for i, _, unit in sorted(rest, key=order):
+            if unit in picked[i]:
+                continue
+            grown = size([*picked[i], unit], quarantined[i]) - size(picked[i], quarantined[i])
+            if grown <= room:
+                picked[i] = [*picked[i], unit]
+                room -= grown
+    return picked

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from substrate.config import keys
-from substrate.config.keys import Key, bound_problem
+from substrate.config.keys import RETIRED, Key, bound_problem
 from substrate.config.schema import (
     COMPUTE_KEYS,
     LIMIT_KEYS,
@@ -155,6 +155,8 @@ def _section(memory: dict[str, Any], name: str, source: str) -> dict[str, Any]:
             if name == "v2" and not key.startswith(V2_ENGINE_PREFIXES):
                 out[key] = value
                 continue
+            if dotted in RETIRED:
+                continue  # set by an older release: ignored
             raise ConfigError(f"{source}: unknown key {dotted}")
         out[key] = _typed(value, known[key], dotted, source)
     return out

@@ -79,7 +79,6 @@ KEYS: tuple[Key, ...] = (
     ),
     _size(V3, "card_budget_chars", 2400, "size of the <memory> card", 100_000, low=200),
     _count(V3, "max_pages", 8, "pages on the card, all lanes together", 1, 64),
-    _weight(V3, "card_excerpt_decay", 0.5, "the k-th search hit gets decay^k of the excerpt room"),
     *(
         _count(
             V3,
@@ -388,6 +387,12 @@ KEYS: tuple[Key, ...] = (
     _size(LIMITS, "profile_shared_chars", 2000, "SHARED.md's budget", 1_000_000),
 )
 BY_DOTTED = {k.dotted: k for k in KEYS}
+# Keys that no longer do anything: a config that still sets one loads, and the
+# value is ignored (why, for `memory config` and the docs).
+RETIRED = {
+    "memory.v3.card_excerpt_decay": "the card fills its room with whole facts by score "
+    "(docs/read-path.md), no longer by a decaying share per page",
+}
 
 
 def table_keys(table: str) -> dict[str, Key]:

@@ -62,7 +62,6 @@ class V3Tuning:
 
     card_budget_chars: int
     max_pages: int
-    card_excerpt_decay: float
     backfill: bool
     sim_floor_dense: float
     sim_floor_bm25: float

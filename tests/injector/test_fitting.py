@@ -24,7 +24,7 @@ def test_the_lead_is_the_unit_nearest_in_meaning_when_no_word_is_shared() -> Non
     vocal = split_units(CHUNK)[2]
     units = units_of(CHUNK, {"sing"}, {unit_key(vocal): 0.3, unit_key(split_units(CHUNK)[1]): 0.05})
     assert units[0].text == vocal
-    assert shown(units, 1) == vocal
+    assert shown(units[:1]) == vocal
     plain = units_of(CHUNK, {"knee"})  # without meaning, the words decide
     assert "knee" in plain[0].text
 
@@ -33,14 +33,18 @@ def test_later_chunks_come_after_the_best_one_and_skips_are_marked() -> None:
     excerpt = CHUNK + SPAN_BREAK + "- [9 May 2024] Physio twice a week for the knee."
     units = units_of(excerpt, {"floor"})
     assert units[0].text.endswith("fifth floor.") and units[-1].text.endswith("for the knee.")
-    assert shown([units[0], units[-1]], 2).split("\n")[1] == "…"
+    assert shown([units[0], units[-1]]).split("\n")[1] == "…"
 
 
-def test_leads_first_then_the_room_goes_to_the_first_pages_then_flows_on() -> None:
-    pages = [units_of(CHUNK, set()) for _ in range(3)]
-    one = size(pages[0], 1, False)
-    counts = fit(pages, [100, 100, 100], [False] * 3, 3 * (100 + one) + 10)
-    assert counts == [1, 1, 1]  # room for each lead only
-    counts = fit(pages, [100, 100, 100], [False] * 3, 2000)
-    assert counts[0] == 3 and sum(counts) >= 7
-    assert fit(pages, [100, 100, 100], [False] * 3, 50) == [0, 0, 0]
+def test_leads_first_then_the_best_units_by_score_wherever_they_stand() -> None:
+    first = units_of(CHUNK, {"office"})  # two units share the word, one does not
+    second = units_of(CHUNK, {"vocal", "cords", "rest"})
+    one = size(first[:1], False)
+    picked = fit([first, second], [100, 100], [False, False], 2 * (100 + one) + 10)
+    assert [len(p) for p in picked] == [1, 1]  # room for each lead only
+    room = 2 * (100 + one) + size(first[1:2], False) + 40
+    picked = fit([first, second], [100, 100], [False, False], room)
+    assert [u.text for u in picked[0]] == [first[0].text, first[1].text]  # "office", then "office"
+    picked = fit([first, second], [100, 100], [False, False], 5000)
+    assert [len(p) for p in picked] == [3, 3]  # then what is left
+    assert fit([first, second], [100, 100], [False, False], 50) == [[], []]

@@ -263,3 +263,12 @@ def test_the_tuning_records_hold_exactly_the_declared_keys() -> None:
             quotas = {quota_key(lane.name) for lane in LANES}
             declared = (declared - quotas) | {"lane_quotas"}
         assert {f.name for f in fields(record)} == declared, table
+
+
+def test_a_retired_key_still_loads_and_does_nothing() -> None:
+    from substrate.config.keys import RETIRED
+
+    parse_config("[memory.v3]\ncard_excerpt_decay = 0.7\n")  # loads: an older config
+    assert "memory.v3.card_excerpt_decay" in RETIRED
+    with pytest.raises(ConfigError, match=r"unknown key memory\.v3\.card_excerpt_decays"):
+        parse_config("[memory.v3]\ncard_excerpt_decays = 0.7\n")
