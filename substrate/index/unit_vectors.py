@@ -7,7 +7,7 @@ the turn shares no word with its fact. So maintenance embeds every unit of a
 page (`units`) with the multilingual model (the cheaper of the two, and one
 that reads any language) and keeps them in one small file per page: unit
 keys and float16 vectors, with the page's content hash, written atomically.
-The card reads the files of the pages it shows (a few hundred microseconds,
+The card reads the files of the pages it shows (tens of microseconds each,
 and the newest are kept in memory). Derived state: a page without a file is
 shown by term overlap alone, and the next maintain writes it.
 """
@@ -15,7 +15,6 @@ shown by term overlap alone, and the next maintain writes it.
 from __future__ import annotations
 
 import hashlib
-import io
 import shutil
 import threading
 from collections import OrderedDict
@@ -32,8 +31,9 @@ from substrate.index.units import split_units, unit_key
 from substrate.safety.safe_files import read_regular_file, write_atomic
 
 KEPT = 256  # pages whose vectors stay in memory
+HASH_BYTES = 64
 MAX_FILE_BYTES = 4 * 1024 * 1024
-COMPLETE = "complete"  # the marker: every indexed page has its file
+COMPLETE = "units-complete"  # the marker: every indexed page has its file
 BATCH = 64
 Loaded = tuple[np.ndarray, np.ndarray]  # keys (int64), unit vectors (float32, unit length)
 Page = tuple[str, list[Chunk], str]  # title, chunks, content hash
@@ -77,18 +77,18 @@ class UnitVectors:
 
     def path(self, slug: str) -> Path:
         name = hashlib.sha1(slug.encode("utf-8")).hexdigest()
-        return self._folder / f"{name}.npz"
+        return self._folder / f"{name}.units"
 
     def write(self, slug: str, content_hash: str, keys: list[int], vectors: np.ndarray) -> None:
+        """One file: the content hash (64 ASCII bytes), the unit count and the
+        vector size (uint32 each), the keys (int64), the vectors (float16)."""
         self._folder.mkdir(parents=True, exist_ok=True)
-        out = io.BytesIO()
-        np.savez(
-            out,
-            content=np.frombuffer(content_hash.encode("ascii"), dtype=np.uint8),
-            keys=np.asarray(keys, dtype=np.int64),
-            vectors=np.asarray(vectors, dtype=np.float16),
-        )
-        write_atomic(self.path(slug), out.getvalue(), durable=False)
+        rows = np.asarray(vectors, dtype=np.float16)
+        dim = rows.shape[1] if rows.ndim == 2 and len(keys) else 0
+        head = content_hash.encode("ascii").ljust(HASH_BYTES)[:HASH_BYTES]
+        sizes = np.asarray([len(keys), dim], dtype=np.uint32).tobytes()
+        body = np.asarray(keys, dtype=np.int64).tobytes() + rows.tobytes()
+        write_atomic(self.path(slug), head + sizes + body, durable=False)
 
     def read(self, slug: str, content_hash: str) -> Loaded | None:
         """The page's unit keys and vectors when its file is of this content."""
@@ -108,12 +108,17 @@ class UnitVectors:
     def _load(self, slug: str, content_hash: str) -> Loaded | None:
         try:
             data = read_regular_file(self.path(slug), MAX_FILE_BYTES)
-            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-                if npz["content"].tobytes().decode("ascii") != content_hash:
-                    return None
-                return npz["keys"].astype(np.int64), npz["vectors"].astype(np.float32)
-        except (OSError, InvalidInputError, ValueError, KeyError):
-            return None  # missing, torn or of another version: overlap alone
+        except (OSError, InvalidInputError):
+            return None  # missing: the turn's words alone
+        if data[:HASH_BYTES].rstrip(b" ") != content_hash.encode("ascii"):
+            return None  # of an older version of the page
+        count, dim = np.frombuffer(data, np.uint32, 2, HASH_BYTES).tolist()
+        at = HASH_BYTES + 8
+        if len(data) != at + count * 8 + count * dim * 2:
+            return None  # torn or of another layout
+        keys = np.frombuffer(data, np.int64, count, at)
+        vectors = np.frombuffer(data, np.float16, count * dim, at + count * 8)
+        return keys, vectors.reshape(count, dim).astype(np.float32)
 
     def has(self, slug: str, content_hash: str) -> bool:
         return self.read(slug, content_hash) is not None
