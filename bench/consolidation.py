@@ -209,11 +209,14 @@ def run_locomo(
                 rows[name].update(placed(settings, plain))
                 rows[name].update({k: v for k, v in timing.items()})
                 pages[name].append(hygiene(settings))
-                excerpts, cards = ask(settings, index, [q["q"] for q in questions], now)
+                excerpts, cards, plain = ask(settings, index, [q["q"] for q in questions], now)
                 index.store.close()
-                for q, shown, card in zip(questions, excerpts, cards, strict=True):
+                for q, shown, card, top5 in zip(questions, excerpts, cards, plain, strict=True):
                     rows[name]["evidence_hit@5"] += any(t in fold(shown) for t in q["texts"])
                     rows[name]["card_evidence_hit"] += any(t in fold(card) for t in q["texts"])
+                    rows[name]["search5_card_evidence_hit"] += any(
+                        t in fold(top5) for t in q["texts"]
+                    )
                     rows[name]["questions"] += 1
                 print(f"conversation {c} {name}: {dict(rows[name])}", file=sys.stderr)
     report: dict[str, Any] = {
@@ -229,6 +232,7 @@ def run_locomo(
             "facts_duplicated": row["facts_duplicated"],
             "evidence_hit@5": round(row["evidence_hit@5"] / n, 3),
             "card_evidence_hit": round(row["card_evidence_hit"] / n, 3),
+            "search5_card_evidence_hit": round(row["search5_card_evidence_hit"] / n, 3),
             "questions": n,
             "hygiene": merge_hygiene(pages[name]),
             **_cost(row, total, name in variants),
@@ -266,9 +270,10 @@ def run_longmemeval(
                 pages[name].append(hygiene(settings))
                 relevant = page_holds(settings, evidence)
                 hits = index.search(q["question"], 5)
-                _, [card] = ask(settings, index, [q["question"]], now)
+                _, [card], [top5] = ask(settings, index, [q["question"]], now)
                 index.store.close()
                 share = turn_share(card, user["evidence"])
+                plain_share = turn_share(top5, user["evidence"])
                 answer = str(q["answer"])
                 row = {
                     "R@5": len({h.slug for h in hits} & relevant) / len(relevant)
@@ -276,6 +281,7 @@ def run_longmemeval(
                     else 0.0,
                     "evidence_in_card": share,
                     "turn_in_card": float(share >= TURN_IN_CARD),
+                    "search5_evidence_in_card": plain_share,
                 }
                 if len(answer) <= SHORT_ANSWER:
                     row["answer_in_card"] = float(answer.casefold() in card.casefold())

@@ -19,11 +19,12 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from injector import Injector
+from injector.v3.card import CardPage, render_card
 from substrate import (
     Settings,
     init_workspace,
@@ -42,7 +43,7 @@ from substrate.index import (
     UseEmbedder,
     Vectors,
 )
-from substrate.pages import fact_bullets
+from substrate.pages import fact_bullets, in_words
 
 
 class Timed:
@@ -165,15 +166,26 @@ def per_session(facts: Sequence[Fact]) -> dict[str, str]:
 
 def ask(
     settings: Settings, index: SearchIndex, questions: Sequence[str], now: float
-) -> tuple[list[str], list[str]]:
-    """(the top 5 search excerpts joined, the `<memory>` card) per question, each
+) -> tuple[list[str], list[str], list[str]]:
+    """(the top 5 search excerpts joined, the `<memory>` card, search's top 5
+    rendered by the card's renderer at the card's budget) per question, each
     question a fresh conversation."""
     injector = Injector(settings, index, clock=lambda: now)
-    excerpts, cards = [], []
+    budget = settings.v3.card_budget_chars
+    today = in_words(datetime.fromtimestamp(now, UTC).date())
+    excerpts, cards, plain = [], [], []
     for q in questions:
-        excerpts.append("\n".join(h.excerpt for h in index.search(q, 5)))
+        hits = index.search(q, 5)
+        excerpts.append("\n".join(h.excerpt for h in hits))
         cards.append(injector.assemble(q).memory)
-    return excerpts, cards
+        pages = [
+            CardPage(
+                h.slug, h.title, (h.fresh_at or "")[:10] or None, ("sim",), h.source, h.excerpt
+            )
+            for h in hits
+        ]
+        plain.append(render_card(pages, budget, today)[0])
+    return excerpts, cards, plain
 
 
 def hygiene(settings: Settings) -> dict[str, Any]:

@@ -139,7 +139,7 @@ def main() -> None:
                     settings, index, _ = build_pages(root, layout, models)
                 pages[name].append(hygiene(settings))
                 questions = user["questions"]
-                _, cards = ask(settings, index, [q["q"] for q in questions], now)
+                _, cards, _ = ask(settings, index, [q["q"] for q in questions], now)
                 index.store.close()
                 for q, card in zip(questions, cards, strict=True):
                     row = score(q, card)
