@@ -216,5 +216,5 @@ FILLER = _words(
     she she's it it's its they they're their them this that that's these those there there's
     here what what's who who's how how's why when where yesterday today tomorrow tonight also
     guess great good nice cool awesome amazing true exactly absolutely indeed maybe perhaps
-    lately recently speaking talking"""
+    lately recently speaking talking let let's lets"""
 )

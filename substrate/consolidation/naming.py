@@ -44,7 +44,10 @@ OPENERS = frozenset(
     told called started finished need needs buy call check ask try get go make see meet
     visit book pay send read watch learn plan plans planning booked paid sent switched
     switch moved move started start stopped stop quit prefer prefers love loves like likes
-    hate hates want wants tried changed joined left""".split()
+    hate hates want wants tried changed joined left write give tell help show find suggest
+    recommend explain create generate list describe compare summarize summarise translate
+    provide draft rewrite add remove keep use can could would should will is are was were
+    do does did have has""".split()
 )
 MAX_TITLE_WORDS = 4
 MAX_SLUG_CHARS = 60
@@ -61,7 +64,10 @@ def leading_name(text: str) -> str | None:
             continue  # "Yeah", "I'm", "It": never a name, wherever they stand
         if _opens_sentence(clean, start) and _plain_opener(word):
             continue
-        return _capital_run(words, i)
+        name = _capital_run(words, i)
+        if len(name) < 2:
+            continue  # a lone letter ("D") is no name
+        return name
     return None  # nothing nameable: a run of ordinary words is no title
 
 
