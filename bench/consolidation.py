@@ -209,9 +209,9 @@ def run_locomo(
                 rows[name].update(placed(settings, plain))
                 rows[name].update({k: v for k, v in timing.items()})
                 pages[name].append(hygiene(settings))
-                excerpts, cards, plain = ask(settings, index, [q["q"] for q in questions], now)
+                excerpts, cards, top5s = ask(settings, index, [q["q"] for q in questions], now)
                 index.store.close()
-                for q, shown, card, top5 in zip(questions, excerpts, cards, plain, strict=True):
+                for q, shown, card, top5 in zip(questions, excerpts, cards, top5s, strict=True):
                     rows[name]["evidence_hit@5"] += any(t in fold(shown) for t in q["texts"])
                     rows[name]["card_evidence_hit"] += any(t in fold(card) for t in q["texts"])
                     rows[name]["search5_card_evidence_hit"] += any(
