@@ -11,12 +11,14 @@ the index's unit vectors, plus the turn's words and name keys it shares, an
 old value counting half), then the unit after the lead, then the rest of that
 chunk, then the page's next chunks in the order search ranked them.
 
-The card is filled in passes: each page, in order, first gets its lead, or is
-left off when even that cannot fit (a stub is worth less than the next page's
-whole fact); then the room left goes to the best of all the other units by
-score, wherever they stand (the way one page per fact would rank them, kept
-under their pages); then to what is left, in each page's order. Everything is
-measured as it will be rendered (escaped, and quoted for a quarantined page).
+The card is filled in passes: the first two pages get their leads, in order;
+then every other unit of the card competes by score, wherever it stands (the
+way one page per fact would rank them, kept under their pages): a page's
+other units once its lead is on, a page still off only by its lead, paying
+for its heading too, so the card shows fewer whole pages rather than a stub
+of each; then what is left, in page order. A page that cannot show one whole
+unit is left off. Everything is measured as it will be rendered (escaped,
+and quoted for a quarantined page).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ HISTORY_MARKS = ("] was: ", "] no longer true")
 # A unit's cosine with the turn counts this many shared words: a unit nearer
 # by 0.25 in meaning outranks one that shares a word more.
 MEANING = 4.0
+FIRST_PAGES = 2  # pages whose leads go on first, whatever the other units score
 
 
 @dataclass(frozen=True)
@@ -107,22 +110,29 @@ def fit(
 ) -> list[list[Unit]]:
     """The units of each page that go on a card with `room` characters for its
     pages (`heads`: each page's fixed characters), the lead first; none leaves a
-    page off. Every page its lead first, in page order, while it fits; then the
-    best of all the other units by score (a fact nearer the turn than another
-    page's next one goes first); then what is left, in each page's order."""
+    page off. The first `FIRST_PAGES` pages get their leads, in order, while
+    they fit; then every other unit of the card competes by score, a page's
+    other units once its lead is on, a page still off by its lead, paying for
+    its heading too (fewer whole pages, not a stub of every page); then what is
+    left, in page order."""
     picked: list[list[Unit]] = [[] for _ in pages]
-    for i, units in enumerate(pages):
+    for i, units in enumerate(pages[:FIRST_PAGES]):
         cost = heads[i] + size(units[:1], quarantined[i]) if units else room + 1
         if cost <= room:
             picked[i] = units[:1]
             room -= cost
-    on = [i for i, p in enumerate(picked) if p]
-    rest = [(i, n, u) for i in on for n, u in enumerate(pages[i][1:], 1)]
-    for order in (lambda c: (-c[2].score, on.index(c[0]), c[1]), lambda c: (on.index(c[0]), c[1])):
-        for i, _, unit in sorted(rest, key=order):
-            if unit in picked[i]:
-                continue
-            grown = size([*picked[i], unit], quarantined[i]) - size(picked[i], quarantined[i])
+    ranked = sorted(
+        ((i, n, u) for i, units in enumerate(pages) for n, u in enumerate(units)),
+        key=lambda c: (-c[2].score, c[0], c[1]),
+    )
+    for order in (ranked, sorted(ranked, key=lambda c: (c[0], c[1]))):
+        for i, n, unit in order:
+            if unit in picked[i] or (n > 0) != bool(picked[i]):
+                continue  # on already; or another page's unit before its lead
+            fixed = 0 if picked[i] else heads[i]
+            grown = (
+                fixed + size([*picked[i], unit], quarantined[i]) - size(picked[i], quarantined[i])
+            )
             if grown <= room:
                 picked[i] = [*picked[i], unit]
                 room -= grown

@@ -83,7 +83,8 @@ FACTS = "\n".join(
 def test_excerpts_are_whole_facts_and_the_first_pages_get_the_most_room() -> None:
     card, shown = render_card([page(f"p{i}", FACTS) for i in range(4)], 2400)
     sizes = [len(b) for b in bodies(card)]
-    assert len(shown) == 4 and sizes == sorted(sizes, reverse=True) and sizes[0] > 2 * sizes[3]
+    assert len(shown) >= 2 and sizes == sorted(sizes, reverse=True) and sizes[0] > 2 * sizes[-1]
+    assert len(card) > 2200  # the room is used
     for body in bodies(card):
         for line in body.split("\n"):
             assert line == "…" or (line.startswith("- [") and line.endswith("tomatoes."))
