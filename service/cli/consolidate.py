@@ -57,7 +57,8 @@ def _print_outcome(outcome: dict[str, Any]) -> None:
     for entry in outcome["entries"]:
         where = f" -> {entry['page']}" if entry["page"] else ""
         by = f" [{entry['decided_by']}]" if entry["decided_by"] else ""
-        click.echo(f"{entry['status']:8s} {entry['id']}{where}{by}: {entry['reason']}")
+        change = _change(entry)
+        click.echo(f"{entry['status']:8s} {entry['id']}{where}{by}: {entry['reason']}{change}")
     for note in outcome["fallbacks"]:
         click.echo(f"note     {note}", err=True)
     prefix = "dry run: " if outcome["dry_run"] else ""
@@ -67,6 +68,18 @@ def _print_outcome(outcome: dict[str, Any]) -> None:
         f"{outcome['pages_created']} pages created, {outcome['pages_updated']} updated; "
         f"{outcome['remaining']} left in the buffer"
     )
+
+
+def _change(entry: dict[str, Any]) -> str:
+    """What a filed fact did to its page's facts, when it changed one."""
+    replaced = ", ".join(entry.get("replaced") or [])
+    if entry.get("lifecycle") == "update" and replaced:
+        return f"; supersedes {replaced}"
+    if entry.get("lifecycle") == "retract" and replaced:
+        return f"; retracts {replaced}"
+    if entry.get("lifecycle") == "history":
+        return f"; history, replaced by {entry.get('superseded_by')}"
+    return ""
 
 
 def _print_explained(found: dict[str, Any]) -> None:

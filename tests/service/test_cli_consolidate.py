@@ -92,7 +92,8 @@ def test_facts_lists_a_pages_facts_with_their_status_and_explain_tells_the_lifec
 ) -> None:
     leeds = remember_at(workspace, "I live in Leeds.", "2024-03-01T10:00")
     moved = remember_at(workspace, "I moved to Manchester.", "2024-06-02T10:00")
-    run(workspace, "consolidate", "--json")
+    printed = run(workspace, "consolidate")["out"]
+    assert f"{moved} -> me/home [topic]: about you: home (slot home); supersedes {leeds}" in printed
     current = run(workspace, "facts", "me/home", "--json")
     assert current == {
         "slug": "me/home",
