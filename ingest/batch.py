@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ingest.sources import PageTooLargeError, Source, StagedPage
+from ingest.sources import PageTooLargeError, Source, StagedPage, text_reader
 from substrate import (
     InvalidInputError,
     MemoryDisabledError,
@@ -204,6 +204,20 @@ def _validate(
         return result, None
     result.warnings = prepared.warnings
     return result, prepared
+
+
+def prepare_text(
+    settings: Settings, slug: str, text: str, known: set[str]
+) -> tuple[bytes, list[str]]:
+    """One page's bytes as ingest writes them (parsed, scanned under the import
+    policy, quarantined where it must be) and its warnings; raises what ingest
+    reports as a page's error. `known`: the slugs its links may name."""
+    result = PageResult(slug, slug, "failed")
+    cap = settings.tuning.ingest_max_page_bytes
+    prepared = _prepare(
+        settings.scanner, slug, text_reader(text), cap, IngestOptions(), known, result
+    )
+    return prepared.data, prepared.warnings
 
 
 def _prepare(

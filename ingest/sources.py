@@ -62,7 +62,7 @@ def _file_reader(path: Path) -> Reader:
     return read
 
 
-def _text_reader(text: str) -> Reader:
+def text_reader(text: str) -> Reader:
     def read(cap: int) -> bytes:
         try:
             data = text.encode("utf-8")
@@ -150,7 +150,7 @@ class ManifestSource:
         if has_content:
             if not isinstance(item["content"], str):
                 return StagedPage(slug, where, None, '"content" must be a string')
-            return StagedPage(slug, where, _text_reader(item["content"]))
+            return StagedPage(slug, where, text_reader(item["content"]))
         if not isinstance(item["path"], str) or not item["path"]:
             return StagedPage(slug, where, None, '"path" must be a non-empty string')
         path = self.base / item["path"]
@@ -171,6 +171,6 @@ class InlineSource:
 
     def pages(self) -> list[StagedPage]:
         return [
-            StagedPage(slug, f"{self.label}: pages[{i}]", _text_reader(content))
+            StagedPage(slug, f"{self.label}: pages[{i}]", text_reader(content))
             for i, (slug, content) in enumerate(self.items)
         ]

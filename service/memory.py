@@ -18,7 +18,8 @@ here and nowhere else:
   refreshed;
 - `search`, `card`: under the read slots (one per core: cards are CPU-bound,
   and writes queued behind thirty of them would starve);
-- `explain`, `scan`, `log_turns`, `end_session`, `forget`, `status`.
+- `explain`, `scan`, `log_turns`, `end_session`, `status`;
+- tending (`service.tending`): `forget`, `correct`, `history` and the page edits.
 
 Its parts open on first use, so a command pays only for what it touches:
 `remember` opens no index and loads no model. A CLI `Memory` brings its index
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from service.tending import Tending
 from substrate import (
     InvalidInputError,
     MemoryServiceError,
@@ -129,7 +131,7 @@ class Ingested:
     index_error: str | None = None
 
 
-class Memory:
+class Memory(Tending):
     def __init__(
         self,
         settings: Settings,
@@ -432,19 +434,6 @@ class Memory:
             raise InvalidInputError("name the held entries to release, or ask for all")
         released = release_entries(self.settings, chosen)
         return [entry_row(e) for e in released]
-
-    def forget(self, what: str) -> dict[str, Any]:
-        """A promotion id (p-…), a curation candidate id (c-…) or a profile line's text."""
-        from substrate.curation import forget_candidate, forget_text
-        from substrate.promotion import forget_promotion
-
-        if what.startswith("p-"):
-            record = forget_promotion(self.settings, what, time.time())
-            return {"forgot": record["id"], "content": record["content"]}
-        if what.startswith("c-"):
-            candidate = forget_candidate(self.settings, what)
-            return {"forgot": candidate["id"], "content": candidate["text"]}
-        return {"forgot": what, "content": what, "files": forget_text(self.settings, what)}
 
     def status(self) -> dict[str, Any]:
         """Counts only, never transcript text: the log, finalizations, curation

@@ -31,13 +31,21 @@ def log_path(settings: Settings) -> Path:
 
 
 def record(settings: Settings, at: float, planner: str, entries: list[EntryOutcome]) -> None:
-    if not entries:
+    append_rows(settings, [{"at": at, "planner": planner, **e.as_json()} for e in entries])
+
+
+def record_change(settings: Settings, row: dict[str, Any]) -> None:
+    """One change made by hand or on request (`op`: forget, correct, write_page,
+    edit_page, move_page, delete_page, restore_page, pin, hand_edit), beside the
+    filing decisions, so `memory history` tells every change in one order."""
+    append_rows(settings, [row])
+
+
+def append_rows(settings: Settings, rows: list[dict[str, Any]]) -> None:
+    if not rows:
         return
     path = log_path(settings)
-    lines = "".join(
-        json.dumps({"at": at, "planner": planner, **e.as_json()}, ensure_ascii=False) + "\n"
-        for e in entries
-    )
+    lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     with hold_lock(settings.workspace.state_dir / "consolidation-log.lock", purpose="log"):
         size = append_bytes(path, lines.encode("utf-8")) + len(lines.encode("utf-8"))
         if size > 2 * KEEP * 200:  # rough bytes per line
@@ -47,6 +55,11 @@ def record(settings: Settings, at: float, planner: str, entries: list[EntryOutco
 
 def decisions(settings: Settings, entry_id: str) -> list[dict[str, Any]]:
     """Every logged decision about `entry_id`, oldest first."""
+    return [row for row in rows(settings) if row.get("id") == entry_id]
+
+
+def rows(settings: Settings) -> list[dict[str, Any]]:
+    """Every logged row, oldest first (a line torn by a crash is skipped)."""
     try:
         text = read_text_file(log_path(settings), MAX_FILE_BYTES) or ""
     except (OSError, UnicodeDecodeError, InvalidInputError):
@@ -56,7 +69,7 @@ def decisions(settings: Settings, entry_id: str) -> list[dict[str, Any]]:
         try:
             row = json.loads(line)
         except ValueError:
-            continue  # a line torn by a crash
-        if isinstance(row, dict) and row.get("id") == entry_id:
+            continue
+        if isinstance(row, dict):
             found.append(row)
     return found

@@ -12,7 +12,7 @@ from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.curation.store import Candidate, CurationStore, Operation, sha256
-from substrate.errors import InvalidInputError, StaleWriteError
+from substrate.errors import InvalidInputError, NotFoundError, StaleWriteError
 from substrate.profile import (
     check_profile_text,
     commit_profile,
@@ -181,8 +181,10 @@ def forget_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
         return candidate.as_json()
 
 
-def forget_text(settings: Settings, text: str) -> list[str]:
-    """Take the bullet `- TEXT` out of USER.md and MEMORY.md; the files it left."""
+def forget_text(settings: Settings, text: str, missing_ok: bool = False) -> list[str]:
+    """Take the bullet `- TEXT` out of USER.md and MEMORY.md; the files it left.
+    Applied candidates that wrote it become forgotten either way; `missing_ok`:
+    the line already left (another record's forget took it), so none is not an error."""
     content = " ".join(text.split())
     with lease(settings):
         store = CurationStore.load(settings.workspace)
@@ -193,12 +195,14 @@ def forget_text(settings: Settings, text: str) -> list[str]:
             if f"- {content}" in current.splitlines():
                 edits.set(name, without_bullet(current, content))
                 left.append(name)
-        if not left:
-            raise InvalidInputError(f"no line '- {content}' in USER.md or MEMORY.md")
+        marked = 0
         for candidate in store.candidates:
             op = candidate.operation
             if candidate.status == "applied" and op is not None and op.line == f"- {content}":
                 candidate.status = "forgotten"
+                marked += 1
+        if not left and not marked and not missing_ok:
+            raise NotFoundError(f"no line '- {content}' in USER.md or MEMORY.md")
         edits.commit(store)
     return left
 

@@ -8,6 +8,7 @@ slugs); it must not import `index` or anything above it.
 
 from substrate.intake.buffer import (
     BufferEntry,
+    entry_id,
     format_entry,
     format_timestamp,
     parse_at,
@@ -15,11 +16,19 @@ from substrate.intake.buffer import (
     with_hints,
 )
 from substrate.intake.landing import finish_intake, intake_journal
-from substrate.intake.remember import read_buffer, reconcile_archive, remember, trim_buffer
+from substrate.intake.remember import (
+    archive_fact,
+    read_buffer,
+    reconcile_archive,
+    remember,
+    trim_buffer,
+)
 from substrate.intake.review import held_entries, hold_entries, release_entries
 
 __all__ = [
     "BufferEntry",
+    "archive_fact",
+    "entry_id",
     "finish_intake",
     "format_entry",
     "format_timestamp",

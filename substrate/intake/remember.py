@@ -103,6 +103,13 @@ def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
     return added
 
 
+def archive_fact(settings: Settings, at: datetime, text: str, fact_id: str) -> None:
+    """A fact that reached a page without passing the buffer (a correction): its
+    day's archive holds it too, so the archive stays every fact ever stated."""
+    with hold_lock(settings.workspace.buffer_lock_path, purpose="buffer"):
+        reconcile_archive(settings, [BufferEntry(fact_id, at, text)])
+
+
 def trim_buffer(settings: Settings, ids: set[str]) -> int:
     """Remove these entries from the buffer (consolidation filed or skipped them);
     returns how many went. Under the buffer lock and against the buffer as it is

@@ -25,6 +25,7 @@ from substrate.pages.live_index import LivePageIndex
 from substrate.pages.page_file import (
     Link,
     Page,
+    content_hash,
     decode_page,
     iso_utc,
     parse_origin_date,
@@ -33,6 +34,7 @@ from substrate.pages.page_file import (
     split_frontmatter,
     wikilinks,
     with_default_field,
+    with_flag,
 )
 from substrate.pages.page_index import (
     DanglingLink,
@@ -55,6 +57,7 @@ __all__ = [
     "PageIndex",
     "ParseFailure",
     "Status",
+    "content_hash",
     "decode_page",
     "entry_json",
     "fact_bullets",
@@ -80,4 +83,5 @@ __all__ = [
     "wikilinks",
     "with_default_field",
     "with_facts",
+    "with_flag",
 ]

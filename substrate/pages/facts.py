@@ -15,7 +15,8 @@ the rest of the fact's state as `key:value` words: `src:captured` (drawn from
 a conversation, not remembered by the user), `slot:` (what the fact is about:
 `home`, `employer`, `pref:drink`) and, for a fact no longer true, its status:
 `status:superseded` with `by:` the fact that replaced it and `until:` the day,
-or `status:retracted` (no longer true since `until:`). A fact no longer
+or `status:retracted` (no longer true since `until:`; `via:forget` when the
+person asked memory to forget it, `via:correct` on a fact that corrected another). A fact no longer
 current also shows a visible note, `_(until …; replaced by: …)_`, rendered
 from the marker, so any markdown viewer tells the history without a database.
 Markers the reader does not know are kept as written. `strip_markers` removes
@@ -47,6 +48,8 @@ CAPTURED_NOTE = "(captured from a conversation) "
 NOTE_OPEN = " _(until "
 NOTE_CLOSE = ")_"
 RETRACTED_NOTE = "no longer true"
+FORGOTTEN = "forget"  # `via:forget`: retracted because the person asked memory to forget it
+FORGOTTEN_NOTE = "forgotten"
 NOTE_QUOTE = 80  # characters of the replacing fact quoted in a note
 Status = Literal["current", "superseded", "retracted"]
 _OWN = ("e", "src", "slot", "status", "by", "until")
@@ -201,7 +204,8 @@ def format_bullet(bullet: FactBullet, replaced_by: str | None = None) -> str:
 def _note(bullet: FactBullet, replaced_by: str | None) -> str:
     until = bullet.until.isoformat() if bullet.until else "later"
     if bullet.status == "retracted":
-        return f"{NOTE_OPEN}{until}; {RETRACTED_NOTE}{NOTE_CLOSE}"
+        said = FORGOTTEN_NOTE if bullet.attrs.get("via") == FORGOTTEN else RETRACTED_NOTE
+        return f"{NOTE_OPEN}{until}; {said}{NOTE_CLOSE}"
     if not replaced_by:
         return f"{NOTE_OPEN}{until}{NOTE_CLOSE}"
     quote = fold(replaced_by)

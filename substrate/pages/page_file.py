@@ -152,6 +152,39 @@ def with_default_field(text: str, key: str, value: str) -> str:
     raise PageParseError(f"cannot add {key!r} to the frontmatter without changing its meaning")
 
 
+def with_flag(text: str, key: str, on: bool) -> str:
+    """`text` with `key: true` in its frontmatter, or without the key (`on` False);
+    every other line kept. Raises `PageParseError` when the key is set on more
+    than one line (a list or a block), which a flag never is."""
+    meta, _ = split_frontmatter(text)
+    if bool(meta.get(key)) == on and (key in meta) == on:
+        return text
+    if key not in meta:
+        line = f"{key}: true\n"
+        stripped = text.lstrip("\n")
+        bounds = list(_BOUNDARY.finditer(stripped))
+        if len(bounds) >= 2 and bounds[0].start() == 0 and _YAML.detect(stripped):
+            close = bounds[1].start()
+            lead = text[: len(text) - len(stripped)]
+            return lead + stripped[:close] + line + stripped[close:]
+        return f"---\n{line}---\n" + text
+    lines = text.split("\n")
+    fences = [i for i, line in enumerate(lines) if _BOUNDARY.match(line)][:2]
+    head = range(fences[0] + 1, fences[1]) if len(fences) == 2 else range(0)
+    at = [i for i in head if lines[i].split(":", 1)[0].strip() == key]
+    refused = PageParseError(f"cannot set {key!r} in the frontmatter without changing its meaning")
+    if len(at) != 1:
+        raise refused
+    out = [line for i, line in enumerate(lines) if i != at[0]]
+    if on:
+        out.insert(at[0], f"{key}: true")
+    result = "\n".join(out)
+    after = split_frontmatter(result)[0]
+    if bool(after.get(key)) != on or (key in after) != on:
+        raise refused
+    return result
+
+
 def _one_line(message: str) -> str:
     return " ".join(message.split())
 

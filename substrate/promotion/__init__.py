@@ -14,6 +14,7 @@ from substrate.promotion.extract import MAX_CANDIDATES, extract_candidates
 from substrate.promotion.promote import (
     EVIDENCE_SESSIONS,
     PromotionOutcome,
+    file_for,
     forget_promotion,
     promote_turn,
     record_turns,
@@ -32,6 +33,7 @@ __all__ = [
     "detect",
     "explain",
     "extract_candidates",
+    "file_for",
     "forget_promotion",
     "promote_turn",
     "record_turns",

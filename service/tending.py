@@ -1,0 +1,164 @@
+"""Tending memory: forgetting, correcting, page edits and what changed, composed
+once for every surface (CLI, HTTP, MCP, the web tab).
+
+`Tending` is a part of `Memory` (it is mixed into it): each operation is the
+library call that changes the files, then a re-index, so what was forgotten
+leaves search and the card before the call returns. Forget is one path
+whatever its argument: a promotion id, a curation candidate id, a page fact's
+id or text, or a profile line's text — and a profile line leaves its file,
+its promotion record and its curation candidates together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any, Protocol
+
+from substrate import InvalidInputError, NotFoundError, Settings
+
+if TYPE_CHECKING:
+    from substrate import MaintainReport
+
+
+class _Workspace(Protocol):
+    settings: Settings
+
+    def maintain(self, rebuild: bool = False) -> MaintainReport: ...
+
+
+class Tending:
+    def forget(
+        self: _Workspace, what: str, page: str | None = None, every: bool = False
+    ) -> dict[str, Any]:
+        """A promotion id (p-…), a curation candidate id (c-…), a page fact (its id or
+        text; `page` narrows, `every` forgets several) or a profile line's text."""
+        from substrate.consolidation.tending import forget_facts
+        from substrate.curation import forget_candidate
+        from substrate.promotion import forget_promotion
+
+        if page is None and what.startswith("p-"):
+            record = forget_promotion(self.settings, what, time.time())
+            return {"forgot": record["id"], "content": record["content"]}
+        if page is None and what.startswith("c-"):
+            candidate = forget_candidate(self.settings, what)
+            return {"forgot": candidate["id"], "content": candidate["text"]}
+        files = [] if page is not None else _forget_profile_line(self.settings, what)
+        try:
+            facts = forget_facts(self.settings, what, page, every)
+        except NotFoundError:
+            if not files:
+                where = f"on page {page!r}" if page else "on any page, nor a line in the profile"
+                raise NotFoundError(
+                    f"nothing to forget: no fact matches {what!r} {where}"
+                ) from None
+            facts = []
+        if facts:
+            self.maintain()
+        content = facts[0]["text"] if len(facts) == 1 and not files else what
+        return {"forgot": what, "content": content, "files": files, "facts": facts}
+
+    def correct(self: _Workspace, fact_id: str, text: str) -> dict[str, Any]:
+        """Supersede a page fact with the corrected text (scanned, dated now)."""
+        from substrate.consolidation.tending import correct_fact
+
+        done = correct_fact(self.settings, fact_id, text)
+        self.maintain()
+        return done
+
+    def history(self: _Workspace, what: str) -> dict[str, Any]:
+        """What changed on a page, or about a fact, and through what."""
+        from substrate.consolidation.tending import history
+
+        return history(self.settings, what)
+
+
+    def read_page(self: _Workspace, slug: str) -> dict[str, Any]:
+        """A page's text and content hash (what an edit names as its precondition)."""
+        from ingest.page_ops import read_page
+
+        return read_page(self.settings, slug)
+
+    def write_page(
+        self: _Workspace,
+        slug: str,
+        content: str,
+        overwrite: bool = False,
+        expected_sha256: str | None = None,
+    ) -> dict[str, Any]:
+        """Create a page, or replace it (`overwrite`)."""
+        from ingest.page_ops import write_page
+
+        done = write_page(self.settings, slug, content, overwrite, expected_sha256)
+        self.maintain()
+        return done
+
+    def edit_page(
+        self: _Workspace,
+        slug: str,
+        expected_sha256: str,
+        new: str,
+        old: str | None = None,
+        section: str | None = None,
+    ) -> dict[str, Any]:
+        """Replace a span (`old`) or a section's body (`section`) with `new`."""
+        from ingest.page_ops import Edit, edit_page
+
+        done = edit_page(self.settings, slug, expected_sha256, Edit(new, old, section))
+        self.maintain()
+        return done
+
+    def move_page(self: _Workspace, slug: str, to: str) -> dict[str, Any]:
+        from ingest.page_ops import move_page
+
+        done = move_page(self.settings, slug, to)
+        self.maintain()
+        return done
+
+    def delete_page(self: _Workspace, slug: str) -> dict[str, Any]:
+        """Into the trash under `memory/trash/`; `restore_page` brings it back."""
+        from ingest.page_ops import delete_page
+
+        done = delete_page(self.settings, slug)
+        self.maintain()
+        return done
+
+    def restore_page(self: _Workspace, name: str) -> dict[str, Any]:
+        from ingest.page_ops import restore_page
+
+        done = restore_page(self.settings, name)
+        self.maintain()
+        return done
+
+    def trash(self: _Workspace) -> list[dict[str, Any]]:
+        from ingest.page_ops import trash
+
+        return trash(self.settings)
+
+    def pin_page(self: _Workspace, slug: str, core: bool = True) -> dict[str, Any]:
+        """Mark a page as core (on every card's core lane), or not."""
+        from ingest.page_ops import pin_page
+
+        done = pin_page(self.settings, slug, core)
+        self.maintain()
+        return done
+
+
+def _forget_profile_line(settings: Settings, text: str) -> list[str]:
+    """The profile files a line left: its promotion record forgotten (which takes
+    the line out), then the line itself and the curation candidates that wrote
+    it. None when no record and no line hold it."""
+    from substrate.curation import forget_text
+    from substrate.promotion import PromotionStore, file_for, forget_promotion
+
+    content = " ".join(text.removeprefix("- ").split())
+    if not content:
+        raise InvalidInputError("name what to forget: an id or a text")
+    files: list[str] = []
+    for record in PromotionStore.load(settings.workspace).active():
+        if " ".join(record.content.split()).casefold() == content.casefold():
+            forget_promotion(settings, record.id, time.time())
+            files.append(file_for(record.kind))
+    with contextlib.suppress(NotFoundError):  # no line: the page facts may hold it
+        files += forget_text(settings, content, missing_ok=bool(files))
+    return sorted(set(files))

@@ -1,0 +1,239 @@
+"""Correcting and forgetting filed facts, and what changed: `memory forget`,
+`memory correct`, `memory history`.
+
+A correction supersedes: the corrected text becomes a new current fact on the
+same page (its own entry id, dated now, the old fact's slot), and the old one
+moves under `### Earlier`, "replaced by" the correction. A forget retracts:
+the fact stays on its page under `### Earlier`, marked forgotten, and leaves
+everything the index and the card can show (a retracted fact that nothing
+retracted is never chunked). Both are one atomic, drift-aware write of one
+page under the consolidation lock, so a kill leaves the page before or after,
+never torn, and each fact in exactly one place; then the decision log records
+the change and `essentials.md` is brought up to the pages. A correction is
+the person's own words: scanned under the user policy, and written to its
+day's archive like every remembered fact.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from substrate.config import Settings
+from substrate.consolidation.essentials import update_essentials
+from substrate.consolidation.explain import fact_json
+from substrate.consolidation.log import record_change, rows
+from substrate.errors import InvalidInputError, NotFoundError
+from substrate.intake import archive_fact, entry_id
+from substrate.pages import (
+    FactBullet,
+    fact_bullets,
+    fold,
+    load_page_index,
+    validate_slug,
+    with_facts,
+)
+from substrate.pages.facts import FORGOTTEN, is_entry_id
+from substrate.safety import FileSnapshot, checked_text, hold_lock, read_text_snapshot, write_atomic
+
+LOCK_TIMEOUT_S = 60.0
+LISTED = 10  # matches named in a refusal
+MIN_TEXT = 3
+
+
+@dataclass(frozen=True)
+class FactMatch:
+    slug: str
+    bullet: FactBullet
+
+    def as_json(self) -> dict[str, Any]:
+        return {"page": self.slug, **fact_json(self.bullet)}
+
+
+def find_facts(settings: Settings, what: str, page: str | None = None) -> list[FactMatch]:
+    """The facts `what` names: an entry id (any status but forgotten), else text,
+    the facts whose text equals it (case and spacing aside), else the current
+    facts that contain it. `page` narrows the search to one page."""
+    wanted = fold(what).casefold()
+    if len(wanted) < MIN_TEXT:
+        raise InvalidInputError(f"name a fact by its id or at least {MIN_TEXT} characters of it")
+    index = load_page_index(settings.workspace)
+    if page is not None:
+        validate_slug(page)
+        if page not in index.entries:
+            raise NotFoundError(f"no concept page {page!r}")
+    by_id = is_entry_id(what.strip())
+    found: list[FactMatch] = []
+    for slug, entry in sorted(index.entries.items()):
+        if (page is not None and slug != page) or not entry.filed:
+            continue
+        if by_id and what.strip() not in entry.filed:
+            continue
+        text, _ = read_text_snapshot(settings.workspace.concepts_dir / entry.path)
+        found += [FactMatch(slug, b) for b in fact_bullets(text) if not forgotten(b)]
+    if by_id:
+        return [m for m in found if m.bullet.entry_id == what.strip()]
+    exact = [m for m in found if fold(m.bullet.text).casefold() == wanted]
+    if exact:
+        return exact
+    return [m for m in found if m.bullet.current and wanted in fold(m.bullet.text).casefold()]
+
+
+def forgotten(bullet: FactBullet) -> bool:
+    return bullet.status == "retracted" and bullet.attrs.get("via") == FORGOTTEN
+
+
+def forget_facts(
+    settings: Settings,
+    what: str,
+    page: str | None = None,
+    every: bool = False,
+    now: datetime | None = None,
+) -> list[dict[str, Any]]:
+    """Retract the facts `what` names (several only with `every`); what was forgotten."""
+    matches = find_facts(settings, what, page)
+    if not matches:
+        raise NotFoundError(f"no fact on any page matches {what!r}")
+    if len(matches) > 1 and not every:
+        raise InvalidInputError(_several(what, matches))
+    at = now or datetime.now(UTC)
+    done: list[dict[str, Any]] = []
+    with hold_lock(
+        settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="forget"
+    ):
+        for slug in dict.fromkeys(m.slug for m in matches):
+            ids = [m.bullet.entry_id for m in matches if m.slug == slug]
+            done += _retract(settings, slug, [i for i in ids if i], at)
+        _views(settings)
+    for row in done:
+        record_change(settings, {"at": time.time(), "op": "forget", **row})
+    return done
+
+
+def _retract(settings: Settings, slug: str, ids: list[str], at: datetime) -> list[dict[str, Any]]:
+    path, text, snapshot = _page(settings, slug)
+    gone: list[FactBullet] = []
+    for bullet in fact_bullets(text):
+        if bullet.entry_id in ids and not forgotten(bullet):
+            retracted = bullet.retracted(at.date())
+            gone.append(replace(retracted, attrs={**bullet.attrs, "via": FORGOTTEN}, by=None))
+    if gone:
+        write_atomic(path, with_facts(text, changed=gone), expected=snapshot)
+    return [{"id": b.entry_id, "page": slug, "text": b.text} for b in gone]
+
+
+def correct_fact(
+    settings: Settings, fact_id: str, text: str, now: datetime | None = None
+) -> dict[str, Any]:
+    """Supersede the current fact `fact_id` with `text`; the new fact and the old."""
+    checked_text(text, "text", settings.limits.fact_bytes, "fact_bytes")
+    admitted = settings.scanner.admit(text, "user", learned=False)
+    if admitted.verdict.held:
+        raise InvalidInputError(
+            f"the scanner would hold this text for review (rule {admitted.verdict.held_rule!r}); "
+            "remember it instead, so an operator can release it"
+        )
+    cleaned = " ".join(admitted.text.split())
+    if not cleaned:
+        raise InvalidInputError("text is empty; nothing was corrected")
+    if not is_entry_id(fact_id):
+        raise InvalidInputError(f"{fact_id!r} is not a fact id (12 hex digits, as `memory facts`)")
+    at = (now or datetime.now(UTC)).astimezone(UTC).replace(second=0, microsecond=0)
+    with hold_lock(
+        settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="correct"
+    ):
+        matches = find_facts(settings, fact_id)
+        if not matches:
+            raise NotFoundError(f"no fact with id {fact_id!r} on any page")
+        slug, old = matches[0].slug, matches[0].bullet
+        if not old.current:
+            raise InvalidInputError(
+                f"fact {fact_id} is {old.status}, no longer current: correct the fact that "
+                f"is current (`memory facts {slug}`)"
+            )
+        if fold(old.text) == cleaned:
+            raise InvalidInputError(f"fact {fact_id} already reads {cleaned!r}; nothing changed")
+        new = FactBullet(
+            entry_id(at, cleaned), at.date(), cleaned, attrs={"via": "correct"}, slot=old.slot
+        )
+        path, page_text, snapshot = _page(settings, slug)
+        updated = with_facts(page_text, added=[new], changed=[old.superseded_by(new)])
+        write_atomic(path, updated, expected=snapshot)
+        _views(settings)
+    archive_fact(settings, at, cleaned, new.entry_id or "")
+    row = {"id": new.entry_id, "page": slug, "text": cleaned, "replaced": [fact_id]}
+    record_change(settings, {"at": time.time(), "op": "correct", **row})
+    return {"page": slug, "fact": fact_json(new), "replaced": fact_json(old.superseded_by(new))}
+
+
+def history(settings: Settings, what: str) -> dict[str, Any]:
+    """What changed, oldest first: for a fact id, every decision and change about
+    it (and the fact that replaced it); for a page, every filing onto it and
+    every change made to it."""
+    if is_entry_id(what):
+        events = _fact_events(settings, what)
+        if not events:
+            raise NotFoundError(f"nothing recorded about fact {what!r}")
+        return {"fact": what, "events": events}
+    validate_slug(what)
+    events = [_event(r) for r in rows(settings) if _about_page(r, what)]
+    if not events and what not in load_page_index(settings.workspace).entries:
+        raise NotFoundError(f"no concept page {what!r} and nothing recorded about it")
+    return {"page": what, "events": events}
+
+
+def _fact_events(settings: Settings, fact_id: str) -> list[dict[str, Any]]:
+    """In the order they were logged: the fact's own rows, and the changes that
+    replaced it."""
+    return [
+        _event(r)
+        for r in rows(settings)
+        if r.get("id") == fact_id or (r.get("op") and fact_id in r.get("replaced", ()))
+    ]
+
+
+def _about_page(row: dict[str, Any], slug: str) -> bool:
+    return slug in (row.get("page"), row.get("from"), row.get("to"))
+
+
+def _event(row: dict[str, Any]) -> dict[str, Any]:
+    """A logged row as history tells it: when, what happened, through what."""
+    at = row.get("at")
+    when = datetime.fromtimestamp(at, UTC).isoformat() if isinstance(at, int | float) else None
+    op = row.get("op")
+    if op is None:  # a filing decision of a consolidation run
+        lifecycle = row.get("lifecycle") or row.get("status")
+        op, via = f"file:{lifecycle}", f"consolidation ({row.get('planner', '?')})"
+    else:
+        via = row.get("via") or "request"
+    keep = ("id", "page", "text", "replaced", "from", "to", "reason", "slot", "superseded_by")
+    return {"at": when, "op": op, "via": via, **{k: row[k] for k in keep if row.get(k)}}
+
+
+def _page(settings: Settings, slug: str) -> tuple[Path, str, FileSnapshot]:
+    index = load_page_index(settings.workspace)
+    entry = index.entries.get(slug)
+    if entry is None:
+        raise NotFoundError(f"no concept page {slug!r}")
+    path = settings.workspace.concepts_dir / entry.path
+    text, snapshot = read_text_snapshot(path)
+    return path, text, snapshot
+
+
+def _views(settings: Settings) -> None:
+    update_essentials(settings, load_page_index(settings.workspace))
+
+
+def _several(what: str, matches: Sequence[FactMatch]) -> str:
+    shown = "; ".join(
+        f"{m.bullet.entry_id} on {m.slug}: {fold(m.bullet.text)[:60]}" for m in matches[:LISTED]
+    )
+    more = f" (and {len(matches) - LISTED} more)" if len(matches) > LISTED else ""
+    return (
+        f"{len(matches)} facts match {what!r}: {shown}{more}; name one by its id, narrow "
+        "with --page, or forget them all with --all"
+    )
