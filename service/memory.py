@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from service.tending import Tending
+from service.tending import Tender, Tending
 from substrate import (
     InvalidInputError,
     MemoryServiceError,
@@ -82,7 +82,7 @@ class Jobs(Protocol):
         ...
 
 
-class Target(Protocol):
+class Target(Tender, Protocol):
     """What a command runs against: `Memory` in this process, or a running service
     (`cli.target.Remote`), which answers each call as `Memory` would."""
 

@@ -27,6 +27,46 @@ class _Workspace(Protocol):
     def maintain(self, rebuild: bool = False) -> MaintainReport: ...
 
 
+class Tender(Protocol):
+    """What every surface can ask to change: `Tending` here, or a running service
+    (`cli.target.Remote`) answering the same calls over HTTP."""
+
+    def forget(self, what: str, page: str | None = None, every: bool = False) -> dict[str, Any]: ...
+
+    def correct(self, fact_id: str, text: str) -> dict[str, Any]: ...
+
+    def history(self, what: str) -> dict[str, Any]: ...
+
+    def read_page(self, slug: str) -> dict[str, Any]: ...
+
+    def write_page(
+        self,
+        slug: str,
+        content: str,
+        overwrite: bool = False,
+        expected_sha256: str | None = None,
+    ) -> dict[str, Any]: ...
+
+    def edit_page(
+        self,
+        slug: str,
+        expected_sha256: str,
+        new: str,
+        old: str | None = None,
+        section: str | None = None,
+    ) -> dict[str, Any]: ...
+
+    def move_page(self, slug: str, to: str) -> dict[str, Any]: ...
+
+    def delete_page(self, slug: str) -> dict[str, Any]: ...
+
+    def restore_page(self, name: str) -> dict[str, Any]: ...
+
+    def trash(self) -> list[dict[str, Any]]: ...
+
+    def pin_page(self, slug: str, core: bool = True) -> dict[str, Any]: ...
+
+
 class Tending:
     def forget(
         self: _Workspace, what: str, page: str | None = None, every: bool = False
@@ -71,7 +111,6 @@ class Tending:
         from substrate.consolidation.tending import history
 
         return history(self.settings, what)
-
 
     def read_page(self: _Workspace, slug: str) -> dict[str, Any]:
         """A page's text and content hash (what an edit names as its precondition)."""

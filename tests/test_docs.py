@@ -17,6 +17,7 @@ ROUTES = ROOT / "service" / "routes"
 # CLI modules that hold a family of commands, and the commands they hold.
 CLI_GROUPS = {
     "held": {"release"},
+    "forget": {"correct", "history"},
     "workspace": {"init", "validate", "pages", "buffer", "stats", "config"},
     "curation": {
         "review", "recent", "apply", "reject", "undo", "populate",

@@ -1,5 +1,5 @@
-"""`memory forget`: a promotion, a curation candidate or a profile line, gone from
-the profile (through `Memory.forget`, as every surface does)."""
+"""`memory forget`, `memory correct` and `memory history`: taking back and fixing
+what memory holds (through `Memory`'s tending, as every surface does)."""
 
 from __future__ import annotations
 
@@ -7,20 +7,73 @@ from pathlib import Path
 
 import click
 
-from service.cli.base import json_option, print_json, workspace_option
-from service.cli.target import local_memory
+from service.cli.base import json_option, print_json, url_option, workspace_option
+from service.cli.target import tending_target
 
 
 @click.command("forget")
 @workspace_option
+@url_option
 @json_option
 @click.argument("what")
-def forget(workspace: Path, as_json: bool, what: str) -> None:
-    """Forget WHAT: a promotion id (p-...: its line leaves the profile, and earlier
-    evidence never promotes it again), a curation candidate id (c-...: its line
-    leaves the profile), or the text of a profile line."""
-    done = local_memory(workspace).forget(what)
+@click.option("--page", metavar="SLUG", help="Only facts on this page.")
+@click.option("--all", "every", is_flag=True, help="Forget every fact the text matches.")
+def forget(
+    workspace: Path, url: str | None, as_json: bool, what: str, page: str | None, every: bool
+) -> None:
+    """Forget WHAT: a page fact (its id, or its text: the fact is retracted, kept on
+    its page as forgotten, and leaves search and the card), a promotion id (p-...),
+    a curation candidate id (c-...) or the text of a profile line (its promotion
+    record and curation candidates agree). Text matching several facts is refused,
+    listing them, unless --all."""
+    done = tending_target(workspace, url).forget(what, page, every)
     if as_json:
         print_json(done)
-    else:
+        return
+    for fact in done.get("facts", []):
+        click.echo(f"forgot fact {fact['id']} on {fact['page']}: {' '.join(fact['text'].split())}")
+    for name in done.get("files", []):
+        click.echo(f"forgot the line from {name}: {done['content']}")
+    if "facts" not in done:
         click.echo(f"forgot {done['forgot']}: {done['content']}")
+
+
+@click.command("correct")
+@workspace_option
+@url_option
+@json_option
+@click.argument("fact_id")
+@click.argument("text")
+def correct(workspace: Path, url: str | None, as_json: bool, fact_id: str, text: str) -> None:
+    """Correct a page fact: TEXT supersedes FACT_ID (scanned, dated now); the old
+    fact stays on its page under Earlier, replaced by the correction."""
+    done = tending_target(workspace, url).correct(fact_id, text)
+    if as_json:
+        print_json(done)
+        return
+    click.echo(
+        f"corrected {fact_id} on {done['page']}: now {done['fact']['id']}: {done['fact']['text']}"
+    )
+
+
+@click.command("history")
+@workspace_option
+@url_option
+@json_option
+@click.argument("what", metavar="SLUG|FACT_ID")
+def history(workspace: Path, url: str | None, as_json: bool, what: str) -> None:
+    """What changed on a page, or about a fact, when and through what (remember and
+    consolidation, corrections, forgets, page edits, hand edits seen by maintain)."""
+    found = tending_target(workspace, url).history(what)
+    if as_json:
+        print_json(found)
+        return
+    for event in found["events"]:
+        what_of = event.get("text") or event.get("to") or event.get("reason") or ""
+        where = f" {event['page']}" if event.get("page") and "fact" in found else ""
+        ident = f" {event['id']}" if event.get("id") else ""
+        click.echo(f"{event['at'] or '?'}  {event['op']:<16} {event['via']}{ident}{where}")
+        if what_of:
+            click.echo(f"    {' '.join(str(what_of).split())[:200]}")
+    if not found["events"]:
+        click.echo(f"nothing recorded about {what}")

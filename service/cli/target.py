@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import click
 
@@ -42,6 +43,20 @@ def target_for(workspace: Path, url: str | None, capabilities: Capabilities) -> 
 
     client = ServiceClient(url, service_token())
     ctx.call_on_close(client.close)  # its pooled connections
+    return Remote(client, workspace)
+
+
+def tending_target(workspace: Path, url: str | None = None) -> Memory | Remote:
+    """Where a change to memory runs: the service that owns the workspace's index
+    (its re-index must happen there), else this process."""
+    found = None if url else running_service(open_workspace(workspace))
+    url = url or (found.url if found else None)
+    if url is None:
+        return local_memory(workspace)
+    from service.client import ServiceClient
+
+    client = ServiceClient(url, service_token())
+    click.get_current_context().call_on_close(client.close)
     return Remote(client, workspace)
 
 
@@ -113,6 +128,61 @@ class Remote:
         body = {"message": message, "conversation_id": conversation_id, "voice_front_door": voice}
         result: dict[str, Any] = self._client.post("/v1/memory/card", body)
         return result
+
+    def forget(self, what: str, page: str | None = None, every: bool = False) -> dict[str, Any]:
+        return self._post("forget", {"what": what, "page": page, "all": every})
+
+    def correct(self, fact_id: str, text: str) -> dict[str, Any]:
+        return self._post("correct", {"fact_id": fact_id, "text": text})
+
+    def history(self, what: str) -> dict[str, Any]:
+        found: dict[str, Any] = self._client.get(f"/v1/memory/history/{quote(what)}")
+        return found
+
+    def read_page(self, slug: str) -> dict[str, Any]:
+        found: dict[str, Any] = self._client.get(f"/v1/memory/pages/{quote(slug)}")
+        return found
+
+    def write_page(
+        self,
+        slug: str,
+        content: str,
+        overwrite: bool = False,
+        expected_sha256: str | None = None,
+    ) -> dict[str, Any]:
+        body = {"slug": slug, "content": content, "overwrite": overwrite}
+        return self._post("pages/write", {**body, "expected_sha256": expected_sha256})
+
+    def edit_page(
+        self,
+        slug: str,
+        expected_sha256: str,
+        new: str,
+        old: str | None = None,
+        section: str | None = None,
+    ) -> dict[str, Any]:
+        body = {"slug": slug, "expected_sha256": expected_sha256, "new": new}
+        return self._post("pages/edit", {**body, "old": old, "section": section})
+
+    def move_page(self, slug: str, to: str) -> dict[str, Any]:
+        return self._post("pages/move", {"slug": slug, "to": to})
+
+    def delete_page(self, slug: str) -> dict[str, Any]:
+        return self._post("pages/delete", {"slug": slug})
+
+    def restore_page(self, name: str) -> dict[str, Any]:
+        return self._post("pages/restore", {"name": name})
+
+    def trash(self) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = self._client.get("/v1/memory/trash")["trash"]
+        return found
+
+    def pin_page(self, slug: str, core: bool = True) -> dict[str, Any]:
+        return self._post("pages/pin", {"slug": slug, "core": core})
+
+    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = self._client.post(f"/v1/memory/{path}", body)
+        return answer
 
     def ingest(self, source: Source, options: IngestOptions) -> Ingested:
         """Pages are read here (so a staging folder on this machine works against any

@@ -55,6 +55,7 @@ class Page(BaseModel):
     slug: str
     title: str
     content: str = Field(description="The page file: frontmatter, then markdown.")
+    sha256: str = Field(description="The file's content hash: edit_page's precondition.")
     aliases: list[str]
     links: list[str]
     source: str | None
@@ -97,3 +98,9 @@ class Records(BaseModel):
     """Operator views: promotions, curation candidates, one decided candidate."""
 
     items: list[dict[str, Any]]
+
+
+class Changed(BaseModel):
+    """What a tending operation did (see each tool)."""
+
+    result: dict[str, Any]

@@ -1,4 +1,7 @@
-"""`/v1/memory/*`: remember, ingest, search, the card, maintenance and stats."""
+"""`/v1/memory/*`: remember, ingest, search, the card, maintenance and stats; and
+tending memory: forget, correct, history, and page edits (write, edit against
+a content hash, move, delete into the trash, restore, pin). Each route is one
+`Memory` call, the same the CLI and the MCP tools make."""
 
 from __future__ import annotations
 
@@ -152,3 +155,112 @@ def stats_get(rt: RuntimeDep, s: SettingsDep) -> dict[str, Any]:
         "derived_resets": dict(RESETS),
         "derived_unsaved": dict(UNSAVED),
     }
+
+
+class ForgetFactIn(Strict):
+    what: str = Field(
+        min_length=1,
+        description="A fact id or text, a promotion id (p-…), a curation candidate id (c-…) "
+        "or a profile line's text.",
+    )
+    page: str | None = Field(None, description="Only facts on this page.")
+    all: bool = Field(False, description="Forget every fact the text matches.")
+
+
+class CorrectIn(Strict):
+    fact_id: str = Field(min_length=1)
+    text: str = Field(min_length=1, description="The corrected fact (scanned, dated now).")
+
+
+class WriteIn(Strict):
+    slug: str = Field(min_length=1)
+    content: str = Field(description="The whole page: optional YAML frontmatter, then markdown.")
+    overwrite: bool = Field(False, description="Replace the page when it exists.")
+    expected_sha256: str | None = Field(None, description="Replace only if it still has this hash.")
+
+
+class EditIn(Strict):
+    slug: str = Field(min_length=1)
+    expected_sha256: str = Field(description="The page's hash as read (`GET /pages/{slug}`).")
+    new: str = Field(description="The replacing text.")
+    old: str | None = Field(None, description="The span to replace (it must occur once).")
+    section: str | None = Field(None, description="A heading whose body `new` replaces.")
+
+
+class MoveIn(Strict):
+    slug: str = Field(min_length=1)
+    to: str = Field(min_length=1)
+
+
+class SlugIn(Strict):
+    slug: str = Field(min_length=1)
+
+
+class RestoreIn(Strict):
+    name: str = Field(min_length=1, description="A trash entry's name, or a slug (newest).")
+
+
+class PinIn(Strict):
+    slug: str = Field(min_length=1)
+    core: bool = True
+
+
+@router.post("/forget")
+def memory_forget_post(body: ForgetFactIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Retract page facts and take profile lines out (their records agree)."""
+    return rt.memory.forget(body.what, body.page, body.all)
+
+
+@router.post("/correct")
+def correct_post(body: CorrectIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Supersede a fact with its corrected text."""
+    return rt.memory.correct(body.fact_id, body.text)
+
+
+@router.get("/history/{what:path}")
+def history_get(what: str, rt: RuntimeDep) -> dict[str, Any]:
+    """What changed on a page (slug) or about a fact (id), and through what."""
+    return rt.memory.history(what)
+
+
+@router.get("/pages/{slug:path}")
+def page_get(slug: str, rt: RuntimeDep) -> dict[str, Any]:
+    """A page's text and its content hash (an edit's precondition)."""
+    return rt.memory.read_page(slug)
+
+
+@router.post("/pages/write")
+def page_write(body: WriteIn, rt: RuntimeDep) -> dict[str, Any]:
+    return rt.memory.write_page(body.slug, body.content, body.overwrite, body.expected_sha256)
+
+
+@router.post("/pages/edit")
+def page_edit(body: EditIn, rt: RuntimeDep) -> dict[str, Any]:
+    """A concurrent edit is refused (409), never lost."""
+    return rt.memory.edit_page(body.slug, body.expected_sha256, body.new, body.old, body.section)
+
+
+@router.post("/pages/move")
+def page_move(body: MoveIn, rt: RuntimeDep) -> dict[str, Any]:
+    return rt.memory.move_page(body.slug, body.to)
+
+
+@router.post("/pages/delete")
+def page_delete(body: SlugIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Into `memory/trash/`; restorable."""
+    return rt.memory.delete_page(body.slug)
+
+
+@router.post("/pages/restore")
+def page_restore(body: RestoreIn, rt: RuntimeDep) -> dict[str, Any]:
+    return rt.memory.restore_page(body.name)
+
+
+@router.post("/pages/pin")
+def page_pin(body: PinIn, rt: RuntimeDep) -> dict[str, Any]:
+    return rt.memory.pin_page(body.slug, body.core)
+
+
+@router.get("/trash")
+def trash_get(rt: RuntimeDep) -> dict[str, Any]:
+    return {"trash": rt.memory.trash()}

@@ -39,6 +39,13 @@ TOOLS = {
     "consolidate",
     "promotions",
     "forget",
+    "correct_fact",
+    "fact_history",
+    "write_page",
+    "edit_page",
+    "move_page",
+    "delete_page",
+    "restore_page",
     "curation_review",
     "curation_apply",
     "curation_reject",
@@ -126,13 +133,58 @@ async def round_trip(client: Client, settings: Settings, surrogates: bool = Fals
     structured(await client.call_tool("consolidate", {"dry_run": False}))
     assert read_buffer(settings) == []
 
+    await tend(client, settings, remembered["id"])
+
     assert structured(await client.call_tool("promotions", {}))["items"] == []
     assert structured(await client.call_tool("curation_review", {}))["items"] == []
     unknown = await client.call_tool("curation_apply", {"candidate_id": "c-missing"})
     assert unknown.is_error
 
     resource = await client.read_resource("memory://page/people%2Fsam")
-    assert "shellfish" in resource.contents[0].text
+    assert "peanut" in resource.contents[0].text
+
+
+async def tend(client: Client, settings: Settings, fact_id: str) -> None:
+    """The tending tools: correct and forget a filed fact, edit a page against its
+    hash, write, move, delete and restore one; each checked on disk."""
+    listed = {t.name: t for t in (await client.list_tools()).tools}
+    assert listed["edit_page"].annotations.destructive_hint is True
+    assert listed["fact_history"].annotations.read_only_hint is True
+    concepts = settings.workspace.concepts_dir
+    fixed = structured(
+        await client.call_tool("correct_fact", {"fact_id": fact_id, "text": "Sam started karate"})
+    )["result"]
+    new_id = fixed["fact"]["id"]
+    assert "replaced by: Sam started karate" in (concepts / f"{fixed['page']}.md").read_text()
+    history = structured(await client.call_tool("fact_history", {"what": fact_id}))["result"]
+    assert history["events"][-1]["op"] == "correct"
+    gone = structured(await client.call_tool("forget", {"what": new_id}))["result"]
+    assert [f["id"] for f in gone["facts"]] == [new_id]
+    assert "forgotten)_" in (concepts / f"{fixed['page']}.md").read_text()
+    hits = structured(await client.call_tool("search", {"query": "karate", "k": 5}))["hits"]
+    assert not any("karate" in h["excerpt"] for h in hits)
+
+    page = structured(await client.call_tool("read_page", {"slug": "people/sam"}))
+    edit = {
+        "slug": "people/sam",
+        "expected_sha256": page["sha256"],
+        "new": "peanut",
+        "old": "shellfish",
+    }
+    structured(await client.call_tool("edit_page", edit))
+    assert "allergic to peanut" in (concepts / "people/sam.md").read_text()
+    stale = await client.call_tool("edit_page", edit)
+    assert stale.is_error and "changed since it was read" in stale.content[0].text
+
+    new = {"slug": "places/faro", "content": "---\ntitle: Faro\n---\nFaro has a small airport."}
+    structured(await client.call_tool("write_page", new))
+    assert (await client.call_tool("write_page", new)).is_error  # it exists: refused
+    structured(await client.call_tool("move_page", {"slug": "places/faro", "to": "places/algarve"}))
+    assert (concepts / "places/algarve.md").exists() and not (concepts / "places/faro.md").exists()
+    deleted = structured(await client.call_tool("delete_page", {"slug": "places/algarve"}))
+    assert not (concepts / "places/algarve.md").exists()
+    structured(await client.call_tool("restore_page", {"name": deleted["result"]["trash"]}))
+    assert (concepts / "places/algarve.md").exists()
 
 
 def run(coro: Callable[[], Awaitable[None]]) -> None:
