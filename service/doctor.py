@@ -6,8 +6,10 @@ page's content hash in the index state, the store's points per page, orphan
 points, the embedders' identity, the BM25 statistics and the sparse vectors'
 avgdl drift: `substrate.index.consistency`), the page-index cache, the learned
 edges journal and the conversation files (`lanes.health`), the job queue's
-expired leases, a stale service file, and changes a killed writer left half
-done (the journals of `remember` and of the profile). No model is loaded to
+expired leases, a stale service file, changes a killed writer left half
+done (the journals of `remember` and of the profile), promotion records and
+curation candidates that no longer match the profile files, and links a
+killed page move left to rewrite (`doctor_records`). No model is loaded to
 check. On a workspace it cannot write (read-only), the embedded store cannot
 be opened: its checks are skipped and said in `notes`.
 
@@ -16,11 +18,12 @@ derived files, drops stale pages from the index state and re-indexes them (or
 rebuilds the collection when it holds orphan points or another model's
 vectors), releases expired leases and removes a dead service's file. The one
 repair that writes under `memory/` finishes a half-done change from its
-journal, as the next writer would have: the change was already decided, and
-rolling it forward is what makes the buffer and archive (or the profile and its
-records) agree again. While a
-service runs for the workspace it owns the embedded index: the store checks
-are skipped (said in `notes`) and the re-index goes through the service.
+journal, as the next writer would have (and the records and links of
+`doctor_records`, which follow the person's files, never change them): the
+change was already decided, and rolling it forward is what makes the buffer
+and archive (or the profile and its records) agree again. While a service
+runs for the workspace it owns the embedded index: the store checks are
+skipped (said in `notes`) and the re-index goes through the service.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 
 from lanes.checks import conversation_problems, edges_problems
 from service.discovery import running_service, service_file, stale_service_file
+from service.doctor_records import FORGET_RECORD, RELINK, record_problems, repair_record
 from service.jobs import JobQueue
 from substrate import Settings, StoreUnavailableError, open_search_index
 from substrate.index.consistency import (
@@ -92,6 +96,7 @@ def diagnose(settings: Settings) -> Checkup:
     problems += conversation_problems(state / "conversations")
     problems += _queue_problems(state / "jobs.sqlite")
     problems += _journal_problems(settings)
+    problems += record_problems(settings)
     stale = stale_service_file(settings.workspace)
     if stale is not None:
         problems.append(
@@ -127,6 +132,8 @@ def repair(settings: Settings, found: Checkup, maintain: Maintain) -> Checkup:
             JobQueue(settings.workspace.state_dir / "jobs.sqlite").release(int(problem.subject[0]))
         elif problem.repair == ROLL_FORWARD:
             _roll_forward(settings, problem.subject[0])
+        elif problem.repair in (FORGET_RECORD, RELINK):
+            repair_record(settings, problem)
     needs_index = rebuild or any(p.repair == REINDEX for p in found.problems)
     if reindex and not rebuild:
         mark_stale(state_path(corpus.workspace.index_dir), reindex)

@@ -17,7 +17,7 @@ from typing import Any
 
 from substrate.config.workspace import Workspace
 from substrate.errors import InvalidInputError, NotFoundError
-from substrate.promotion.categories import category_of
+from substrate.promotion.categories import conflicts
 from substrate.promotion.detect import PREFERENCE, Detection, content_key
 from substrate.safety import FileSnapshot, journal, read_text_snapshot, write_atomic
 
@@ -133,15 +133,11 @@ class PromotionStore:
         return Change(action, record, replaced)
 
     def _conflicting(self, found: Detection) -> PromotionRecord | None:
-        category = category_of(found.key)
-        if category is None:
-            return None
         for record in self.records.values():
             if (
                 record.status == ACTIVE
                 and record.kind == PREFERENCE
-                and record.key != found.key
-                and category_of(record.key) == category
+                and conflicts(found.key, record.key)
             ):
                 return record
         return None
