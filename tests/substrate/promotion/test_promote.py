@@ -17,6 +17,7 @@ from service.settings_loader import build_settings
 from substrate import Settings, Workspace
 from substrate.profile import profile_journal, profile_lease
 from substrate.promotion import forget_promotion, promote as promote_module, promote_turn
+from substrate.promotion.categories import conflicts
 from substrate.safety import journal
 from substrate.sessions import NewMessage, SessionLog, open_session_log
 
@@ -126,6 +127,10 @@ def test_a_fourth_session_strengthens_without_touching_the_file(chat: Chat) -> N
         ("Use pnpm test by default", "Use npm test by default"),
         ("Default to pnpm", "Default to npm"),
         ("Always use strict mode", "Always use semicolons"),
+        ("I prefer dark mode", "I prefer light mode"),  # no category: the same frame
+        ("I prefer vim keybindings", "I prefer emacs keybindings"),
+        ("I prefer tea over coffee", "I prefer coffee over tea"),
+        ("أفضل npm test", "أفضل pnpm test"),
     ],
 )
 def test_a_preference_in_an_exclusive_category_supersedes(chat: Chat, old: str, new: str) -> None:
@@ -147,6 +152,25 @@ def test_preferences_of_different_categories_coexist(chat: Chat) -> None:
         chat.say(f"x{s}", "I prefer TypeScript")
         chat.say(f"y{s}", "Keep replies concise")
     assert {r["status"] for r in records(chat.settings).values()} == {"active"}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "conflict"),
+    [
+        ("prefer dark mode", "prefer light mode", True),
+        ("prefer replies in english", "prefer replies in french", True),
+        ("أفضّل الوضع الداكن", "أفضّل الوضع الفاتح", True),
+        ("أفضّل الردود بالعربية", "أفضّل الردود بالإنجليزية", True),
+        ("prefer tabs", "prefer spaces", False),
+        ("prefer short commit messages", "prefer short variable names", False),
+        ("prefer dark mode", "prefer dark mode in vim", False),
+        ("prefer dark mode", "prefer dark mode", False),
+    ],
+)
+def test_two_preferences_conflict_when_they_differ_only_in_their_value(
+    a: str, b: str, conflict: bool
+) -> None:
+    assert conflicts(a, b) is conflict and conflicts(b, a) is conflict
 
 
 def test_project_facts_go_to_memory_md_and_never_supersede(chat: Chat) -> None:
@@ -337,6 +361,7 @@ KILLED_PROMOTION = """
 import os, sys, time
 from pathlib import Path
 from service.settings_loader import build_settings
+from substrate.promotion.categories import conflicts
 from substrate.promotion import forget_promotion, promote_turn
 from substrate.sessions import NewMessage, open_session_log
 
