@@ -125,12 +125,13 @@ def move_page(settings: Settings, slug: str, to: str) -> dict[str, Any]:
         raise InvalidInputError(f"page {slug} already has that slug")
     concepts = settings.workspace.concepts_dir
     with _lock(settings):
-        path, _, _ = _existing(settings, slug)
+        path, data, _ = _existing(settings, slug)
         target = path_for_slug(concepts, to)
         if target.exists() or to in load_page_index(settings.workspace).entries:
             raise InvalidInputError(f"cannot move {slug} to {to}: that page exists")
         at = datetime.now(UTC)
-        record_change(settings, {"at": at.timestamp(), "op": "move_page", "from": slug, "to": to})
+        row = {"at": at.timestamp(), "op": "move_page", "from": slug, "to": to}
+        record_change(settings, {**row, "sha256": content_hash(data)})
         target.parent.mkdir(parents=True, exist_ok=True)
         os.rename(path, target)  # atomic: the page is in one place or the other
         fsync_dir(target.parent)
@@ -243,7 +244,8 @@ def restore_page(settings: Settings, name: str) -> dict[str, Any]:
         os.rename(source, target)
         fsync_dir(target.parent)
         _prune(source.parent, _trash(settings))
-    row = {"at": datetime.now(UTC).timestamp(), "op": "restore_page", "page": slug}
+        sha = content_hash(target.read_bytes())
+    row = {"at": datetime.now(UTC).timestamp(), "op": "restore_page", "page": slug, "sha256": sha}
     record_change(settings, {**row, "trash": chosen["name"]})
     return {"op": "restore_page", "page": slug, "trash": chosen["name"]}
 
@@ -320,5 +322,6 @@ def _done(
     settings: Settings, op: str, slug: str, data: bytes, warnings: list[str]
 ) -> dict[str, Any]:
     sha = content_hash(data)
-    record_change(settings, {"at": datetime.now(UTC).timestamp(), "op": op, "page": slug})
+    row = {"at": datetime.now(UTC).timestamp(), "op": op, "page": slug, "sha256": sha}
+    record_change(settings, row)
     return {"op": op, "page": slug, "sha256": sha, "warnings": warnings}

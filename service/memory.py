@@ -338,6 +338,10 @@ class Memory(Tending):
             )
             if not self._compact and (report.embedded or report.deleted or report.rebuilt):
                 self.needs_compaction = True
+        if report.pages and not report.rebuilt:
+            from substrate.consolidation.tending import note_hand_edits
+
+            note_hand_edits(self.settings, report.pages)
         if self._injector is not None:
             self._injector.refresh_pages()
         return report

@@ -30,8 +30,27 @@ def log_path(settings: Settings) -> Path:
     return path
 
 
-def record(settings: Settings, at: float, planner: str, entries: list[EntryOutcome]) -> None:
-    append_rows(settings, [{"at": at, "planner": planner, **e.as_json()} for e in entries])
+def record(
+    settings: Settings,
+    at: float,
+    planner: str,
+    entries: list[EntryOutcome],
+    hashes: dict[str, str] | None = None,
+) -> None:
+    """The run's decisions; `hashes`: each written page's content hash after the
+    run, kept on its rows so a later change nobody logged reads as a hand edit."""
+    sha = hashes or {}
+    append_rows(
+        settings,
+        [
+            {"at": at, "planner": planner, **e.as_json(), **_sha(sha.get(e.page or ""))}
+            for e in entries
+        ],
+    )
+
+
+def _sha(value: str | None) -> dict[str, str]:
+    return {"sha256": value} if value else {}
 
 
 def record_change(settings: Settings, row: dict[str, Any]) -> None:

@@ -204,4 +204,7 @@ def _commit(
     ]
     if update_recent(settings, filed):
         outcome.views_written.append(RECENT)
-    record(settings, at, outcome.planner, outcome.entries)
+    written = {*outcome.pages_created, *outcome.pages_updated}
+    entries = load_page_index(settings.workspace).entries if written else {}
+    hashes = {slug: entries[slug].content_hash for slug in written if slug in entries}
+    record(settings, at, outcome.planner, outcome.entries, hashes)

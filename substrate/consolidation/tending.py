@@ -31,6 +31,7 @@ from substrate.errors import InvalidInputError, NotFoundError
 from substrate.intake import archive_fact, entry_id
 from substrate.pages import (
     FactBullet,
+    content_hash,
     fact_bullets,
     fold,
     load_page_index,
@@ -111,7 +112,32 @@ def forget_facts(
         _views(settings)
     for row in done:
         record_change(settings, {"at": time.time(), "op": "forget", **row})
-    return done
+    return [{k: v for k, v in row.items() if k != "sha256"} for row in done]
+
+
+def note_hand_edits(settings: Settings, pages: Sequence[str]) -> list[str]:
+    """Of `pages` (just re-indexed: their content changed), those whose content
+    is not what the last logged change to them left: a person (or another
+    program) edited them. Each is logged as a hand edit, seen by maintain. A page
+    no logged change ever wrote is not judged."""
+    if not pages:
+        return []
+    last: dict[str, str] = {}
+    for row in rows(settings):
+        sha = row.get("sha256")
+        where = row.get("to") or row.get("page")
+        if isinstance(sha, str) and isinstance(where, str):
+            last[where] = sha
+    index = load_page_index(settings.workspace)
+    edited = [
+        slug
+        for slug in pages
+        if slug in last and slug in index.entries and index.entries[slug].content_hash != last[slug]
+    ]
+    for slug in edited:
+        row = {"at": time.time(), "op": "hand_edit", "page": slug, "via": "seen by maintain"}
+        record_change(settings, {**row, "sha256": index.entries[slug].content_hash})
+    return edited
 
 
 def _retract(settings: Settings, slug: str, ids: list[str], at: datetime) -> list[dict[str, Any]]:
@@ -121,9 +147,12 @@ def _retract(settings: Settings, slug: str, ids: list[str], at: datetime) -> lis
         if bullet.entry_id in ids and not forgotten(bullet):
             retracted = bullet.retracted(at.date())
             gone.append(replace(retracted, attrs={**bullet.attrs, "via": FORGOTTEN}, by=None))
-    if gone:
-        write_atomic(path, with_facts(text, changed=gone), expected=snapshot)
-    return [{"id": b.entry_id, "page": slug, "text": b.text} for b in gone]
+    if not gone:
+        return []
+    updated = with_facts(text, changed=gone)
+    write_atomic(path, updated, expected=snapshot)
+    sha = content_hash(updated.encode("utf-8"))
+    return [{"id": b.entry_id, "page": slug, "text": b.text, "sha256": sha} for b in gone]
 
 
 def correct_fact(
@@ -166,6 +195,7 @@ def correct_fact(
         _views(settings)
     archive_fact(settings, at, cleaned, new.entry_id or "")
     row = {"id": new.entry_id, "page": slug, "text": cleaned, "replaced": [fact_id]}
+    row["sha256"] = content_hash(updated.encode("utf-8"))
     record_change(settings, {"at": time.time(), "op": "correct", **row})
     return {"page": slug, "fact": fact_json(new), "replaced": fact_json(old.superseded_by(new))}
 

@@ -28,7 +28,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,7 @@ class MaintainReport:
     rebuilt: bool
     reweighted: int = 0  # stored chunks whose BM25 vectors were re-weighted for a new avgdl
     capabilities: int = 0  # of `embedded`, the CLI's command entries (not concept pages)
+    pages: tuple[str, ...] = field(default=(), compare=False)  # the pages re-embedded
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -214,6 +215,7 @@ class Maintenance:
             rebuilt=rebuilt,
             reweighted=reweighted,
             capabilities=sum(doc.kind == "capability" for doc in changed),
+            pages=tuple(doc.slug for doc in changed if doc.kind == "page"),
         )
 
     def is_current(self, index: PageIndex) -> bool | None:

@@ -66,6 +66,13 @@ def test_the_cli_corrects_forgets_and_tells_the_history(workspace: Workspace) ->
     assert [e["op"] for e in events] == ["file:add", "correct"]
     page_ops = [e["op"] for e in cli_json(workspace, "history", "me/home")["events"]]
     assert page_ops[-2:] == ["correct", "forget"]
+    path = workspace.concepts_dir / "me/home.md"
+    path.write_text(path.read_text() + "\nA line I added myself.\n")
+    cli_json(workspace, "maintain")
+    cli_json(workspace, "maintain")  # seen once, not again
+    events = cli_json(workspace, "history", "me/home")["events"]
+    assert [e["op"] for e in events][-3:] == ["correct", "forget", "hand_edit"]
+    assert events[-1]["via"] == "seen by maintain"
     status, report = doctor(workspace)
     assert status == 0, report
 
