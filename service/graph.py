@@ -24,9 +24,18 @@ from substrate import (
     iso_utc,
     read_buffer,
 )
+from substrate.consolidation.explain import fact_json
+from substrate.consolidation.tending import forgotten
 from substrate.errors import InvalidInputError
 from substrate.intake import BufferEntry
-from substrate.pages import decode_page, read_page_file, split_frontmatter
+from substrate.pages import (
+    decode_page,
+    fact_bullets,
+    read_page_file,
+    split_facts,
+    split_frontmatter,
+    strip_markers,
+)
 
 BUFFER_PREFIX = "buffer:"
 TURNS_SHOWN = 10
@@ -114,7 +123,12 @@ def _pending_edges(entries: list[BufferEntry], index: PageIndex) -> list[dict[st
 
 
 def _headline(text: str, limit: int = 80) -> str:
-    first = text.strip().splitlines()[0] if text.strip() else ""
+    """A pending fact's first line, without the `[[slug]]` hints (its edges show them)."""
+    plain = strip_markers(text)
+    for hint in BufferEntry("", datetime.now(UTC), plain).hints:
+        plain = plain.replace(f"[[{hint}]]", "")
+    plain = " ".join(plain.split())
+    first = plain.strip().splitlines()[0] if plain.strip() else ""
     return first if len(first) <= limit else first[: limit - 1] + "…"
 
 
@@ -137,9 +151,11 @@ def node_detail(
         raise NotFoundError(f"no page or buffer entry with id {node_id!r}")
     path = settings.workspace.concepts_dir / entry.path
     try:
-        _, body = split_frontmatter(decode_page(read_page_file(path)))
+        text = decode_page(read_page_file(path))
+        _, body = split_frontmatter(text)
     except (OSError, InvalidInputError):
-        body = ""
+        text = body = ""
+    prose, _ = split_facts(body)  # the page as a reader sees it: no section, no markers
     incoming = sorted(
         {e.slug for e in index.entries.values() for link in e.links if link.target == node_id}
     )
@@ -162,7 +178,8 @@ def node_detail(
         "id": node_id,
         "kind": "page",
         "page": {**entry_json(entry), "summary": entry.summary, "core": entry.core},
-        "body": body,
+        "body": prose.strip("\n"),
+        "facts": [fact_json(b) for b in fact_bullets(text) if not forgotten(b)],
         "links_out": [{"target": t, "exists": t in index.entries} for t in entry.link_targets()],
         "links_in": incoming,
         "learned": [

@@ -1,8 +1,17 @@
-// The Memory tab: the memory graph, search, and a node's detail ("why selected").
+// The Memory tab: the memory graph, search, a node's detail ("why selected") and
+// the actions that tend memory (forget or correct a fact, pin or delete a page),
+// each confirmed and sent to the same HTTP routes every surface uses.
 // Page text is only ever set with textContent: memory content is data, never markup.
 "use strict";
 
 const state = { token: sessionStorage.getItem("memoryToken") || "", cy: null };
+const LABEL_CHARS = 18; // a node's label; the full title shows on hover
+const LABELLED_UP_TO = 60; // larger graphs label only core, hit, hovered and selected nodes
+
+function shortLabel(text) {
+  const clean = String(text || "").replace(/\s+/g, " ").trim();
+  return clean.length <= LABEL_CHARS ? clean : clean.slice(0, LABEL_CHARS - 1) + "…";
+}
 
 async function api(path, body) {
   const headers = { "Content-Type": "application/json" };
@@ -79,9 +88,11 @@ async function loadGraph() {
     `${c.pages} pages · ${c.pending} pending · ${c.authored_edges} links · ` +
     `${c.learned_edges} learned edges` +
     (c.dangling_links_dropped ? ` · ${c.dangling_links_dropped} dangling links not drawn` : "");
+  const dense = graph.nodes.length > LABELLED_UP_TO;
   const elements = graph.nodes.map((n) => ({
-    data: { id: n.id, label: n.title || n.id, kind: n.kind, core: n.core ? "yes" : "no",
-            degree: n.degree },
+    data: { id: n.id, label: shortLabel(n.title || n.id), full: n.title || n.id, kind: n.kind,
+            core: n.core ? "yes" : "no", degree: n.degree, score: 0 },
+    classes: dense && !n.core ? "quiet" : "",
   })).concat(graph.edges.map((e, i) => ({
     data: { id: "e" + i, source: e.source, target: e.target, kind: e.kind,
             weight: e.weight || 1 },
@@ -93,7 +104,11 @@ async function loadGraph() {
       { selector: "node", style: {
         "background-color": "#3867d6", label: "data(label)", "font-size": 9,
         width: "mapData(degree, 0, 20, 10, 30)", height: "mapData(degree, 0, 20, 10, 30)",
-        color: "#1d232b", "text-valign": "bottom", "text-margin-y": 2 } },
+        color: "#1d232b", "text-valign": "bottom", "text-margin-y": 2,
+        "text-wrap": "ellipsis", "text-max-width": 90, "min-zoomed-font-size": 7,
+        "text-background-color": "#f6f7f9", "text-background-opacity": 0.85,
+        "text-background-padding": 1 } },
+      { selector: "node.quiet", style: { label: "" } },
       { selector: "node[core = 'yes']", style: { "border-width": 3, "border-color": "#f7b731" } },
       { selector: "node[kind = 'pending']", style: {
         shape: "diamond", "background-color": "#f7b731", "border-style": "dashed",
@@ -103,12 +118,30 @@ async function loadGraph() {
         "line-color": "#20bf6b", width: "mapData(weight, 0, 10, 1, 6)" } },
       { selector: "edge[kind = 'pending']", style: { "line-style": "dashed",
         "line-color": "#f7b731" } },
-      { selector: ".hit", style: { "background-color": "#eb3b5a" } },
-      { selector: ":selected", style: { "border-width": 4, "border-color": "#eb3b5a" } },
+      { selector: "node.hit", style: { label: "data(label)",
+        "background-color": "mapData(score, 0, 1, #f8c0ca, #c0143c)",
+        "border-width": 2, "border-color": "#7a0c25" } },
+      { selector: "node.hover", style: { label: "data(label)" } },
+      { selector: ":selected", style: { label: "data(label)", "border-width": 4,
+        "border-color": "#1d232b" } },
     ],
     layout: { name: graph.nodes.length > 400 ? "grid" : "cose", animate: false },
   });
   state.cy.on("tap", "node", (evt) => selectNode(evt.target.id()));
+  const tip = document.getElementById("tooltip");
+  state.cy.on("mouseover", "node", (evt) => {
+    evt.target.addClass("hover");
+    const at = evt.renderedPosition || evt.target.renderedPosition();
+    tip.textContent = evt.target.data("full") +
+      (evt.target.hasClass("hit") ? " · score " + evt.target.data("score").toFixed(2) : "");
+    tip.style.left = (at.x + 12) + "px";
+    tip.style.top = (at.y + 12) + "px";
+    tip.hidden = false;
+  });
+  state.cy.on("mouseout", "node", (evt) => {
+    evt.target.removeClass("hover");
+    tip.hidden = true;
+  });
   document.body.dataset.graphReady = "yes";
 }
 
@@ -151,7 +184,9 @@ function renderDetail(node) {
                   ": untrusted reference material.", "untrusted"));
     }
     if (page.summary) out.push(el("p", page.summary));
-    out.push(el("pre", node.body, "body"));
+    out.push(renderMarkdown(node.body));
+    out.push(...renderFacts(node));
+    out.push(pageActions(node));
   }
   out.push(el("h3", "Why selected"));
   if (node.selected_in.length === 0) {
@@ -177,6 +212,115 @@ function renderDetail(node) {
     out.push(linkList(node.learned.map((l) => [l.slug, true, " (" + l.weight + ")"])));
   }
   return out;
+}
+
+// A page's prose as readable blocks: headings, bullets, paragraphs and [[links]],
+// every piece of text set with textContent (never parsed as markup).
+function renderMarkdown(body) {
+  const box = el("div", null, "body");
+  let list = null;
+  let para = null;
+  for (const raw of String(body || "").split("\n")) {
+    const line = raw.trimEnd();
+    const heading = /^(#{1,6}) +(.*)$/.exec(line);
+    const bullet = /^\s*[-*] +(.*)$/.exec(line);
+    if (!line.trim()) { list = null; para = null; continue; }
+    if (heading) {
+      box.append(inline(el("h4"), heading[2]));
+      list = null; para = null;
+    } else if (bullet) {
+      if (!list) { list = el("ul"); box.append(list); }
+      list.append(inline(el("li"), bullet[1]));
+      para = null;
+    } else {
+      if (!para) { para = el("p"); box.append(para); } else { para.append(" "); }
+      inline(para, line.trim());
+      list = null;
+    }
+  }
+  return box;
+}
+
+function inline(node, text) {
+  const parts = String(text).split(/\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]/);
+  parts.forEach((part, i) => node.append(i % 2 ? nodeLink(part) : document.createTextNode(part)));
+  return node;
+}
+
+function renderFacts(node) {
+  if (!node.facts || node.facts.length === 0) return [];
+  const list = el("ul");
+  list.id = "fact-list";
+  for (const fact of node.facts) {
+    const item = el("li", null, "fact " + fact.status);
+    item.dataset.id = fact.id;
+    item.append(el("span", fact.date + " ", "meta"));
+    item.append(el("span", fact.text));
+    if (fact.status !== "current") {
+      const why = fact.status === "superseded" ? "replaced" : "no longer true";
+      item.append(el("span", " (" + why + (fact.until ? " " + fact.until : "") + ")", "meta"));
+    } else {
+      item.append(button("Correct", "correct", () => correctFact(node, fact)));
+      item.append(button("Forget", "forget", () => forgetFact(node, fact)));
+    }
+    list.append(item);
+  }
+  return [el("h3", "Facts"), list];
+}
+
+function button(label, action, onClick) {
+  const b = el("button", label, "small");
+  b.type = "button";
+  b.dataset.action = action;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function pageActions(node) {
+  const box = el("div", null, "actions");
+  box.id = "page-actions";
+  const core = node.page.core;
+  box.append(button(core ? "Unpin (not core)" : "Pin as core", "pin", () =>
+    act(`${core ? "Unpin" : "Pin"} ${node.page.slug}?`, "/v1/memory/pages/pin",
+        { slug: node.page.slug, core: !core }, node.id)));
+  box.append(button("Delete page", "delete", () =>
+    act(`Delete ${node.page.slug}? It goes to the trash and can be restored.`,
+        "/v1/memory/pages/delete", { slug: node.page.slug }, null)));
+  return box;
+}
+
+function forgetFact(node, fact) {
+  act(`Forget this fact?\n\n${fact.text}`, "/v1/memory/forget",
+      { what: fact.id, page: node.page.slug }, node.id);
+}
+
+function correctFact(node, fact) {
+  const text = window.prompt("Correct this fact to:", fact.text);
+  if (text === null || !text.trim() || text.trim() === fact.text) return;
+  act(`Replace\n\n${fact.text}\n\nwith\n\n${text.trim()}?`, "/v1/memory/correct",
+      { fact_id: fact.id, text: text.trim() }, node.id);
+}
+
+// Confirm, call the route, then show what changed (or why it did not).
+async function act(question, path, body, reselect) {
+  if (!window.confirm(question)) return;
+  const status = document.getElementById("action-status");
+  status.textContent = "Working…";
+  try {
+    await api(path, body);
+    status.textContent = "Done.";
+  } catch (err) {
+    status.textContent = err.message;
+    return;
+  }
+  await loadGraph();
+  loadLearning();
+  if (reselect) {
+    await selectNode(reselect);
+  } else {
+    document.getElementById("detail").replaceChildren(el("p", "Deleted.", "hint"));
+  }
+  document.body.dataset.acted = String(Number(document.body.dataset.acted || 0) + 1);
 }
 
 function linkList(rows) {
@@ -206,12 +350,18 @@ async function search(query) {
   if (state.cy) state.cy.nodes().removeClass("hit");
   list.replaceChildren();
   if (data.hits.length === 0) list.append(el("li", "No matches.", "hint"));
+  const best = Math.max(...data.hits.map((h) => h.score), 1e-9);
   for (const hit of data.hits) {
     const item = el("li");
     item.append(nodeLink(hit.slug, hit.title));
-    item.append(el("div", hit.excerpt.slice(0, 160), "meta"));
+    item.append(el("span", " " + hit.score.toFixed(3), "score"));
+    item.append(el("div", (hit.excerpt || "").slice(0, 160), "meta"));
     list.append(item);
-    if (state.cy) state.cy.getElementById(hit.slug).addClass("hit");
+    if (state.cy) {
+      const n = state.cy.getElementById(hit.slug);
+      n.data("score", hit.score / best);
+      n.addClass("hit");
+    }
   }
 }
 
@@ -245,6 +395,38 @@ async function loadProfile() {
   if (!list.children.length) list.append(el("li", "None yet.", "meta"));
 }
 
+// What the memory is learning from: the model, curation, the conversation log.
+async function loadLearning() {
+  const box = document.getElementById("learning-state");
+  let data;
+  try {
+    data = await api("/v1/curation/status");
+  } catch (err) {
+    box.replaceChildren(el("p", err.message, "meta"));
+    return;
+  }
+  const rows = [
+    ["Model", data.model_configured ? "configured"
+      : "not configured: curation is off; remember and promotion still learn"],
+    ["Curation mode", data.curation_mode],
+    ["Sessions logged", `${data.sessions} (${data.messages} messages)`],
+    ["Finalizations", countsText(data.finalizations)],
+    ["Curation candidates", countsText(data.candidates)],
+    ["Promotions", countsText(data.promotions)],
+  ];
+  const list = el("dl");
+  for (const [name, value] of rows) {
+    list.append(el("dt", name));
+    list.append(el("dd", value));
+  }
+  box.replaceChildren(list);
+}
+
+function countsText(counts) {
+  const parts = Object.entries(counts || {}).map(([k, v]) => `${v} ${k}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
 document.getElementById("search-form").addEventListener("submit", (evt) => {
   evt.preventDefault();
   const query = document.getElementById("search-box").value.trim();
@@ -257,7 +439,9 @@ document.getElementById("token-save").addEventListener("click", () => {
   loadTier();
   loadGraph();
   loadProfile();
+  loadLearning();
 });
 loadTier();
 loadGraph();
 loadProfile();
+loadLearning();

@@ -22,7 +22,8 @@ from playwright import sync_api as playwright_api
 from service.app import create_app
 from service.runtime import Runtime
 from service.settings_loader import build_settings
-from substrate import Settings, Workspace
+from substrate import Settings, Workspace, remember
+from substrate.consolidation import consolidate
 from tests.conftest import PageWriter
 from tests.embedders import HashingEmbedder
 from tests.service.served import served, wait_for_startup_maintain
@@ -145,7 +146,7 @@ def test_hostile_page_text_is_shown_as_text_never_run(
         page.click("#result-list a.node-link[data-node='notes/hostile']")
         page.wait_for_selector("#detail[data-node='notes/hostile']")
         assert page.text_content("#detail h2") == "<img src=x onerror=document.title=1>"
-        assert "<script>" in page.text_content("#detail pre.body")
+        assert "<script>" in page.text_content("#detail .body")
         assert page.locator("#detail img, #detail script").count() == 0
         assert page.title() == "Memory"  # neither payload ran
 
@@ -187,3 +188,65 @@ def test_the_tab_shows_the_profile_files_and_active_promotions(
         assert "USER.md" in files and "SOUL.md" in files and "protected" in files
         assert "<b>Never</b>" in files  # shown as text, not markup
         assert page.evaluate("document.querySelectorAll('#profile-files b').length") == 0
+
+
+def test_the_tab_tends_memory_and_each_action_reaches_the_files(
+    workspace: Workspace, write_page: PageWriter, page: Any
+) -> None:
+    """Correct and forget a fact, pin and delete a page: each click confirmed, each
+    change checked on disk; labels stay short, hits carry scores, and the
+    learning panel says what memory learns from."""
+    settings = build_settings(workspace.root)
+    write_page("people/sam", PAGES["people/sam"])
+    write_page("places/lisbon", PAGES["places/lisbon"])
+    remember(settings, "Sam started judo on Tuesdays.", ["people/sam"])
+    remember(settings, "Sam plays the cello in a quartet.", ["people/sam"])
+    consolidate(settings)
+    long = "Sam mentioned a very long story about the trip to the mountains last winter"
+    remember(settings, long, ["people/sam"])
+    sam = workspace.concepts_dir / "people/sam.md"
+    answers = {"prompt": "Sam started karate on Tuesdays."}
+    page.on("dialog", lambda d: d.accept(answers["prompt"]) if d.type == "prompt" else d.accept())
+    with serve_workspace(workspace) as base:
+        wait_for_index(base)
+        page.goto(base + "/")
+        page.wait_for_selector("body[data-graph-ready='yes']")
+        labels = page.evaluate("state.cy.nodes().map((n) => [n.data('label'), n.data('full')])")
+        assert max(len(label) for label, _ in labels) <= 18
+        assert any(full.startswith("Sam mentioned a very long story") for _, full in labels)
+        assert not any("[[" in full for _, full in labels)
+        assert "search hit" in page.text_content("#legend")
+        page.wait_for_selector("#learning-state dl")
+        learning = page.text_content("#learning-state")
+        assert "not configured" in learning and "Sessions logged" in learning
+
+        page.fill("#search-box", "cello quartet")
+        page.click("#search-form button")
+        page.wait_for_selector("#result-list .score")
+        assert page.evaluate("state.cy.getElementById('people/sam').data('score')") == 1
+
+        page.click("#result-list a.node-link[data-node='people/sam']")
+        page.wait_for_selector("#detail[data-node='people/sam'] #fact-list")
+        assert "<!--" not in page.text_content("#detail") and "e:" not in page.text_content(
+            "#detail .body"
+        )
+        judo = page.locator("#fact-list li", has_text="judo")
+        judo.locator("button[data-action='correct']").click()
+        page.wait_for_selector("body[data-acted='1']")
+        assert "replaced by: Sam started karate on Tuesdays." in sam.read_text()
+        page.wait_for_selector("#fact-list li.superseded")
+
+        cello = page.locator("#fact-list li.current", has_text="cello")
+        cello.locator("button[data-action='forget']").click()
+        page.wait_for_selector("body[data-acted='2']")
+        assert "forgotten)_" in sam.read_text()
+        assert page.locator("#fact-list li", has_text="cello").count() == 0
+
+        page.click("#page-actions button[data-action='pin']")
+        page.wait_for_selector("body[data-acted='3']")
+        assert "core: true" in sam.read_text()
+
+        page.click("#page-actions button[data-action='delete']")
+        page.wait_for_selector("body[data-acted='4']")
+        assert not sam.exists()
+        assert list((workspace.memory_dir / "trash").rglob("sam.md"))
