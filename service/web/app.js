@@ -6,7 +6,8 @@
 
 const state = { token: sessionStorage.getItem("memoryToken") || "", cy: null };
 const LABEL_CHARS = 18; // a node's label; the full title shows on hover
-const LABELLED_UP_TO = 60; // larger graphs label only core, hit, hovered and selected nodes
+const LABELLED_UP_TO = 60;
+const MAX_FIT_ZOOM = 1.3; // larger graphs label only core, hit, hovered and selected nodes
 
 function shortLabel(text) {
   const clean = String(text || "").replace(/\s+/g, " ").trim();
@@ -102,10 +103,10 @@ async function loadGraph() {
     elements,
     style: [
       { selector: "node", style: {
-        "background-color": "#3867d6", label: "data(label)", "font-size": 9,
+        "background-color": "#3867d6", label: "data(label)", "font-size": 11,
         width: "mapData(degree, 0, 20, 10, 30)", height: "mapData(degree, 0, 20, 10, 30)",
         color: "#1d232b", "text-valign": "bottom", "text-margin-y": 2,
-        "text-wrap": "ellipsis", "text-max-width": 90, "min-zoomed-font-size": 7,
+        "text-wrap": "ellipsis", "text-max-width": 96, "min-zoomed-font-size": 6,
         "text-background-color": "#f6f7f9", "text-background-opacity": 0.85,
         "text-background-padding": 1 } },
       { selector: "node.quiet", style: { label: "" } },
@@ -125,8 +126,18 @@ async function loadGraph() {
       { selector: ":selected", style: { label: "data(label)", "border-width": 4,
         "border-color": "#1d232b" } },
     ],
-    layout: { name: graph.nodes.length > 400 ? "grid" : "cose", animate: false },
+    layout: graph.nodes.length > 400
+      ? { name: "grid", avoidOverlap: true, avoidOverlapPadding: 60 }
+      : { name: "cose", animate: false, componentSpacing: 30, idealEdgeLength: () => 80,
+          padding: 30, nodeDimensionsIncludeLabels: true },
+    maxZoom: 3,
   });
+  spreadLabels(state.cy);
+  state.cy.fit(undefined, 30);
+  if (state.cy.zoom() > MAX_FIT_ZOOM) { // a small graph is not blown up: labels keep their room
+    state.cy.zoom(MAX_FIT_ZOOM);
+    state.cy.center();
+  }
   state.cy.on("tap", "node", (evt) => selectNode(evt.target.id()));
   const tip = document.getElementById("tooltip");
   state.cy.on("mouseover", "node", (evt) => {
@@ -143,6 +154,40 @@ async function loadGraph() {
     tip.hidden = true;
   });
   document.body.dataset.graphReady = "yes";
+}
+
+// Push apart nodes whose labelled boxes overlap (the layouts place nodes, not
+// their labels), along the axis that needs the smaller move, until none do.
+function spreadLabels(cy) {
+  const nodes = cy.nodes().filter((n) => n.style("label")).toArray();
+  if (nodes.length > 400) return;
+  for (let pass = 0; pass < 50; pass++) {
+    let moved = false;
+    const boxes = nodes.map((n) =>
+      n.boundingBox({ includeNodes: true, includeEdges: false, includeLabels: true }));
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        const dx = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
+        const dy = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
+        if (dx <= -2 || dy <= -2) continue;
+        const pa = nodes[i].position(), pb = nodes[j].position();
+        if (dx + 4 < dy + 4) {
+          const step = (dx + 4) / 2 * (pa.x <= pb.x ? 1 : -1);
+          nodes[i].position({ x: pa.x - step, y: pa.y });
+          nodes[j].position({ x: pb.x + step, y: pb.y });
+        } else {
+          const step = (dy + 4) / 2 * (pa.y <= pb.y ? 1 : -1);
+          nodes[i].position({ x: pa.x, y: pa.y - step });
+          nodes[j].position({ x: pb.x, y: pb.y + step });
+        }
+        boxes[i] = nodes[i].boundingBox({ includeNodes: true, includeEdges: false, includeLabels: true });
+        boxes[j] = nodes[j].boundingBox({ includeNodes: true, includeEdges: false, includeLabels: true });
+        moved = true;
+      }
+    }
+    if (!moved) return;
+  }
 }
 
 async function selectNode(id) {

@@ -55,6 +55,19 @@ PAGES = {
 }
 
 
+# Pairs of drawn labels whose boxes intersect (rendered coordinates).
+LABEL_OVERLAPS = """(() => {
+  const boxes = state.cy.nodes().filter((n) => n.style('label')).map((n) =>
+    [n.id(), n.boundingBox({includeNodes: false, includeEdges: false, includeLabels: true})]);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, p] = boxes[i], [b, q] = boxes[j];
+    if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) out.push([a, b]);
+  }
+  return out;
+})()"""
+
+
 def runtime(settings: Settings) -> Runtime:
     return Runtime(
         settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48), poll_s=0.05
@@ -215,6 +228,8 @@ def test_the_tab_tends_memory_and_each_action_reaches_the_files(
         assert max(len(label) for label, _ in labels) <= 18
         assert any(full.startswith("Sam mentioned a very long story") for _, full in labels)
         assert not any("[[" in full for _, full in labels)
+        overlaps = page.evaluate(LABEL_OVERLAPS)
+        assert overlaps == [], overlaps
         assert "search hit" in page.text_content("#legend")
         page.wait_for_selector("#learning-state dl")
         learning = page.text_content("#learning-state")
