@@ -163,6 +163,9 @@ def test_the_http_routes_tend_facts_and_pages(api: httpx.Client, workspace: Work
     assert api.get("/v1/memory/facts/people/sam").json()["facts"] == []
     history = api.get(f"/v1/memory/history/{fact['id']}").json()
     assert [e["op"] for e in history["events"]] == ["file:add", "correct"]
+    url = str(api.base_url).rstrip("/")
+    remote = cli_json(workspace, "history", fact["id"], "--url", url)  # the CLI, through it
+    assert remote == history
     missing = api.post("/v1/memory/forget", json={"what": "a fact nobody said"})
     assert missing.status_code == 404
 
@@ -194,3 +197,20 @@ def test_the_http_routes_tend_facts_and_pages(api: httpx.Client, workspace: Work
         "/v1/memory/pages/write", json={"slug": "notes/new", "content": "# New\n\nA new note.\n"}
     )
     assert written.status_code == 200 and (workspace.concepts_dir / "notes/new.md").exists()
+
+
+@pytest.mark.slow
+def test_doctor_finishes_the_links_of_a_move_killed_before_it_rewrote_them(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    from ingest.page_ops import move_page
+
+    write_page("people/sam", "---\ntitle: Sam\n---\nSam.\n")
+    lisbon = write_page("places/lisbon", "---\ntitle: Lisbon\n---\nSee [[people/sam]].\n")
+    move_page(build_settings(workspace.root), "people/sam", "people/sam-lee")
+    lisbon.write_text("---\ntitle: Lisbon\n---\nSee [[people/sam]].\n")  # as if killed
+    status, report = doctor(workspace)
+    assert status == 1 and "moved_link" in [p["kind"] for p in report["problems"]]
+    status, report = doctor(workspace, "--fix")
+    assert status == 0, report
+    assert "[[people/sam-lee]]" in lisbon.read_text()
