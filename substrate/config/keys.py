@@ -300,6 +300,14 @@ KEYS: tuple[Key, ...] = (
         '"deterministic", "llm", or "auto" (llm when a model is set)',
         choices=("auto", "deterministic", "llm"),
     ),
+    Key(
+        _S,
+        "consolidation_model_fallback",
+        bool,
+        True,
+        "a model that is down, rate-limited or answering badly hands the batch to the "
+        "deterministic filer (false: the run fails and files nothing)",
+    ),
     _count(
         _S,
         "consolidation_page_facts",

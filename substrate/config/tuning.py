@@ -49,6 +49,7 @@ class SubstrateTuning:
     sessions_retention_days: float
     consolidation_batch_entries: int
     consolidation_planner: str
+    consolidation_model_fallback: bool
     consolidation_page_facts: int
     consolidation_search_floor: float
     consolidation_search_margin: float

@@ -34,7 +34,7 @@ from substrate.consolidation.deterministic import Batch, BatchRun, Deterministic
 from substrate.consolidation.lifecycle import Intent
 from substrate.consolidation.naming import slugify, unique_slug
 from substrate.consolidation.plan import Placement, Plan, Rewrite
-from substrate.errors import InvalidInputError
+from substrate.errors import BillingError, InvalidInputError, TransientError
 from substrate.index import tokenize
 from substrate.llm import ChatClient, LlmAnswerError
 from substrate.pages import fact_bullets, parse_page, path_for_slug, split_facts
@@ -164,6 +164,10 @@ class LlmPlanner:
             answer = self._client.complete_json(messages, SCHEMA, "consolidation_plan")
         except LlmAnswerError as exc:
             return self._fallback(batch, f"unusable answer ({exc})")
+        except (TransientError, BillingError) as exc:
+            if not self._settings.tuning.consolidation_model_fallback:
+                raise
+            return self._fallback(batch, f"model unavailable ({exc.message})")
         try:
             parsed = PlanAnswer.model_validate(answer.data)
         except ValidationError as exc:
@@ -186,8 +190,11 @@ class LlmPlanner:
         return list(dict.fromkeys(found))[:MAX_CANDIDATES]
 
     def _fallback(self, batch: Batch, why: str) -> Plan:
+        """The deterministic filer's plan; the run's outcome and each entry's logged
+        decision (`--explain`) say the model was not used, and why."""
         plan = self._filer.plan(batch)
         plan.fallbacks.append(f"llm planner: {why}; filed by the deterministic filer")
+        plan.planner = f"deterministic (fallback: {why})"[:300]
         return plan
 
     def _checked(

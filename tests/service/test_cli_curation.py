@@ -179,7 +179,7 @@ def test_forget_by_candidate_id_and_by_text(workspace: Workspace, llm_server: Sc
     assert runner.invoke(cli, ["forget", *ws, "Likes jazz."]).exit_code == 0
     assert "jazz" not in user_md.read_text()
     missing = runner.invoke(cli, ["forget", *ws, "Never said this."])
-    assert missing.exit_code != 0 and "no line" in missing.output
+    assert missing.exit_code != 0 and "nothing to forget" in missing.output
 
 
 def test_edit_rewords_an_applied_line_and_undo_takes_the_edit_back(

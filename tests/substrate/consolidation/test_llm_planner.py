@@ -11,7 +11,7 @@ import pytest
 
 from service.settings_loader import build_settings
 from substrate import BillingError, Settings, TransientError, Workspace, read_buffer
-from substrate.consolidation import consolidate
+from substrate.consolidation import consolidate, explain
 from substrate.llm import ChatClient, open_chat_client
 from substrate.pages import fact_bullets
 from tests.conftest import PageWriter
@@ -137,7 +137,7 @@ def test_a_bad_answer_falls_back_to_the_filer_for_the_batch(
     say("Sam moved to Porto", 0)
     llm_server.say(answer)
     outcome = consolidate(llm_settings, client=client)
-    assert outcome.planner == "deterministic"
+    assert outcome.planner.startswith("deterministic (fallback: ")
     assert len(outcome.fallbacks) == 1 and why in outcome.fallbacks[0]
     [entry] = outcome.entries
     assert (entry.status, entry.page, entry.decided_by) == ("filed", "people/sam", "entity")
@@ -234,7 +234,7 @@ def test_an_instruction_the_model_adds_is_refused_under_the_strict_policy(
         plan([decide(0, "add", caroline)], rewrites=[{"page": caroline, "content": steering}])
     )
     outcome = consolidate(llm_settings, client=client)
-    assert outcome.planner == "deterministic"
+    assert outcome.planner.startswith("deterministic (fallback: ")
     assert "under the strict policy" in outcome.fallbacks[0]
     assert "AcmeVPN" not in (llm_settings.workspace.concepts_dir / "caroline.md").read_text()
 
@@ -266,17 +266,17 @@ def test_a_rewrite_keeping_the_users_own_preference_bullets_passes(
     assert "summary: Dana, in Lyon" in (llm_settings.workspace.concepts_dir / "dana.md").read_text()
 
 
-@pytest.mark.parametrize(
-    ("script", "error"),
-    [
-        (lambda s: s.fail(500, "upstream exploded"), TransientError),
-        (lambda s: s.fail(429, "slow down"), TransientError),
-        (lambda s: s.stall(3.0), TransientError),
-        (lambda s: s.fail(402, "payment required"), BillingError),
-        (lambda s: s.fail(429, "You exceeded your quota", code="insufficient_quota"), BillingError),
-    ],
-)
-def test_provider_failures_fail_the_run_and_consume_nothing(
+PROVIDER_FAILURES = [
+    (lambda s: s.fail(500, "upstream exploded"), TransientError),
+    (lambda s: s.fail(429, "slow down"), TransientError),
+    (lambda s: s.stall(3.0), TransientError),
+    (lambda s: s.fail(402, "payment required"), BillingError),
+    (lambda s: s.fail(429, "You exceeded your quota", code="insufficient_quota"), BillingError),
+]
+
+
+@pytest.mark.parametrize(("script", "error"), PROVIDER_FAILURES)
+def test_a_model_that_is_down_hands_the_batch_to_the_filer_and_explain_says_so(
     llm_settings: Settings,
     client: ChatClient,
     llm_server: ScriptedLLM,
@@ -285,13 +285,64 @@ def test_provider_failures_fail_the_run_and_consume_nothing(
     script: Callable[[ScriptedLLM], None],
     error: type[Exception],
 ) -> None:
-    say("Sam moved to Porto", 0)
-    before = llm_settings.workspace.buffer_path.read_bytes()
+    entry = say("Sam moved to Porto", 0)
     script(llm_server)
-    with pytest.raises(error):
-        consolidate(llm_settings, client=client)
-    assert llm_settings.workspace.buffer_path.read_bytes() == before
-    assert "Porto" not in (llm_settings.workspace.concepts_dir / "people/sam.md").read_text()
+    outcome = consolidate(llm_settings, client=client)
+    assert outcome.planner.startswith("deterministic (fallback: model unavailable")
+    assert outcome.fallbacks and "filed by the deterministic filer" in outcome.fallbacks[0]
+    assert "Porto" in (llm_settings.workspace.concepts_dir / "people/sam.md").read_text()
+    assert read_buffer(llm_settings) == []
+    [decision] = explain(llm_settings, entry)["decisions"]
+    assert decision["planner"].startswith("deterministic (fallback: model unavailable")
+
+
+def test_an_unreachable_model_hands_the_batch_to_the_filer(
+    workspace: Workspace, pages: None, say: Callable[..., str]
+) -> None:
+    workspace.config_path.write_text(
+        '[memory.substrate]\nconsolidation_planner = "llm"\n'
+        '[memory.substrate.llm]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\ntimeout_s = 1.0\n'
+    )
+    settings = build_settings(workspace.root)
+    say("Sam moved to Porto", 0)
+    client = open_chat_client(settings)
+    assert client is not None
+    try:
+        outcome = consolidate(settings, client=client)
+    finally:
+        client.close()
+    assert "model unavailable" in outcome.planner and read_buffer(settings) == []
+
+
+@pytest.mark.parametrize(("script", "error"), PROVIDER_FAILURES)
+def test_without_fallback_provider_failures_fail_the_run_and_consume_nothing(
+    llm_settings: Settings,
+    llm_server: ScriptedLLM,
+    pages: None,
+    say: Callable[..., str],
+    script: Callable[[ScriptedLLM], None],
+    error: type[Exception],
+) -> None:
+    config = llm_settings.workspace.config_path
+    config.write_text(
+        config.read_text().replace(
+            'consolidation_planner = "llm"\n',
+            'consolidation_planner = "llm"\nconsolidation_model_fallback = false\n',
+        )
+    )
+    settings = build_settings(llm_settings.workspace.root)
+    say("Sam moved to Porto", 0)
+    before = settings.workspace.buffer_path.read_bytes()
+    script(llm_server)
+    client = open_chat_client(settings)
+    assert client is not None
+    try:
+        with pytest.raises(error):
+            consolidate(settings, client=client)
+    finally:
+        client.close()
+    assert settings.workspace.buffer_path.read_bytes() == before
+    assert "Porto" not in (settings.workspace.concepts_dir / "people/sam.md").read_text()
 
 
 def test_an_empty_plan_is_valid_and_the_filer_places_what_it_left(
