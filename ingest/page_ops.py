@@ -244,7 +244,7 @@ def restore_page(settings: Settings, name: str) -> dict[str, Any]:
         os.rename(source, target)
         fsync_dir(target.parent)
         _prune(source.parent, _trash(settings))
-        sha = content_hash(target.read_bytes())
+        sha = content_hash(read_bytes_snapshot(target)[0] or b"")
     row = {"at": datetime.now(UTC).timestamp(), "op": "restore_page", "page": slug, "sha256": sha}
     record_change(settings, {**row, "trash": chosen["name"]})
     return {"op": "restore_page", "page": slug, "trash": chosen["name"]}

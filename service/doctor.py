@@ -96,7 +96,7 @@ def diagnose(settings: Settings) -> Checkup:
     problems += conversation_problems(state / "conversations")
     problems += _queue_problems(state / "jobs.sqlite")
     problems += _journal_problems(settings)
-    problems += record_problems(settings)
+    problems += record_problems(settings, index)
     stale = stale_service_file(settings.workspace)
     if stale is not None:
         problems.append(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from substrate import Settings, load_page_index
+from substrate import PageIndex, Settings
 from substrate.consolidation.log import rows
 from substrate.curation.store import CurationStore
 from substrate.index.consistency import Problem
@@ -26,8 +26,13 @@ FORGET_RECORD = "forget_record"
 RELINK = "relink"
 
 
-def record_problems(settings: Settings) -> list[Problem]:
-    return [*_promotion_problems(settings), *_candidate_problems(settings), *_moves(settings)]
+def record_problems(settings: Settings, index: PageIndex) -> list[Problem]:
+    """`index`: the pages as the checkup read them (without rewriting the cache)."""
+    return [
+        *_promotion_problems(settings),
+        *_candidate_problems(settings),
+        *_moves(settings, index),
+    ]
 
 
 def _lines(settings: Settings, name: str) -> set[str]:
@@ -73,9 +78,8 @@ def _candidate_problems(settings: Settings) -> list[Problem]:
     return out
 
 
-def _moves(settings: Settings) -> list[Problem]:
+def _moves(settings: Settings, index: PageIndex) -> list[Problem]:
     """Dangling links whose target a logged move renamed."""
-    index = load_page_index(settings.workspace)
     moved = {r["from"]: r["to"] for r in rows(settings) if r.get("op") == "move_page"}
     out = []
     for link in index.dangling_links:

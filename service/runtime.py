@@ -225,10 +225,10 @@ class Runtime:
 
     def schedule_capture(self, now: float | None = None) -> list[str]:
         """Queue the sweep (when enabled, every minute: it picks the quiet
-        conversations itself) and the retrospective (every `retrospective_hours`);
-        only with a model. Returns the triggers queued."""
-        if self.llm is None:
-            return []
+        conversations itself) and the retrospective (every `retrospective_hours`;
+        only with a model: without one, each session's finalization captures it).
+        The sweep runs without a model too (the offline extractor). Returns the
+        triggers queued."""
         at = time.monotonic() if now is None else now
         tuning = self.settings.tuning
         queued = []
@@ -236,7 +236,7 @@ class Runtime:
             self._next_sweep = at + 60
             queued.append("sweep")
         hours = tuning.retrospective_hours
-        if hours > 0 and at >= self._next_retrospective:
+        if self.llm is not None and hours > 0 and at >= self._next_retrospective:
             self._next_retrospective = at + hours * 3600
             queued.append("retrospective")
         for trigger in queued:
@@ -245,8 +245,6 @@ class Runtime:
 
     def _capture(self, payload: dict[str, Any]) -> dict[str, Any]:
         trigger = str(payload.get("trigger", "retrospective"))
-        if self.llm is None:
-            return {"trigger": trigger, NOTHING_TO_DO: "no model configured: capture is off"}
         ran = capture(self.settings, self.sessions, self.llm, trigger)
         detail: dict[str, Any] = {"trigger": trigger, "sessions": ran}
         if not ran:

@@ -190,7 +190,7 @@ KEYS: tuple[Key, ...] = (
         "sweep_enabled",
         bool,
         False,
-        "capture from conversations once they are quiet (needs a model)",
+        "capture from conversations once they are quiet (the offline extractor without a model)",
         twin="sweep_enabled",
     ),
     Key(

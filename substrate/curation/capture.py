@@ -2,10 +2,15 @@
 
 The retrospective (every `retrospective_hours`) and the sweep (`sweep_enabled`,
 once a conversation has been quiet for `sweep_idle_minutes`) both read the
-messages capture has not read yet, through the extractor (evidence checked,
-our own echoed blocks never evidence), and `remember` each non-sensitive fact
-under the strict `captured` scanner policy; consolidation files them later.
-A session's capture cursor advances only past slices that finished."""
+messages capture has not read yet, through the model's extractor (evidence
+checked, our own echoed blocks never evidence), and `remember` each
+non-sensitive fact under the strict `captured` scanner policy; consolidation
+files them later. A session's capture cursor advances only past slices that
+finished. Without a model, `capture_offline` reads the person's own turns
+with the offline extractor (`statements`): a session's finalization and the
+sweep run it, so a conversation teaches even in the embedded default. Each
+captured fact is stamped with its message's time, and the transcript records
+which message each came from."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.curation.extract import extract, slices
+from substrate.curation.statements import durable_statements
 from substrate.errors import InvalidInputError
 from substrate.intake import read_buffer, remember
 from substrate.llm import ChatClient
@@ -50,10 +56,43 @@ def capture_session(
     return {"session": session_id, "saved": saved, "skipped": skipped, "dropped": dropped}
 
 
+def capture_offline(
+    settings: Settings, log: SessionLog, session_id: str, now: float, upto: int | None = None
+) -> dict[str, Any]:
+    """Remember the durable statements of this session's unread user turns (up to
+    message `upto`); counts, no text. Never the assistant's turns, nor a tool's,
+    nor text a host forwarded (only direct user input)."""
+    cursor = log.capture_cursor(session_id)
+    messages = [
+        m for m in log.messages(session_id) if m.id > cursor and (upto is None or m.id <= upto)
+    ]
+    known = {e.text for e in read_buffer(settings)}
+    facts: dict[str, int] = {}
+    skipped = 0
+    for message in messages:
+        if message.role != "user" or not message.direct:
+            continue
+        stamp = datetime.fromtimestamp(message.at, UTC)
+        for statement in durable_statements(message.text):
+            if statement.text in known:
+                skipped += 1
+                continue
+            try:
+                entry = remember(settings, statement.text, now=stamp, source="captured")
+            except InvalidInputError:
+                skipped += 1
+                continue
+            known.add(statement.text)
+            facts[entry.id] = message.id
+    if messages:
+        log.set_capture_cursor(session_id, messages[-1].id, now, facts)
+    return {"session": session_id, "saved": len(facts), "skipped": skipped, "extractor": "offline"}
+
+
 def capture(
     settings: Settings,
     log: SessionLog,
-    client: ChatClient,
+    client: ChatClient | None,
     trigger: str,
     clock: float | None = None,
 ) -> list[dict[str, Any]]:
@@ -61,7 +100,7 @@ def capture(
     messages."""
     now = time.time() if clock is None else clock
     quiet = now - settings.tuning.sweep_idle_minutes * 60 if trigger == "sweep" else None
-    return [
-        capture_session(settings, log, client, session, now)
-        for session in log.uncaptured(quiet_since=quiet)
-    ]
+    sessions = log.uncaptured(quiet_since=quiet)
+    if client is None:
+        return [capture_offline(settings, log, session, now) for session in sessions]
+    return [capture_session(settings, log, client, session, now) for session in sessions]

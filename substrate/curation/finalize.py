@@ -1,5 +1,8 @@
 """Running queued session finalizations: each one curates its session up to
-the cutoff captured when it ended, resuming after its cursor."""
+the cutoff captured when it ended, resuming after its cursor. Without a model,
+the offline extractor captures the session's durable statements instead (the
+finalization is done, its code says so); with curation switched off, nothing
+runs."""
 
 from __future__ import annotations
 
@@ -8,12 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from substrate.config.settings import Settings
+from substrate.curation.capture import capture_offline
 from substrate.curation.curate import curate
 from substrate.errors import MemoryServiceError
 from substrate.llm import ChatClient, LlmAnswerError
 from substrate.sessions import SessionLog, finalizations as queue
 
-NO_MODEL = "no-model: curation is off without [memory.substrate.llm] base_url and model"
+OFFLINE = "offline: no model configured; the offline extractor captured the session"
 CURATION_OFF = 'curation-off: curation_mode = "off"'
 
 
@@ -31,10 +35,17 @@ def run_finalizations(
         job = queue.claim(log, clock())
         if job is None:
             break
-        if client is None or settings.tuning.curation_mode == "off":
-            code = NO_MODEL if client is None else CURATION_OFF
-            queue.finish(log, job.id, "skipped", code, clock())
-            ran.append({"id": job.id, "session": job.session_id, "status": "skipped", "code": code})
+        if settings.tuning.curation_mode == "off":
+            queue.finish(log, job.id, "skipped", CURATION_OFF, clock())
+            row = {"id": job.id, "session": job.session_id, "status": "skipped"}
+            ran.append({**row, "code": CURATION_OFF})
+            continue
+        if client is None:
+            done = capture_offline(
+                settings, log, job.session_id, clock(), upto=job.cutoff_message_id
+            )
+            queue.finish(log, job.id, "done", OFFLINE, clock())
+            ran.append({"id": job.id, "status": "done", "code": OFFLINE, **done})
             continue
 
         def read_up_to(cursor: int, job_id: int = job.id) -> None:

@@ -46,16 +46,40 @@ _LEAD = short(
     r"^(?:ok(?:ay)?|also|and|so|btw|fyi|note|remember|just)[,:]?\s+", MAX_CHARS, IGNORECASE
 )
 _TAIL = " \t\r\n\f\v.!;؛،,"
+_ADVERB = r"(?: really| much| definitely| generally| strongly| usually| always| just| also)?"
 _EN_PREFERENCE = [
-    short(r"^(?:i|we)(?: would|'d|’d)? prefer (?P<x>.+)$", MAX_CHARS, IGNORECASE),
+    short(rf"^(?:i|we)(?: would|'d|’d)?{_ADVERB} prefer (?P<x>.+)$", MAX_CHARS, IGNORECASE),
+    short(
+        rf"^(?:i|we)(?: would|'d|’d){_ADVERB} rather (?:have |use |get )?(?P<x>.+)$",
+        MAX_CHARS,
+        IGNORECASE,
+    ),
     short(r"^(?:my|our) preference is (?P<x>.+)$", MAX_CHARS, IGNORECASE),
     short(r"^(?:please )?default to (?P<x>.+)$", MAX_CHARS, IGNORECASE),
     short(r"^(?:please )?(?:always )?use (?P<x>.+?) by default$", MAX_CHARS, IGNORECASE),
     short(r"^(?:please )?switch to (?P<x>.+?) by default$", MAX_CHARS, IGNORECASE),
 ]
 _EN_VERBOSITY = short(
-    r"^(?:please )?keep (?:your |the )?(?:replies|answers|responses) "
-    r"(?P<x>concise|short|brief|detailed)$",
+    r"^(?:please )?(?:keep|make) (?:your |the |all )?(?:replies|answers|responses) "
+    r"(?P<x>concise|short|brief|detailed)(?:[,;] .{0,120})?$",
+    MAX_CHARS,
+    IGNORECASE,
+)
+_EN_NAME = short(
+    r"^(?:(?:[Pp]lease|[Jj]ust) )?[Cc]all me "
+    r"(?P<x>[A-Z][\w'’-]{0,30}(?: [A-Z][\w'’-]{0,30})?(?: [A-Z][\w'’-]{0,30})?)"
+    r"(?:[,;] .{0,120}| (?:please|instead|from now on))?$",  # the name: capitalized
+    MAX_CHARS,
+)
+_AR_NAME = short(
+    r"^(?:من فضلك |رجاء )?(?:ناديني|نادني|سمني|سمّني) (?P<x>\S{2,30}(?: \S{2,30})?)$", MAX_CHARS
+)
+# A preference stated with its subject ("أنا أفضل …") reads "I prefer", never
+# "the best …": its value may be any short phrase, not only a technical one.
+_AR_OWN_PREFERENCE = short(r"^(?:انا|أنا|نحن|احنا) (?:أفضل|افضل|نفضل) (?P<x>.+)$", MAX_CHARS)
+_SCOPE = short(
+    r" (?:in (?:every|all|each) (?:app|apps|tool|tools|editor|editors)|everywhere|"
+    r"for everything|whenever possible|if possible|please|thanks|by default|always)$",
     MAX_CHARS,
     IGNORECASE,
 )
@@ -151,6 +175,8 @@ class Detection:
             return list(FACT_TRIGGERS)
         if self.content.startswith("Always use"):
             return ["always"]
+        if self.content.startswith(("Call me", "ناديني")):
+            return ["call", "ناديني", "نادني"]
         if self.content.endswith(" replies."):
             return list(REPLY_TRIGGERS)
         return list(PREFERENCE_TRIGGERS)
@@ -183,6 +209,10 @@ def _english(text: str) -> Detection | None:
     verbosity = _EN_VERBOSITY.match(text)
     if verbosity:
         return _replies(verbosity.group("x").lower(), "en:keep-replies")
+    name = _EN_NAME.match(text)
+    if name:
+        value = name.group("x")
+        return Detection(PREFERENCE, f"Call me {value}.", value, "en:call-me")
     for pattern in _EN_PREFERENCE:
         match = pattern.match(text)
         if match:
@@ -204,6 +234,18 @@ def _arabic(text: str) -> Detection | None:
     verbosity = _AR_VERBOSITY.match(text)
     if verbosity:
         return _replies(_VERBOSITY[verbosity.group("x").replace("ّ", "")], "ar:replies")
+    name = _AR_NAME.match(text)
+    if name:
+        value = name.group("x")
+        return Detection(PREFERENCE, f"Call me {value}.", value, "ar:call-me", ("ناديني",))
+    own = _AR_OWN_PREFERENCE.match(text)
+    if own and not _TECHNICAL.match(" ".join(own.group("x").split())):
+        value = " ".join(own.group("x").split())
+        # "أفضل" before an indefinite noun is "the best" ("أنا أفضل لاعب": I am the
+        # best player); a preference names a definite thing ("الوضع") or a verb ("أن").
+        if len(value.split()) > MAX_VALUE_WORDS or not value.startswith(("ال", "أن ", "ان ")):
+            return None
+        return Detection(PREFERENCE, f"أفضّل {value}.", value, "ar:own-prefer")
     for i, pattern in enumerate(_AR_PREFERENCE):
         match = pattern.match(text)
         if match:
@@ -246,6 +288,8 @@ def _fact(text: str) -> Detection | None:
 def _value(raw: str) -> str | None:
     value = " ".join(raw.split()).strip(" ,;:")
     value = _USING.sub("", value)
+    if len(value) <= MAX_CHARS:
+        value = _SCOPE.sub("", value)  # "dark mode in every app": the preference is dark mode
     if not value or _REJECT_X.search(value) or len(value.split()) > MAX_VALUE_WORDS:
         return None
     return value

@@ -393,9 +393,16 @@ class SessionLog:
         rows = self.query("SELECT cursor FROM capture_cursors WHERE session_id = ?", (session_id,))
         return int(rows[0][0]) if rows else 0
 
-    def set_capture_cursor(self, session_id: str, cursor: int, now: float) -> None:
+    def set_capture_cursor(
+        self, session_id: str, cursor: int, now: float, facts: dict[str, int] | None = None
+    ) -> None:
+        """Capture read up to `cursor`; `facts`: the buffer entries it wrote, each with
+        the message it was drawn from (kept in the transcript, the authority)."""
+        record: dict[str, Any] = {"captured": cursor, "at": now}
+        if facts:
+            record["facts"] = facts
         with self._write() as db:
-            self.record(db, session_id, [{"captured": cursor, "at": now}])
+            self.record(db, session_id, [record])
             db.execute(
                 "INSERT INTO capture_cursors(session_id, cursor, updated) VALUES (?, ?, ?)"
                 " ON CONFLICT(session_id) DO UPDATE SET cursor = excluded.cursor,"

@@ -10,8 +10,10 @@ import pytest
 from substrate import Settings
 from substrate.curation import run_finalizations
 from substrate.errors import InvalidInputError
+from substrate.intake import read_buffer
 from substrate.llm import ChatClient
 from substrate.sessions import NewMessage, SessionLog, finalizations as queue, open_session_log
+from substrate.sessions.transcripts import read_records, transcript_path
 from tests.llm_server import ScriptedLLM
 
 
@@ -94,14 +96,36 @@ def test_after_the_last_attempt_a_failure_is_terminal_until_retried(
         queue.retry(log, row.id, 6.0)
 
 
-def test_without_a_model_a_finalization_is_skipped_and_says_why(
+def test_without_a_model_a_finalization_captures_the_users_durable_statements(
     settings: Settings,
 ) -> None:
+    """The offline extractor reads the person's own turns up to the cutoff: never
+    the assistant's, never a forwarded text, never our own echoed blocks."""
     log = open_session_log(settings.workspace)
-    log.append("s1", [NewMessage("user", "hello", True)], 1.0)
-    log.end("s1", "exit", 2.0)
+    day = 1_699_999_980.0  # a whole minute: the buffer keeps minutes
+    log.append(
+        "s1",
+        [
+            NewMessage("user", "hello! By the way, I moved to Porto last month.", True),
+            NewMessage("assistant", "I live in the cloud and I love Lisbon.", False),
+            NewMessage("user", "I adopted a beagle called Miso.", False),  # forwarded
+            NewMessage(
+                "user", "<memory>\n- I work at Initech as a tester.\n</memory> Can you help?", True
+            ),
+        ],
+        day,
+    )
+    log.end("s1", "exit", day + 60)
+    log.append("s1", [NewMessage("user", "I started learning the cello.", True)], day + 120)
     [ran] = run_finalizations(settings, log, None)
-    assert ran["status"] == "skipped" and "no-model" in ran["code"]
+    assert ran["status"] == "done" and ran["code"].startswith("offline") and ran["saved"] == 1
+    [entry] = read_buffer(settings)
+    assert entry.text == "I moved to Porto last month." and entry.source == "captured"
+    assert entry.at.timestamp() == day  # the message's own time
+    records, _ = read_records(transcript_path(settings.workspace, "s1"))
+    record = [r for r in records if "facts" in r]
+    first = log.messages("s1")[0].id
+    assert list(record[0]["facts"].items()) == [(entry.id, first)]  # the message it came from
     log.close()
 
 

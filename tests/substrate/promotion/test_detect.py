@@ -128,3 +128,36 @@ def test_the_promotion_room_imports_no_model_or_llm_client() -> None:
                 names = [node.module]
             for name in names:
                 assert not name.startswith(MODEL_MODULES), f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize(
+    ("statement", "canonical"),
+    [
+        ("btw I really prefer dark mode in every app", "Prefer dark mode."),
+        ("I'd rather use tabs", "Prefer tabs."),
+        ("We would much rather have spaces", "Prefer spaces."),
+        ("Please keep answers short, I hate long replies.", "Prefer concise replies."),
+        ("Make your responses detailed; I like depth", "Prefer detailed replies."),
+        ("Call me Priya, not Ms Raman.", "Call me Priya."),
+        ("please call me Sam", "Call me Sam."),
+        ("ناديني سارة", "Call me سارة."),
+        ("أنا أفضّل الوضع الداكن", "أفضّل الوضع الداكن."),
+    ],
+)
+def test_everyday_wordings_of_a_preference_are_read(statement: str, canonical: str) -> None:
+    found = detect(statement)
+    assert found is not None and found.kind == PREFERENCE and found.content == canonical
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "call me maybe",
+        "Call me when you can",
+        "I'd rather not talk about it",
+        "أفضل مطعم في المدينة هو هذا",  # "the best restaurant": no subject, not a preference
+        "أنا أفضل لاعب في الفريق",  # "I am the best player": an indefinite noun
+    ],
+)
+def test_everyday_near_misses_are_not_preferences(statement: str) -> None:
+    assert detect(statement) is None

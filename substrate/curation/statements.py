@@ -1,0 +1,287 @@
+"""The offline extractor: durable first-person statements in a user's turn,
+English and Arabic, with no model.
+
+A turn is cut into sentences (and "by the way"-style asides); a sentence is
+kept when the person says something lasting about themselves: who they are,
+where they live, their work and role, the people and pets in their life, what
+they own, their health and diet, what they did or have been doing, their
+plans, and how they like things ("I really prefer…", "I'd rather…", "call me…",
+"keep answers short"). A sentence is dropped when it asks or requests (a
+question, "can you…", "I'm looking for recommendations…"), hedges ("I think",
+"I wonder"), speaks of the assistant, or is not about the speaker. What is
+kept is the person's own words, trimmed of discourse openers ("By the way,",
+"Anyway,"), so consolidation files it as they said it. Our own blocks echoed
+back into a turn are cut out first, and the assistant's turns are never read.
+
+Every pattern runs on one sentence of bounded length
+(`safety.patterns.short`), so a turn costs its length.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from substrate.safety import IGNORECASE, runs, short
+from substrate.safety.echoes import strip_echoes
+
+MAX_SENTENCE = 400  # characters a pattern reads; a longer sentence is cut at a clause
+MIN_WORDS = 4
+MAX_TURN = 20_000  # characters of a turn read
+
+ENDS = ".!?؟"
+# A stop after these is not a sentence's end ("Dr. Patel", "St. Mary's", "Mt. Fuji").
+ABBREVIATIONS = frozenset(
+    "dr mr mrs ms mt st jr sr prof vs etc no approx dept inc ltd co ave blvd rd e.g i.e "
+    "a.m p.m u.s u.k".split()
+)
+ASIDES = (" by the way", " btw", " anyway,", " oh and", " speaking of ")
+_OPENER = short(
+    r"^(?:by the way|btw|anyway|also|oh|and|but|so|well|actually|yes|yeah|yep|ok|okay|"
+    r"sure|thanks|thank you|great|cool|haha|lol|hi|hello|hey|speaking of [^,]{1,40}|"
+    r"on that note|fun fact|for context|for reference|just so you know|fyi)\b[,!.:;-]*\s*",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+# The speaker, among a sentence's first words: the subject of what follows.
+FIRST_PERSON = frozenset(
+    "i i'm i’m i've i’ve i'd i’d i'll i’ll my we we're we’re we've we’ve our me".split()
+)
+FIRST_WORDS = 5
+MY_VERBS = frozenset(
+    "is are was were has have had lives works just recently got turned started loves "
+    "likes named called passed".split()
+)
+_ASKS = short(
+    r"^(?:can|could|would|will|do|does|did|is|are|was|were|what|what's|how|why|where|"
+    r"when|which|who|whom|whose|should|shall|may|might|please|tell|give|show|help|"
+    r"suggest|recommend|list|explain|write|find|let's|let me know)\b"
+    r"|\b(?:can you|could you|would you|will you|do you|did you|are you|have you|"
+    r"tell me|help me|let me know|any (?:tips|ideas|suggestions|recommendations|advice)|"
+    r"looking for (?:some |a few |any |more )?(?:recommendations|suggestions|tips|ideas|"
+    r"advice|help|information|info|resources|options|ways)|"
+    r"(?:i|i'm|i am) (?:was |am )?(?:wondering|curious)|i want to know|i'd like to know|"
+    r"i would like to know|i need (?:some |your |a little )?(?:help|advice|tips|ideas|"
+    r"suggestions|recommendations|information)|i'd love (?:some|to get|to hear|your)|"
+    r"i'd appreciate|you mentioned|you said|you suggested|you recommended|your "
+    r"(?:suggestion|recommendation|answer|response|help|advice)|thanks? (?:you )?for)\b",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+_HEDGE = short(
+    r"^(?:i (?:think|guess|suppose|hope|wonder|feel like|believe|mean|see|agree|"
+    r"understand|know what)|i'm (?:not sure|sure|glad|happy to|excited to (?:try|see|hear)|"
+    r"thinking|trying to (?:decide|figure|find|understand|come up|get a sense))|"
+    r"i (?:was|am) (?:thinking|hoping)|i'll (?:try|definitely|make sure|keep|check|"
+    r"look|consider|have to|need|think|give)|i would|i could|i might|i may|i can|"
+    r"i want to (?:make sure|try|learn more|know|find|get|create|start|improve|explore)|"
+    r"i need to|i have to|i should|i don't know|i forgot|i wanted to (?:ask|know)|"
+    r"i(?:'ve| have)? (?:also |recently )?heard|"
+    r"i (?:really )?(?:like|love) the (?:sound|idea|look)|"
+    r"i'm (?:also |really |just |still )?(?:curious|interested|excited to|looking|wondering|"
+    r"thinking (?:of|about)|trying to (?:get|come up|think))|i just kind of|"
+    r"i still think|i(?:'ve| have) (?:also )?noticed|i(?:'ve| have) been (?:meaning|thinking|"
+    r"wondering|reading about|researching|looking|considering|trying to (?:decide|figure|find)))\b",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+# What makes a statement about the speaker lasting (any one of these).
+_DURABLE = short(
+    r"\b(?:"
+    # who they are, where they live, their work
+    r"(?:i'm|i’m|i am) (?:a|an|the|currently|now|still|originally|from|based|allergic|"
+    r"vegetarian|vegan|pescatarian|married|engaged|divorced|single|pregnant|retired|"
+    r"lactose|gluten|diabetic|training|learning|taking|working|living|studying|planning|"
+    r"preparing|going|moving|starting|volunteering|recovering|using|into|part of|"
+    r"a (?:big |huge )?fan|obsessed|saving|in (?:my|the|a)|on (?:a|the|my)|"
+    r"\d+(?: years? old)?)"
+    r"|my name is|call me|(?:i|we) (?:really |also |still |usually |actually |now |"
+    r"definitely |generally |mostly |mainly )?(?:live|lived|work|worked|teach|taught|study|studied|"
+    r"play|played|own|owned|have|had|use|used|prefer|love|loved|like|enjoy|enjoyed|"
+    r"hate|dislike|usually|always|often|never|normally|typically|drive|run|swim|cook|"
+    r"bake|speak|volunteer|collect|follow|attend|go to|went|visit|visited|moved|"
+    r"relocated|started|began|joined|quit|left|graduated|finished|completed|bought|"
+    r"purchased|got|adopted|rescued|attended|traveled|travelled|returned|booked|"
+    r"signed up|enrolled|registered|switched|upgraded|sold|won|ran|hiked|climbed|"
+    r"learned|learnt|met|married|celebrated|donated|read|watched|tried|planted|built|"
+    r"made|cooked|baked|painted|wrote|took|spent|received|lost|broke|hurt|injured|"
+    r"recovered|redeemed|earned|saved|paid|ordered|upgraded|picked up|set up|launched|"
+    r"organized|organised|hosted|participated|competed|completed|ate|drank|cut|"
+    r"reduced|increased|stopped|rather|recently|just|also|finally|still|currently|"
+    r"already|once|'ve|’ve|'d rather|’d rather)"
+    r"|(?:i've|i’ve|i have|we've|we have) (?:been|had|got|gotten|made|done|read|"
+    r"watched|visited|finished|completed|started|tried|learned|owned|used|always|"
+    r"never|already|just|recently|also|bought|taken|collected|saved|lost|spent|"
+    r"attended|adopted|switched|moved)"
+    r"|keep (?:your |the )?(?:answers|replies|responses) (?:short|brief|concise|detailed)"
+    r"|(?:i|we) (?:will|'ll|’ll) be (?:\w+ing|in|at|on|away|traveling|travelling)"
+    r"|(?:next|this) (?:week|month|year|weekend|summer|winter|spring|fall|autumn)"
+    r")",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+# How the person likes things: kept even when phrased as a request ("Please keep
+# answers short").
+_STYLE = short(
+    r"^(?:please )?(?:keep|make) (?:your |the |all )?(?:answers|replies|responses) "
+    r"(?:short|shorter|brief|concise|detailed|longer)"
+    r"|\bcall me\b|\b(?:i|we)(?:'d|’d| would) rather\b"
+    r"|\b(?:i|we) (?:really |much |definitely |generally |always |usually |strongly )?"
+    r"(?:prefer|hate|can't stand|dislike|love)\b(?! (?:it|this|that|how|when|what|the idea)\b)",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+# Feelings of the moment, thanks and small talk: true, but nothing to remember.
+_PHATIC = short(
+    r"\b(?:thankful|grateful|stoked|so glad|so happy for|proud of you|here for you|"
+    r"miss you|since we (?:last )?(?:talked|spoke|chatted)|look at (?:this|these|that)|"
+    r"check (?:this|it|that) out|keeping busy|been busy|can't wait|cannot wait|"
+    r"appreciate (?:it|that|you)|good to hear|nice to hear|sounds (?:good|great|fun)|"
+    r"i feel|i'm feeling|i felt|starting to realize|means a lot|meant a lot|stumped|"
+    r"about something|no matter what|let my hair down)\b",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+PRONOUNS = frozenset("it this that them these those they he she him her".split())
+SELF_CONTAINED = 9  # words: a shorter statement about "it" names nothing to remember
+NOT_ME = frozenset(
+    "you your you're you’re you've you’ve it it's it’s this that that's that’s these those "
+    "there there's there’s here's what's glad reminds".split()
+)
+
+# Arabic, on text with its vowel marks and tatweel removed.
+_AR_MARKS = runs("[\u0610-\u061a\u064b-\u065f\u0670\u0640]")
+_AR_FIRST = short(
+    r"(?:^|\s)(?:انا|أنا|عندي|لدي|لديّ|اسمي|نحن|احنا|زوجي|زوجتي|ابني|ابنتي|بنتي|اختي|أختي|"
+    r"اخي|أخي|امي|أمي|ابي|أبي|صديقي|صديقتي|كلبي|قطتي|عملي|شغلي|بيتي|"
+    r"[\u0621-\u064a]+(?:ت|تُ)\s)",
+    MAX_SENTENCE,
+)
+_AR_DURABLE = short(
+    r"(?:^|\s)(?:انتقلت|سكنت|أسكن|اسكن|أعيش|اعيش|أعمل|اعمل|اشتغل|أشتغل|اشتغلت|"
+    r"تخرجت|درست|أدرس|ادرس|اشتريت|تبنيت|تزوجت|خطبت|سافرت|زرت|بدأت|بديت|تركت|"
+    r"انضممت|أفضل|افضل|أفضّل|أحب|احب|أكره|اكره|لا آكل|ما آكل|لم أعد|ما عدت|صرت|"
+    r"أصبحت|اصبحت|عندي|لدي|اسمي|ناديني|نادني|سأسافر|سوف|أخطط|اخطط|أنا|انا|"
+    r"ترقيت|رقيت|حصلت|عمري|زوجي|زوجتي|ابني|ابنتي|اختي|أختي|اخي|أخي|كلبي|قطتي)(?:\s|$)",
+    MAX_SENTENCE,
+)
+_AR_ASKS = short(
+    r"(?:^|\s)(?:هل|كيف|ماذا|لماذا|متى|أين|وين|ايش|إيش|شو|ممكن|أريد أن أعرف|اريد ان اعرف|"
+    r"ساعدني|اقترح|انصحني|أخبرني|اخبرني|اعطني|أعطني|اكتب|من فضلك|لو سمحت|"
+    r"أبحث عن|ابحث عن|أحتاج|احتاج)(?:\s|$)",
+    MAX_SENTENCE,
+)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A durable statement, in the speaker's words; `offset`: where in the turn."""
+
+    text: str
+    offset: int
+
+
+def durable_statements(turn: str) -> list[Statement]:
+    """The durable first-person statements of one user turn, in order."""
+    text = strip_echoes(turn[:MAX_TURN])
+    out: list[Statement] = []
+    for offset, piece in _pieces(text):
+        kept = _statement(piece)
+        if kept is not None and all(kept != s.text for s in out):
+            out.append(Statement(kept, offset))
+    return out
+
+
+def _pieces(text: str) -> list[tuple[int, str]]:
+    """Sentences (a stop and a space, or a line break, ends one) and the asides
+    inside them ("…, by the way, I …"), with where each starts."""
+    cuts = [0]
+    lowered = text.lower()
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            cuts.append(i + 1)
+        elif ch in ENDS and i + 1 < len(text) and text[i + 1].isspace():
+            word = text[max(0, i - 5) : i].rsplit(" ", 1)[-1].lower()
+            if ch != "." or (word not in ABBREVIATIONS and not (len(word) == 1 and word.isalpha())):
+                cuts.append(i + 1)
+    for aside in ASIDES:
+        at = lowered.find(aside)
+        while at >= 0:
+            cuts.append(at + 1)
+            at = lowered.find(aside, at + 1)
+    bounds = [*sorted(set(cuts)), len(text)]
+    return [(a, text[a:b]) for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
+
+
+def _statement(piece: str) -> str | None:
+    sentence = " ".join(piece.split())
+    if len(sentence) > MAX_SENTENCE:
+        sentence = _clause(sentence)
+    for _ in range(4):  # "Oh, and by the way, …"
+        opener = _OPENER.match(sentence)
+        if opener is None or not opener.end():
+            break
+        sentence = sentence[opener.end() :]
+    sentence = sentence.strip(" -–—*•\t")
+    if len(sentence.split()) < MIN_WORDS or sentence.endswith(("?", "؟")):
+        return None
+    if _is_arabic(sentence):
+        return _arabic(sentence)
+    words = [w.strip(',.;:!"()').lower() for w in sentence.split()]
+    if _STYLE.search(sentence) and not _ASKS.match(sentence.removeprefix("Please ")):
+        return _tidy(sentence)
+    if words[0] in NOT_ME or _ASKS.search(sentence) or _HEDGE.match(sentence):
+        return None
+    if _PHATIC.search(sentence) or _dangling(sentence, words):
+        return None
+    if not FIRST_PERSON.intersection(words[:FIRST_WORDS]):
+        return None
+    if not (_DURABLE.search(sentence) or _my_clause(words)):
+        return None
+    return _tidy(sentence)
+
+
+def _dangling(sentence: str, words: list[str]) -> bool:
+    """A short statement about "it" or "this" that names nothing else ("I spent
+    ages restoring it."): its subject was in another sentence."""
+    if len(words) > SELF_CONTAINED or not PRONOUNS.intersection(words):
+        return False
+    named = any(w[:1].isupper() for w in sentence.split()[1:]) or any(c.isdigit() for c in sentence)
+    return not named
+
+
+def _my_clause(words: list[str]) -> bool:
+    """ "my <one to three words> is / has / works / …": about someone or something
+    of theirs ("my sister just got married", "my favourite band is Muse")."""
+    for i, word in enumerate(words[: FIRST_WORDS + 2]):
+        if word in ("my", "our") and any(w in MY_VERBS for w in words[i + 2 : i + 5]):
+            return True
+    return False
+
+
+def _arabic(sentence: str) -> str | None:
+    plain = _AR_MARKS.sub("", sentence)
+    if _AR_ASKS.search(plain) or not _AR_FIRST.search(plain) or not _AR_DURABLE.search(plain):
+        return None
+    return _tidy(sentence)
+
+
+def _is_arabic(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum("\u0600" <= c <= "\u06ff" for c in letters) * 2 > len(letters)
+
+
+def _clause(sentence: str) -> str:
+    """A sentence too long to read whole: up to its last clause break in range."""
+    head = sentence[:MAX_SENTENCE]
+    cut = max(head.rfind(", "), head.rfind("; "), head.rfind(" - "))
+    return head[:cut] if cut > MAX_SENTENCE // 3 else head.rsplit(" ", 1)[0]
+
+
+def _tidy(sentence: str) -> str:
+    sentence = sentence.strip()
+    if sentence[:1].islower():
+        sentence = sentence[0].upper() + sentence[1:]
+    if sentence[-1:] not in ".!":
+        sentence += "."
+    return sentence
