@@ -95,6 +95,8 @@ _DURABLE = short(
     r"preparing|going|moving|starting|volunteering|recovering|using|into|part of|"
     r"a (?:big |huge )?fan|obsessed|saving|in (?:my|the|a)|on (?:a|the|my)|"
     r"\d+(?: years? old)?)"
+    r"|(?:i|we) (?:was|were|got|have been|'ve been) (?:promoted|hired|accepted|admitted|"
+    r"diagnosed|born|raised|married|engaged|elected|selected|certified|laid off)"
     r"|my name is|call me|(?:i|we) (?:really |also |still |usually |actually |now |"
     r"definitely |generally |mostly |mainly )?(?:live|lived|work|worked|teach|taught|study|studied|"
     r"play|played|own|owned|have|had|use|used|prefer|love|loved|like|enjoy|enjoyed|"
@@ -151,18 +153,13 @@ NOT_ME = frozenset(
 
 # Arabic, on text with its vowel marks and tatweel removed.
 _AR_MARKS = runs("[\u0610-\u061a\u064b-\u065f\u0670\u0640]")
-_AR_FIRST = short(
-    r"(?:^|\s)(?:انا|أنا|عندي|لدي|لديّ|اسمي|نحن|احنا|زوجي|زوجتي|ابني|ابنتي|بنتي|اختي|أختي|"
-    r"اخي|أخي|امي|أمي|ابي|أبي|صديقي|صديقتي|كلبي|قطتي|عملي|شغلي|بيتي|"
-    r"[\u0621-\u064a]+(?:ت|تُ)\s)",
-    MAX_SENTENCE,
-)
 _AR_DURABLE = short(
     r"(?:^|\s)(?:انتقلت|سكنت|أسكن|اسكن|أعيش|اعيش|أعمل|اعمل|اشتغل|أشتغل|اشتغلت|"
     r"تخرجت|درست|أدرس|ادرس|اشتريت|تبنيت|تزوجت|خطبت|سافرت|زرت|بدأت|بديت|تركت|"
     r"انضممت|أفضل|افضل|أفضّل|أحب|احب|أكره|اكره|لا آكل|ما آكل|لم أعد|ما عدت|صرت|"
-    r"أصبحت|اصبحت|عندي|لدي|اسمي|ناديني|نادني|سأسافر|سوف|أخطط|اخطط|أنا|انا|"
-    r"ترقيت|رقيت|حصلت|عمري|زوجي|زوجتي|ابني|ابنتي|اختي|أختي|اخي|أخي|كلبي|قطتي)(?:\s|$)",
+    r"أصبحت|اصبحت|عندي|لدي|اسمي|سأسافر|أخطط|اخطط|أنا|انا|"
+    r"ترقيت|رقيت|حصلت|عمري|زوجي|زوجتي|ابني|ابنتي|اختي|أختي|اخي|أخي|كلبي|قطتي|"
+    r"ناديني|نادني)(?:\s|$)",
     MAX_SENTENCE,
 )
 _AR_ASKS = short(
@@ -260,8 +257,13 @@ def _my_clause(words: list[str]) -> bool:
 
 
 def _arabic(sentence: str) -> str | None:
+    """Every durable cue is itself first person ("انتقلت", "أعمل", "أختي"), so it
+    names the speaker too; how the person likes to be called is kept even when
+    asked politely ("ناديني … من فضلك")."""
     plain = _AR_MARKS.sub("", sentence)
-    if _AR_ASKS.search(plain) or not _AR_FIRST.search(plain) or not _AR_DURABLE.search(plain):
+    if plain.startswith(("ناديني", "نادني")):
+        return _tidy(sentence)
+    if _AR_ASKS.search(plain) or not _AR_DURABLE.search(plain):
         return None
     return _tidy(sentence)
 
