@@ -161,7 +161,7 @@ class Memory(Tending):
         self._llm_opened = llm is not None
         self._page_refresh_s = page_refresh_s
         self._compact = compact
-        self._progress = progress
+        self.progress = progress
         self._injector: Injector | None = None
         self._voice: Injector | None = None
         self._opening = threading.Lock()
@@ -313,7 +313,7 @@ class Memory(Tending):
         the report, never instead of it. `reindex=False`: the caller queues it."""
         from ingest import run as run_ingest
 
-        with self._progress("ingesting pages") as bar:
+        with self.progress("ingesting pages") as bar:
             report = run_ingest(self.settings, source, options, progress=bar)
         if options.dry_run or not reindex:
             return Ingested(report)
@@ -329,7 +329,7 @@ class Memory(Tending):
         view of the pages refreshed."""
         self._maintain_on_open = False
         index = self.index
-        with self._index_lock, self._progress("embedding chunks") as bar:
+        with self._index_lock, self.progress("embedding chunks") as bar:
             report = index.maintain(
                 self.capabilities(),
                 rebuild=rebuild,

@@ -18,6 +18,7 @@ ROUTES = ROOT / "service" / "routes"
 CLI_GROUPS = {
     "held": {"release"},
     "forget": {"correct", "history"},
+    "chat_import": {"import"},
     "workspace": {"init", "validate", "pages", "buffer", "stats", "config"},
     "curation": {
         "review", "recent", "apply", "reject", "undo", "populate",

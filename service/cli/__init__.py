@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "correct": ("forget", "correct"),
     "history": ("forget", "history"),
     "page": ("page", "page"),
+    "import": ("chat_import", "import_command"),
     "held": ("held", "held"),
     "release": ("held", "release"),
     "review": ("curation", "review"),

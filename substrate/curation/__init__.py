@@ -7,7 +7,7 @@ candidate is recorded (`store`) and the operator controls are implemented
 once (`operations`). Offline (no LLM configured) curation is off and says so.
 """
 
-from substrate.curation.capture import capture, capture_session
+from substrate.curation.capture import capture, capture_offline, capture_session
 from substrate.curation.compact import compact, restore
 from substrate.curation.curate import CurationOutcome, curate
 from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
@@ -39,6 +39,7 @@ __all__ = [
     "Fact",
     "apply_candidate",
     "capture",
+    "capture_offline",
     "capture_session",
     "compact",
     "curate",

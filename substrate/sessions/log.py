@@ -49,9 +49,12 @@ MAX_LIMIT = 10_000
 
 @dataclass(frozen=True)
 class NewMessage:
+    """`at`: when it was said, when not now (an imported conversation's own time)."""
+
     role: str
     text: str
     direct: bool
+    at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -235,7 +238,13 @@ class SessionLog:
             start = _next_id(db)
             rows = [(start + i, m) for i, m in enumerate(messages)]
             records += [
-                {"message": i, "role": m.role, "text": m.text, "at": now, "direct": m.direct}
+                {
+                    "message": i,
+                    "role": m.role,
+                    "text": m.text,
+                    "at": m.at or now,
+                    "direct": m.direct,
+                }
                 for i, m in rows
             ]
             self.record(db, session_id, records)
@@ -243,7 +252,7 @@ class SessionLog:
                 "INSERT INTO messages(id, session_id, role, text, folded, at, direct)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (i, session_id, m.role, m.text, normalize(m.text), now, int(m.direct))
+                    (i, session_id, m.role, m.text, normalize(m.text), m.at or now, int(m.direct))
                     for i, m in rows
                 ],
             )

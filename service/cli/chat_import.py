@@ -1,0 +1,42 @@
+"""`memory import FORMAT FILE`: another assistant's chat history into the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from service.cli.base import json_option, print_json, workspace_option
+from service.cli.target import local_memory
+
+
+@click.command("import")
+@workspace_option
+@json_option
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["chatgpt", "claude", "jsonl"]))
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--dry-run", is_flag=True, help="Read and count; write nothing.")
+def import_command(workspace: Path, as_json: bool, fmt: str, file: Path, dry_run: bool) -> None:
+    """Import chat history: a ChatGPT export's conversations.json (chatgpt), a
+    Claude export's conversations.json (claude), or JSON Lines of {session, role,
+    text, time} (jsonl). Each conversation becomes a session of the conversation
+    log with its own dates and roles; a rerun adds only what is new. Capture then
+    reads the person's turns (the offline extractor, or the model when one is
+    configured) and leaves durable facts in the buffer for consolidation."""
+    from service.importing import import_history
+
+    done = import_history(local_memory(workspace), fmt, file, dry_run)
+    if as_json:
+        print_json(done)
+        return
+    verb = "would import" if dry_run else "imported"
+    click.echo(
+        f"{verb} {done['sessions']} conversations ({done['new_sessions']} new), "
+        f"{done['appended']} messages ({done['already_in_the_log']} already in the log, "
+        f"{done['skipped_messages']} without text)"
+    )
+    if not dry_run:
+        click.echo(
+            f"captured {done['captured']} facts ({done['extractor']} extractor); "
+            "`memory consolidate` files them"
+        )
