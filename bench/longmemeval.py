@@ -227,8 +227,12 @@ def oracle(args: argparse.Namespace, base: Path) -> dict[str, Any]:
 
 def cut_inside(text: str) -> bool:
     """A line of an excerpt that ends inside a fact (the ellipsis a cut leaves; a
-    line that is only an ellipsis marks skipped whole facts)."""
-    return any(line.rstrip().endswith("…") and line.strip() != "…" for line in text.split("\n"))
+    line that is only an ellipsis marks skipped whole facts, also inside the
+    `> ` quoting of imported pages)."""
+    return any(
+        line.rstrip().endswith("…") and line.strip().lstrip(">").strip() != "…"
+        for line in text.split("\n")
+    )
 
 
 def turn_share(card: str, turns: list[str]) -> float:

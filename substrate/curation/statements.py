@@ -57,7 +57,7 @@ _ASKS = short(
     r"when|which|who|whom|whose|should|shall|may|might|please|tell|give|show|help|"
     r"suggest|recommend|list|explain|write|find|let's|let me know)\b"
     r"|\b(?:can you|could you|would you|will you|do you|did you|are you|have you|"
-    r"tell me|help me|let me know|any (?:tips|ideas|suggestions|recommendations|advice)|"
+    r"let me know|any (?:tips|ideas|suggestions|recommendations|advice)|"
     r"looking for (?:some |a few |any |more )?(?:recommendations|suggestions|tips|ideas|"
     r"advice|help|information|info|resources|options|ways)|"
     r"(?:i|i'm|i am) (?:was |am )?(?:wondering|curious)|i want to know|i'd like to know|"
@@ -80,7 +80,10 @@ _HEDGE = short(
     r"i (?:really )?(?:like|love) the (?:sound|idea|look)|"
     r"i'm (?:also |really |just |still )?(?:curious|interested|excited to|looking|wondering|"
     r"thinking (?:of|about)|trying to (?:get|come up|think))|i just kind of|"
-    r"i still think|i(?:'ve| have) (?:also )?noticed|i(?:'ve| have) been (?:meaning|thinking|"
+    r"i still think|i(?:'ve| have) (?:also )?noticed|i remember|i never knew|i (?:also )?want to "
+    r"(?:explore|check|look|see|do|find)|i(?:'ve| have) never been|i haven't|i've got a few|"
+    r"i'm (?:actually |also )?(?:thinking|using|trying to plan)|now that|funny thing|wish i|"
+    r"i(?:'ve| have) been doing some research|i(?:'ve| have) been (?:meaning|thinking|"
     r"wondering|reading about|researching|looking|considering|trying to (?:decide|figure|find)))\b",
     MAX_SENTENCE,
     IGNORECASE,
@@ -89,7 +92,8 @@ _HEDGE = short(
 _DURABLE = short(
     r"\b(?:"
     # who they are, where they live, their work
-    r"(?:i'm|i’m|i am) (?:a|an|the|currently|now|still|originally|from|based|allergic|"
+    r"(?:i'm|i’m|i am) (?:really |just |also |now |still |finally |actually |slowly )?"
+    r"(?:a|an|the|currently|now|still|originally|from|based|allergic|"
     r"vegetarian|vegan|pescatarian|married|engaged|divorced|single|pregnant|retired|"
     r"lactose|gluten|diabetic|training|learning|taking|working|living|studying|planning|"
     r"preparing|going|moving|starting|volunteering|recovering|using|into|part of|"
@@ -109,6 +113,7 @@ _DURABLE = short(
     r"made|cooked|baked|painted|wrote|took|spent|received|lost|broke|hurt|injured|"
     r"recovered|redeemed|earned|saved|paid|ordered|upgraded|picked up|set up|launched|"
     r"organized|organised|hosted|participated|competed|completed|ate|drank|cut|"
+    r"saw|decided|chose|committed|stayed|worked|kept|continued|turned|reached|passed|"
     r"reduced|increased|stopped|rather|recently|just|also|finally|still|currently|"
     r"already|once|'ve|’ve|'d rather|’d rather)"
     r"|(?:i've|i’ve|i have|we've|we have) (?:been|had|got|gotten|made|done|read|"
@@ -129,7 +134,7 @@ _STYLE = short(
     r"(?:short|shorter|brief|concise|detailed|longer)"
     r"|\bcall me\b|\b(?:i|we)(?:'d|’d| would) rather\b"
     r"|\b(?:i|we) (?:really |much |definitely |generally |always |usually |strongly )?"
-    r"(?:prefer|hate|can't stand|dislike|love)\b(?! (?:it|this|that|how|when|what|the idea)\b)",
+    r"(?:prefer|hate|can't stand|dislike)\b(?! (?:it|this|that|how|when|what|the idea)\b)",
     MAX_SENTENCE,
     IGNORECASE,
 )
@@ -140,12 +145,48 @@ _PHATIC = short(
     r"check (?:this|it|that) out|keeping busy|been busy|can't wait|cannot wait|"
     r"appreciate (?:it|that|you)|good to hear|nice to hear|sounds (?:good|great|fun)|"
     r"i feel|i'm feeling|i felt|starting to realize|means a lot|meant a lot|stumped|"
-    r"about something|no matter what|let my hair down)\b",
+    r"about something|no matter what|let my hair down|had a blast|great time together|"
+    r"always there for me|been my rock|if you could|wondering if)\b",
     MAX_SENTENCE,
     IGNORECASE,
 )
 PRONOUNS = frozenset("it this that them these those they he she him her".split())
 SELF_CONTAINED = 9  # words: a shorter statement about "it" names nothing to remember
+# What makes a statement concrete enough to keep: when it happened, a name, a
+# number, or one of the things a life is made of. A statement with none of these
+# ("I had a blast there", "We have a great time together") names nothing to
+# remember.
+_WHEN = short(
+    r"\b(?:yesterday|today|tonight|ago|since|daily|weekly|monthly|"
+    r"(?:last|this|next|every) (?:\w+)|in (?:january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|\d{4})|on (?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)days?|for (?:about |over |almost |nearly )?(?:a|an|one|two|three|four|five|"
+    r"six|several|a few|\d+) (?:years?|months?|weeks?|days?))\b",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+_THINGS = short(
+    r"\b(?:job|work|career|boss|colleagues?|coworkers?|company|startup|business|shop|store|"
+    r"studio|dogs?|cats?|pup|puppy|pets?|snakes?|turtles?|sister|brother|wife|husband|"
+    r"partner|girlfriend|boyfriend|fianc[eé]e?|mom|mother|dad|father|parents|kids?|son|"
+    r"daughter|grand(?:ma|pa|mother|father|parents)|house|home|apartment|car|class|course|"
+    r"degree|college|university|school|team|league|band|album|trip|vacation|flight|doctor|"
+    r"allergic|allergy|diagnosed|surgery|garden|plants?|bike|guitar|piano|violin|"
+    r"ukulele|marathon|gym|yoga|camera|laptop|subscription|client|volunteer(?:ed|ing)?|"
+    r"charity|wedding|anniversary|birthday|promotion|promoted|salary|rent|mortgage|"
+    r"diet|vegetarian|vegan|married|engaged|moved|adopted|graduated|hired|symptoms?|pain|"
+    r"anxiety|asthma|diabetes|medication|therapy|injury|budget|savings|loan|debt|couch|"
+    r"kitchen|living room|bedroom|yard|backyard|property|neighborhood|photography|painting|"
+    r"cooking|baking|reading|hiking|running|cycling|fishing|hunting|knitting|gardening|"
+    r"swimming|dancing|singing|coding|programming|campaigns?|website|blog|channel|"
+    r"followers|tank|aquarium|collection|hobby|heritage|faith|church)\b",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+NOT_NAMES = frozenset(
+    "I I'm I’m I've I’ve I'd I’d I'll I’ll Monday Tuesday Wednesday Thursday Friday "
+    "Saturday Sunday OK Ok".split()
+)
 NOT_ME = frozenset(
     "you your you're you’re you've you’ve it it's it’s this that that's that’s these those "
     "there there's there’s here's what's glad reminds".split()
@@ -229,7 +270,7 @@ def _statement(piece: str) -> str | None:
         return _tidy(sentence)
     if words[0] in NOT_ME or _ASKS.search(sentence) or _HEDGE.match(sentence):
         return None
-    if _PHATIC.search(sentence) or _dangling(sentence, words):
+    if _PHATIC.search(sentence) or _dangling(sentence, words) or not _concrete(sentence):
         return None
     if not FIRST_PERSON.intersection(words[:FIRST_WORDS]):
         return None
@@ -239,12 +280,28 @@ def _statement(piece: str) -> str | None:
 
 
 def _dangling(sentence: str, words: list[str]) -> bool:
-    """A short statement about "it" or "this" that names nothing else ("I spent
-    ages restoring it."): its subject was in another sentence."""
-    if len(words) > SELF_CONTAINED or not PRONOUNS.intersection(words):
+    """A statement about "it", "one" or "them" that names nothing else ("I spent
+    ages restoring it.", "I visited one in the mountains"): its subject was in
+    another sentence."""
+    near = PRONOUNS.intersection(words[1:FIRST_WORDS + 1]) | ({"one"} & set(words[1:4]))
+    if not near and (len(words) > SELF_CONTAINED or not PRONOUNS.intersection(words)):
         return False
-    named = any(w[:1].isupper() for w in sentence.split()[1:]) or any(c.isdigit() for c in sentence)
-    return not named
+    return not (_named(sentence) or any(c.isdigit() for c in sentence))
+
+
+def _named(sentence: str) -> bool:
+    return any(
+        w[:1].isupper() and w.strip("\"',.!?:;()") not in NOT_NAMES for w in sentence.split()[1:]
+    )
+
+
+def _concrete(sentence: str) -> bool:
+    return bool(
+        _WHEN.search(sentence)
+        or _THINGS.search(sentence)
+        or _named(sentence)
+        or any(c.isdigit() for c in sentence)
+    )
 
 
 def _my_clause(words: list[str]) -> bool:

@@ -1,0 +1,341 @@
+"""Capture without a model: what the offline extractor keeps, and what the whole
+path (import → capture → consolidate) puts in the card.
+
+    python bench/capture.py ../shared/data [--half all|even|odd] [--questions N]
+        [--no-path] [--labels bench/data/capture_labels.jsonl]
+
+Figures:
+
+- **recall**: of the user turns that hold an answer, the share from which a
+  captured statement keeps it. LongMemEval oracle: the turns marked
+  `has_answer`; LoCoMo: the turns a question (categories 1-4) names as its
+  evidence. Only turns that hold at least one of the answer's content words
+  count (an answer a turn implies but never says, "three" sessions or a sum of
+  hours, no extractor keeps); a turn is kept when its captured statements hold
+  at least 80% of the answer words the turn holds. Each set by half
+  (alternate questions): `even` or `odd`.
+- **precision**: the share of captured statements labelled durable facts
+  about the speaker, on the hand-labelled sample (`--labels`; how it was drawn
+  and labelled: `bench/data/capture_labels.md`). The statements are
+  recomputed from the labelled turns, so a changed extractor is scored on what
+  it captures now (a statement without a label is counted and shown).
+- **cost**: extraction milliseconds per user turn (median and mean over every
+  user turn), and seconds per finalized session without a model
+  (`capture_offline` on a real workspace: the extraction and each fact's
+  durable buffer write), median over 100 sessions.
+- **path** (LongMemEval oracle, each question its own user): its evidence
+  sessions written as JSON Lines and brought in by `memory import`'s library
+  call, captured offline, consolidated with the search index; against the same
+  sessions ingested as pages (one page per session, both roles, as
+  `bench/longmemeval.py` stages them). Scored per question type:
+  `evidence_in_card` (the best evidence turn's content words present in the
+  card), `turn_in_card` (at least 80% of them), `captured` facts per question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from filing import Models, ask, build_pages, load_models, workspace
+from longmemeval import page_text, slug_of, turn_share
+
+from substrate.consolidation import consolidate_all
+from substrate.curation import capture_offline
+from substrate.curation.statements import durable_statements
+from substrate.index import open_search_index
+from substrate.sessions import open_session_log
+
+
+def chat_import() -> Any:
+    """`ingest.chat_import`: `bench/ingest.py` shadows the `ingest` package from
+    sys.path[0], so the script's own folder is left out while importing it."""
+    here = Path(__file__).resolve().parent
+    saved = sys.path[:]
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+    try:
+        return importlib.import_module("ingest.chat_import")
+    finally:
+        sys.path[:] = saved
+
+
+import_conversations = chat_import().import_conversations
+STOP = set(
+    "a an the of to in on at for and or is are was were be been i my me you your it this that "
+    "with from by as how many much what which who when where did do does have has had".split()
+)
+KEEP = 0.8
+EVIDENCE = re.compile(r"D(\d+):(\d+)")
+LME_DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})(?: \(\w+\))? (\d{2}):(\d{2})")
+
+
+def words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP}
+
+
+def kept(turn: str, answer: str) -> bool | None:
+    """Whether the turn's statements keep the answer; None: the turn never says it."""
+    wanted = words(answer) & words(turn)
+    if not wanted:
+        return None
+    found = set().union(*(words(s.text) for s in durable_statements(turn)))
+    return len(wanted & found) >= KEEP * len(wanted)
+
+
+def halves(rows: list[tuple[int, bool]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, keep in (("all", lambda i: True), ("even", lambda i: i % 2 == 0)):
+        chosen = [ok for i, ok in rows if keep(i)]
+        out[name] = {"turns": len(chosen), "recall": round(sum(chosen) / max(1, len(chosen)), 3)}
+    odd = [ok for i, ok in rows if i % 2 == 1]
+    out["odd"] = {"turns": len(odd), "recall": round(sum(odd) / max(1, len(odd)), 3)}
+    return out
+
+
+def lme(data: Path) -> list[dict[str, Any]]:
+    with gzip.open(data / "longmemeval" / "longmemeval_oracle.json.gz", "rt") as f:
+        return [q for q in json.load(f) if not q["question_id"].endswith("_abs")]
+
+
+def lme_recall(questions: list[dict[str, Any]]) -> dict[str, Any]:
+    rows, seen = [], set()
+    for i, q in enumerate(questions):
+        for session in q["haystack_sessions"]:
+            for turn in session:
+                if turn["role"] != "user" or not turn.get("has_answer"):
+                    continue
+                key = (turn["content"], str(q["answer"]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                ok = kept(turn["content"], str(q["answer"]))
+                if ok is not None:
+                    rows.append((i, ok))
+    return halves(rows)
+
+
+def locomo_recall(data: Path) -> dict[str, Any]:
+    rows, n = [], 0
+    for sample in json.loads((data / "locomo10.json").read_text()):
+        conv = sample["conversation"]
+        turns = {
+            t["dia_id"]: t["text"]
+            for k, v in conv.items()
+            if k.startswith("session_") and isinstance(v, list)
+            for t in v
+        }
+        for qa in sample["qa"]:
+            if qa.get("category") not in (1, 2, 3, 4):
+                continue
+            for ev in qa.get("evidence", []):
+                for a, b in EVIDENCE.findall(ev):
+                    turn = turns.get(f"D{a}:{b}")
+                    ok = kept(turn, str(qa["answer"])) if turn else None
+                    if ok is not None:
+                        rows.append((n, ok))
+            n += 1
+    return halves(rows)
+
+
+def precision(labels: Path) -> dict[str, Any]:
+    """The labelled sample, recomputed with the extractor as it is now."""
+    rows = [json.loads(line) for line in labels.read_text().splitlines() if line.strip()]
+    judged = {(r["turn"], r["statement"]): r["durable"] for r in rows}
+    turns = {r["turn"]: r["set"] for r in rows}
+    found = {"lme": [0, 0], "locomo": [0, 0]}
+    unlabelled = []
+    for turn, which in turns.items():
+        for s in durable_statements(turn):
+            label = judged.get((turn, s.text))
+            if label is None:
+                unlabelled.append(s.text)
+                continue
+            found[which][0] += bool(label)
+            found[which][1] += 1
+    good = sum(v[0] for v in found.values())
+    total = sum(v[1] for v in found.values())
+    return {
+        "labelled": total,
+        "precision": round(good / max(1, total), 3),
+        **{
+            k: {"labelled": v[1], "precision": round(v[0] / max(1, v[1]), 3)}
+            for k, v in found.items()
+        },
+        "unlabelled_now": len(unlabelled),
+        "unlabelled_examples": unlabelled[:5],
+    }
+
+
+def cost(questions: list[dict[str, Any]]) -> dict[str, Any]:
+    turns = list(
+        dict.fromkeys(
+            t["content"]
+            for q in questions
+            for s in q["haystack_sessions"]
+            for t in s
+            if t["role"] == "user"
+        )
+    )
+    times = []
+    for turn in turns:
+        started = time.perf_counter()
+        durable_statements(turn)
+        times.append((time.perf_counter() - started) * 1000)
+    sessions = []
+    with tempfile.TemporaryDirectory() as scratch:
+        settings = workspace(Path(scratch, "ws"))
+        log = open_session_log(settings.workspace)
+        export = Path(scratch, "sessions.jsonl")
+        chosen = [
+            (sid, date, turns_)
+            for q in questions[:100]
+            for sid, date, turns_ in zip(
+                q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"], strict=True
+            )
+        ][:100]
+        export.write_text("".join(jsonl_rows(sid, date, t) for sid, date, t in chosen))
+        import_conversations(log, "jsonl", export)
+        for sid, _, _ in chosen:
+            started = time.perf_counter()
+            capture_offline(settings, log, f"import:jsonl:{sid}", time.time())
+            sessions.append(time.perf_counter() - started)
+        log.close()
+    return {
+        "user_turns": len(turns),
+        "extract_ms_per_turn": {
+            "median": round(statistics.median(times), 3),
+            "mean": round(statistics.fmean(times), 3),
+            "max": round(max(times), 2),
+        },
+        "seconds_per_finalized_session": {
+            "median": round(statistics.median(sessions), 4),
+            "sessions": len(sessions),
+        },
+    }
+
+
+def lme_time(text: str) -> float:
+    m = LME_DATE.match(text)
+    if not m:
+        raise SystemExit(f"unexpected haystack date {text!r}")
+    y, mo, d, h, mi = (int(g) for g in m.groups())
+    return datetime(y, mo, d, h, mi, tzinfo=UTC).timestamp()
+
+
+def jsonl_rows(sid: str, date: str, turns: list[dict[str, Any]]) -> str:
+    at = lme_time(date)
+    return "".join(
+        json.dumps({"session": sid, "role": t["role"], "text": t["content"], "time": at + i}) + "\n"
+        for i, t in enumerate(turns)
+        if t["content"].strip()
+    )
+
+
+def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[str, Any]:
+    chosen = [q for i, q in enumerate(questions) if half == "all" or i % 2 == (half == "odd")]
+    chosen = chosen[:limit]
+    models = load_models()
+    scored: dict[str, dict[str, list[dict[str, float]]]] = {
+        "imported": defaultdict(list),
+        "pages": defaultdict(list),
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        for n, q in enumerate(chosen):
+            sessions = list(
+                zip(
+                    q["haystack_session_ids"],
+                    q["haystack_dates"],
+                    q["haystack_sessions"],
+                    strict=True,
+                )
+            )
+            evidence = [
+                t["content"] for _, _, turns in sessions for t in turns if t.get("has_answer")
+            ]
+            if not evidence:
+                continue
+            now = max(lme_time(d) for _, d, _ in sessions) + timedelta(days=1).total_seconds()
+            for name in ("imported", "pages"):
+                root = Path(scratch, f"{n}-{name}")
+                if name == "pages":
+                    pages = {slug_of(s): page_text(s, d, t) for s, d, t in sessions}
+                    settings, index, _ = build_pages(root, pages, models)
+                    captured = 0
+                else:
+                    settings, index, captured = imported(root, sessions, models)
+                _, [card], _ = ask(settings, index, [q["question"]], now)
+                index.store.close()
+                share = turn_share(card, evidence)
+                row = {"evidence_in_card": share, "turn_in_card": float(share >= KEEP)}
+                if name == "imported":
+                    row["captured"] = float(captured)
+                for group in ("all", q["question_type"]):
+                    scored[name][group].append(row)
+            print(f"question {n + 1}/{len(chosen)} {q['question_type']}", file=sys.stderr)
+    return {
+        "half": half,
+        **{
+            name: {g: means(rows) for g, rows in sorted(groups.items())}
+            for name, groups in scored.items()
+        },
+    }
+
+
+def imported(
+    root: Path, sessions: list[tuple[str, str, list[dict[str, Any]]]], models: Models
+) -> tuple[Any, Any, int]:
+    settings = workspace(root)
+    export = root / "export.jsonl"
+    export.write_text("".join(jsonl_rows(s, d, t) for s, d, t in sessions))
+    log = open_session_log(settings.workspace)
+    done = import_conversations(log, "jsonl", export)
+    captured = sum(
+        capture_offline(settings, log, sid, time.time())["saved"] for sid in done.touched
+    )
+    log.close()
+    index = open_search_index(settings.indexed_corpus(), embedder=models[0], multilingual=models[1])
+    index.maintain()
+    consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+    return settings, index, captured
+
+
+def means(rows: list[dict[str, float]]) -> dict[str, float]:
+    keys = sorted({k for r in rows for k in r})
+    return {k: round(statistics.fmean(r[k] for r in rows), 3) for k in keys} | {"n": len(rows)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", type=Path, help="the shared data folder")
+    parser.add_argument("--half", choices=("all", "even", "odd"), default="all")
+    parser.add_argument("--questions", type=int, default=None)
+    parser.add_argument("--no-path", action="store_true", help="skip the import-to-card path")
+    parser.add_argument(
+        "--labels", type=Path, default=Path(__file__).parent / "data" / "capture_labels.jsonl"
+    )
+    args = parser.parse_args()
+    questions = lme(args.data)
+    report: dict[str, Any] = {
+        "recall": {"longmemeval": lme_recall(questions), "locomo": locomo_recall(args.data)},
+        "precision": precision(args.labels) if args.labels.exists() else None,
+        "cost": cost(questions),
+    }
+    print(json.dumps(report, indent=1), flush=True)
+    if not args.no_path:
+        report["path"] = path(questions, args.half, args.questions)
+        print(json.dumps(report["path"], indent=1))
+
+
+if __name__ == "__main__":
+    main()
