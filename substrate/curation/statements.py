@@ -83,7 +83,11 @@ _HEDGE = short(
     r"i still think|i(?:'ve| have) (?:also )?noticed|i remember|i never knew|i (?:also )?want to "
     r"(?:explore|check|look|see|do|find)|i(?:'ve| have) never been|i haven't|i've got a few|"
     r"i'm (?:actually |also )?(?:thinking|using|trying to plan)|now that|funny thing|wish i|"
-    r"i(?:'ve| have) been doing some research|i(?:'ve| have) been (?:meaning|thinking|"
+    r"i(?:'ve| have) been doing some research|i(?:'ve| have) been wanting|another thing|"
+    r"i'm (?:also |still |a bit |really |pretty )?(?:considering|leaning|concerned|worried|"
+    r"open to|torn|not really sure|100%)|i(?:'ll| will) (?!be )|i (?:still |also )?need to|"
+    r"i(?:'d| would) love to|i like the|i have (?:a |some )?(?:coupon|question|idea)|"
+    r"i(?:'ve| have) been (?:meaning|thinking|"
     r"wondering|reading about|researching|looking|considering|trying to (?:decide|figure|find)))\b",
     MAX_SENTENCE,
     IGNORECASE,
@@ -146,11 +150,14 @@ _PHATIC = short(
     r"appreciate (?:it|that|you)|good to hear|nice to hear|sounds (?:good|great|fun)|"
     r"i feel|i'm feeling|i felt|starting to realize|means a lot|meant a lot|stumped|"
     r"about something|no matter what|let my hair down|had a blast|great time together|"
-    r"always there for me|been my rock|if you could|wondering if)\b",
+    r"always there for me|been my rock|if you could|wondering if|paying off|gone through|"
+    r"never imagined|frustrating|i love how|like to say|longing|tonight|here i am|"
+    r"like you|cheering me|on (?:a|the) bright side|so much fun|a great time|"
+    r"reminded me of the impact|not making progress)\b",
     MAX_SENTENCE,
     IGNORECASE,
 )
-PRONOUNS = frozenset("it this that them these those they he she him her".split())
+PRONOUNS = frozenset("it this that them these those they he she him her mine".split())
 SELF_CONTAINED = 9  # words: a shorter statement about "it" names nothing to remember
 # What makes a statement concrete enough to keep: when it happened, a name, a
 # number, or one of the things a life is made of. A statement with none of these
@@ -179,7 +186,9 @@ _THINGS = short(
     r"kitchen|living room|bedroom|yard|backyard|property|neighborhood|photography|painting|"
     r"cooking|baking|reading|hiking|running|cycling|fishing|hunting|knitting|gardening|"
     r"swimming|dancing|singing|coding|programming|campaigns?|website|blog|channel|"
-    r"followers|tank|aquarium|collection|hobby|heritage|faith|church)\b",
+    r"followers|tank|aquarium|collection|hobby|heritage|faith|church|hospital|office|"
+    r"nurse|teacher|engineer|developer|designer|manager|student|lawyer|accountant|"
+    r"retired|pregnant)\b",
     MAX_SENTENCE,
     IGNORECASE,
 )
