@@ -292,7 +292,7 @@ def _dangling(sentence: str, words: list[str]) -> bool:
     """A statement about "it", "one" or "them" that names nothing else ("I spent
     ages restoring it.", "I visited one in the mountains"): its subject was in
     another sentence."""
-    near = PRONOUNS.intersection(words[1:FIRST_WORDS + 1]) | ({"one"} & set(words[1:4]))
+    near = PRONOUNS.intersection(words[1 : FIRST_WORDS + 1]) | ({"one"} & set(words[1:4]))
     if not near and (len(words) > SELF_CONTAINED or not PRONOUNS.intersection(words)):
         return False
     return not (_named(sentence) or any(c.isdigit() for c in sentence))
