@@ -29,7 +29,8 @@ Figures:
   sessions ingested as pages (one page per session, both roles, as
   `bench/longmemeval.py` stages them). Scored per question type:
   `evidence_in_card` (the best evidence turn's content words present in the
-  card), `turn_in_card` (at least 80% of them), `captured` facts per question.
+  card), `turn_in_card` (at least 80% of them), `answer_in_card` (the answer
+  as written, when it is at most 40 characters), `captured` facts per question.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ STOP = set(
     "with from by as how many much what which who when where did do does have has had".split()
 )
 KEEP = 0.8
+SHORT_ANSWER = 40  # characters: an answer this short is looked for in the card as written
 EVIDENCE = re.compile(r"D(\d+):(\d+)")
 LME_DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})(?: \(\w+\))? (\d{2}):(\d{2})")
 
@@ -278,6 +280,9 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
                 index.store.close()
                 share = turn_share(card, evidence)
                 row = {"evidence_in_card": share, "turn_in_card": float(share >= KEEP)}
+                answer = str(q["answer"])
+                if len(answer) <= SHORT_ANSWER:
+                    row["answer_in_card"] = float(answer.casefold() in card.casefold())
                 if name == "imported":
                     row["captured"] = float(captured)
                 for group in ("all", q["question_type"]):
@@ -312,7 +317,9 @@ def imported(
 
 def means(rows: list[dict[str, float]]) -> dict[str, float]:
     keys = sorted({k for r in rows for k in r})
-    return {k: round(statistics.fmean(r[k] for r in rows), 3) for k in keys} | {"n": len(rows)}
+    return {k: round(statistics.fmean(r[k] for r in rows if k in r), 3) for k in keys} | {
+        "n": len(rows)
+    }
 
 
 def main() -> None:
