@@ -123,7 +123,8 @@ _VERBOSITY = {
 }  # fmt: skip
 _REJECT_X = short(
     r"^(?:to |it\b|this\b|that\b|them\b|not\b|whatever\b|something\b|anything\b)"
-    r"|\b(?:because|if|when|but|which|who|since|although|unless)\b",
+    r"|\b(?:because|if|when|but|which|who|since|although|unless)\b"
+    r"|\b(?:you|me|him|her|us)\b",  # "I'd rather show you a photo": an act, not a preference
     MAX_CHARS,
     IGNORECASE,
 )

@@ -155,6 +155,7 @@ def test_everyday_wordings_of_a_preference_are_read(statement: str, canonical: s
         "call me maybe",
         "Call me when you can",
         "I'd rather not talk about it",
+        "I'd rather show you a photo.",
         "أفضل مطعم في المدينة هو هذا",  # "the best restaurant": no subject, not a preference
         "أنا أفضل لاعب في الفريق",  # "I am the best player": an indefinite noun
     ],
