@@ -132,7 +132,7 @@ _REPLIES = short(
     r"(concise|short|brief|detailed) (?:replies|answers|responses)", MAX_CHARS, IGNORECASE
 )
 _USING = short(r"^(?:using|to use) ", MAX_CHARS, IGNORECASE)
-MAX_VALUE_WORDS = 4
+MAX_VALUE_WORDS = 8  # "Prefer routes with minimal traffic and nice scenery."
 # One of these is in every statement the detectors read as that kind (folded
 # Arabic: no marks, plain alef), English and Arabic together: an English
 # statement corroborates an Arabic one.

@@ -135,6 +135,10 @@ def test_the_promotion_room_imports_no_model_or_llm_client() -> None:
     [
         ("btw I really prefer dark mode in every app", "Prefer dark mode."),
         ("I'd rather use tabs", "Prefer tabs."),
+        (
+            "Also, I prefer routes with minimal traffic and nice scenery.",
+            "Prefer routes with minimal traffic and nice scenery.",
+        ),
         ("We would much rather have spaces", "Prefer spaces."),
         ("Please keep answers short, I hate long replies.", "Prefer concise replies."),
         ("Make your responses detailed; I like depth", "Prefer detailed replies."),
