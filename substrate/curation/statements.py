@@ -69,7 +69,8 @@ _ASKS = short(
     IGNORECASE,
 )
 _HEDGE = short(
-    r"^(?:i (?:think|guess|suppose|hope|wonder|feel like|believe|mean|see|agree|"
+    r"^(?:i see(?:$|[ ,.!]*(?:what|how|why|that|your|you|now|,|\.|!|$))|"
+    r"i (?:think|guess|suppose|hope|wonder|feel like|believe|mean|agree|"
     r"understand|know what)|i'm (?:not sure|sure|glad|happy to|excited to (?:try|see|hear)|"
     r"thinking|trying to (?:decide|figure|find|understand|come up|get a sense))|"
     r"i (?:was|am) (?:thinking|hoping)|i'll (?:try|definitely|make sure|keep|check|"
@@ -131,6 +132,7 @@ _DURABLE = short(
     MAX_SENTENCE,
     IGNORECASE,
 )
+CLAUSE_BREAKS = (", ", "; ", " - ", " — ", " and I ", " and my ", " and we ")
 # How the person likes things: kept even when phrased as a request ("Please keep
 # answers short").
 _STYLE = short(
@@ -274,18 +276,48 @@ def _statement(piece: str) -> str | None:
         return None
     if _is_arabic(sentence):
         return _arabic(sentence)
-    words = [w.strip(',.;:!"()').lower() for w in sentence.split()]
+    words = _words(sentence)
     if _STYLE.search(sentence) and not _ASKS.match(sentence.removeprefix("Please ")):
         return _tidy(sentence)
+    if words[0] not in NOT_ME and (_ASKS.search(sentence) or _HEDGE.match(sentence)):
+        return _rescued(sentence)
+    return _tidy(sentence) if _kept(sentence, words) else None
+
+
+def _kept(sentence: str, words: list[str]) -> bool:
     if words[0] in NOT_ME or _ASKS.search(sentence) or _HEDGE.match(sentence):
-        return None
+        return False
     if _PHATIC.search(sentence) or _dangling(sentence, words) or not _concrete(sentence):
-        return None
+        return False
     if not FIRST_PERSON.intersection(words[:FIRST_WORDS]):
-        return None
-    if not (_DURABLE.search(sentence) or _my_clause(words)):
-        return None
-    return _tidy(sentence)
+        return False
+    return bool(_DURABLE.search(sentence) or _my_clause(words))
+
+
+def _rescued(sentence: str) -> str | None:
+    """A request or a hedge often carries a fact in another clause ("I'm thinking
+    of going back to Hawaii, I went with my family last month"): the clause
+    that opens with the speaker and passes on its own."""
+    for clause in _clauses(sentence)[1:]:
+        words = _words(clause)
+        if len(words) >= MIN_WORDS and words[0] in FIRST_PERSON and _kept(clause, words):
+            return _tidy(clause)
+    return None
+
+
+def _clauses(sentence: str) -> list[str]:
+    cuts = {0}
+    for mark in CLAUSE_BREAKS:
+        at = sentence.find(mark)
+        while at >= 0:
+            cuts.add(at + (len(mark) if mark[-2:] != "I " and not mark.startswith(" and") else 5))
+            at = sentence.find(mark, at + 1)
+    bounds = [*sorted(cuts), len(sentence)]
+    return [sentence[a:b].strip(" ,;-–—") for a, b in itertools.pairwise(bounds)]
+
+
+def _words(sentence: str) -> list[str]:
+    return [w.strip(',.;:!"()').lower() for w in sentence.split()]
 
 
 def _dangling(sentence: str, words: list[str]) -> bool:

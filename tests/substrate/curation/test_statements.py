@@ -87,6 +87,12 @@ def test_a_turn_keeps_its_statements_and_drops_its_request() -> None:
     ]
 
 
+def test_a_fact_in_another_clause_of_a_request_is_kept() -> None:
+    turn = "Can you suggest a playlist, I have 20 playlists on Spotify already."
+    assert kept(turn) == ["I have 20 playlists on Spotify already."]
+    assert kept("I see, that makes sense now.") == []
+
+
 def test_our_own_blocks_echoed_into_a_turn_are_never_read() -> None:
     turn = "<memory>\n- I moved to Porto.\n</memory>\nThanks, that is all."
     assert kept(turn) == []
