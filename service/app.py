@@ -73,9 +73,7 @@ def create_app(
     token: str | None = None,
     runtime_factory: Callable[[Settings], Runtime] = Runtime,
 ) -> FastAPI:
-    mcp_server = build_server(
-        settings, lambda: app.state.runtime.memory, lambda: app.state.runtime.memory
-    )
+    mcp_server = build_server(settings, lambda: app.state.runtime.memory)
     mcp_route = _mcp_route(mcp_server)
 
     @asynccontextmanager

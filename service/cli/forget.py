@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from service.cli.base import json_option, print_json, url_option, workspace_option
-from service.cli.target import tending_target
+from service.cli.target import target_for
 
 
 @click.command("forget")
@@ -26,7 +26,7 @@ def forget(
     a curation candidate id (c-...) or the text of a profile line (its promotion
     record and curation candidates agree). Text matching several facts is refused,
     listing them, unless --all."""
-    done = tending_target(workspace, url).forget(what, page, every)
+    done = target_for(workspace, url, list).forget(what, page, every)
     if as_json:
         print_json(done)
         return
@@ -47,7 +47,7 @@ def forget(
 def correct(workspace: Path, url: str | None, as_json: bool, fact_id: str, text: str) -> None:
     """Correct a page fact: TEXT supersedes FACT_ID (scanned, dated now); the old
     fact stays on its page under Earlier, replaced by the correction."""
-    done = tending_target(workspace, url).correct(fact_id, text)
+    done = target_for(workspace, url, list).correct(fact_id, text)
     if as_json:
         print_json(done)
         return
@@ -64,7 +64,7 @@ def correct(workspace: Path, url: str | None, as_json: bool, fact_id: str, text:
 def history(workspace: Path, url: str | None, as_json: bool, what: str) -> None:
     """What changed on a page, or about a fact, when and through what (remember and
     consolidation, corrections, forgets, page edits, hand edits seen by maintain)."""
-    found = tending_target(workspace, url).history(what)
+    found = target_for(workspace, url, list).history(what)
     if as_json:
         print_json(found)
         return

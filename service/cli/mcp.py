@@ -8,10 +8,9 @@ import click
 
 from service.cli.base import url_option, workspace_option
 from service.cli.capabilities import cli_capabilities
-from service.cli.target import local_memory, target_for
+from service.cli.target import target_for
 from service.mcp import build_server
 from service.mcp.stdio import serve_stdio
-from service.memory import Memory
 from service.settings_loader import build_settings
 
 
@@ -27,5 +26,4 @@ def mcp(workspace: Path, url: str | None) -> None:
     Nothing but the protocol is written to stdout."""
     settings = build_settings(workspace)
     target = target_for(workspace, url, cli_capabilities)
-    here = target if isinstance(target, Memory) else local_memory(workspace)
-    serve_stdio(build_server(settings, lambda: target, lambda: here))
+    serve_stdio(build_server(settings, lambda: target))

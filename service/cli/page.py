@@ -18,8 +18,8 @@ from service.cli.base import (
     url_option,
     workspace_of,
 )
-from service.cli.target import Remote, tending_target
-from service.memory import Memory
+from service.cli.target import target_for
+from service.memory import Target
 
 
 @click.group("page")
@@ -29,9 +29,9 @@ def page(workspace: Path | None, as_json: bool | None) -> None:
     """Read, write, edit, move, delete, restore or pin one concept page."""
 
 
-def _target(url: str | None) -> Memory | Remote:
+def _target(url: str | None) -> Target:
     ctx = click.get_current_context()
-    return tending_target(workspace_of(ctx, None), url)
+    return target_for(workspace_of(ctx, None), url, list)
 
 
 def _answer(done: dict[str, Any], line: str) -> None:

@@ -46,20 +46,6 @@ def target_for(workspace: Path, url: str | None, capabilities: Capabilities) -> 
     return Remote(client, workspace)
 
 
-def tending_target(workspace: Path, url: str | None = None) -> Memory | Remote:
-    """Where a change to memory runs: the service that owns the workspace's index
-    (its re-index must happen there), else this process."""
-    found = None if url else running_service(open_workspace(workspace))
-    url = url or (found.url if found else None)
-    if url is None:
-        return local_memory(workspace)
-    from service.client import ServiceClient
-
-    client = ServiceClient(url, service_token())
-    click.get_current_context().call_on_close(client.close)
-    return Remote(client, workspace)
-
-
 def local_memory(workspace: Path, capabilities: Capabilities = list) -> Memory:
     """The workspace in this process, with progress bars on a terminal; closed with
     the command."""

@@ -3,8 +3,7 @@ or streamable HTTP (mounted at `/mcp` in the service).
 
 Each tool is a thin wrapper over the call the CLI and the HTTP routes make,
 through a `Target` (`service.memory.Memory`, the workspace in this process, or
-`cli.target.Remote`, a running service), so every surface answers alike. The
-tools that change only files (`forget`) call the workspace's `Memory` directly.
+`cli.target.Remote`, a running service), so every surface answers alike.
 A product error (a rejected text, a missing page, a bad argument) is a tool
 error carrying the product's one-line message. Library
 calls block, so each tool runs its call on a worker thread and the transport's
@@ -25,7 +24,7 @@ from pydantic import AfterValidator, StrictBool, StrictInt, StrictStr
 
 from ingest import IngestOptions, InlineSource
 from service.mcp import results as r
-from service.memory import Memory, Target
+from service.memory import Target
 from substrate import MemoryServiceError, Settings, iso_utc
 from substrate.curation import apply_candidate, reject_candidate, review_json
 from substrate.errors import from_database_error, from_os_error
@@ -71,16 +70,13 @@ async def _call(work: Callable[[], T]) -> T:
         raise ToolError(from_database_error(exc).message) from None
 
 
-def build_server(
-    settings: Settings, target: Callable[[], Target], memory: Callable[[], Memory]
-) -> MCPServer:
-    """The server for one workspace; `target` gives the Target its tools call,
-    `memory` the workspace in this process (the same object when no service runs)."""
+def build_server(settings: Settings, target: Callable[[], Target]) -> MCPServer:
+    """The server for one workspace; `target` gives the Target its tools call."""
     server = MCPServer("memory", instructions=INSTRUCTIONS)
     _memory_tools(server, target)
     _page_tools(server, settings)
     _tending_tools(server, target)
-    _operator_tools(server, settings, memory)
+    _operator_tools(server, settings)
     return server
 
 
@@ -243,7 +239,7 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         return r.Changed(result=await _call(lambda: target().restore_page(name)))
 
 
-def _operator_tools(server: MCPServer, settings: Settings, memory: Callable[[], Memory]) -> None:
+def _operator_tools(server: MCPServer, settings: Settings) -> None:
     @server.tool(annotations=READ)
     async def promotions() -> r.Records:
         """What promotion wrote to the profile: active, superseded and forgotten records."""

@@ -86,9 +86,9 @@ def consolidate(
             model_seconds=plan.model_seconds,
             runs=1,
         )
-        if not dry_run:
-            _commit(settings, outcome, batch, marks, clock())
         after = load_page_index(ws) if written.created or written.updated else index
+        if not dry_run:
+            _commit(settings, outcome, batch, marks, clock(), after)
         wrote = not dry_run and bool(written.created or written.updated)
         if wrote and update_essentials(settings, after):
             outcome.views_written.append(ESSENTIALS)
@@ -191,9 +191,11 @@ def _commit(
     batch: list[BufferEntry],
     marks: dict[str, str],
     at: float,
+    after: PageIndex,
 ) -> None:
     """Mark what is newly held (`marks`: id -> rule), trim what left the buffer,
-    then the views and the decision log."""
+    then the views and the decision log (with each written page's hash, from
+    `after`, the pages as this run left them)."""
     hold_entries(settings, marks)
     trim_buffer(settings, {e.id for e in outcome.entries if not e.in_buffer})
     by_id = {e.id: e for e in batch}
@@ -205,6 +207,5 @@ def _commit(
     if update_recent(settings, filed):
         outcome.views_written.append(RECENT)
     written = {*outcome.pages_created, *outcome.pages_updated}
-    entries = load_page_index(settings.workspace).entries if written else {}
-    hashes = {slug: entries[slug].content_hash for slug in written if slug in entries}
+    hashes = {s: after.entries[s].content_hash for s in written if s in after.entries}
     record(settings, at, outcome.planner, outcome.entries, hashes)

@@ -138,15 +138,7 @@ def with_default_field(text: str, key: str, value: str) -> str:
     """
     if key in split_frontmatter(text)[0]:
         return text
-    line = f"{key}: {json.dumps(value, ensure_ascii=False)}\n"
-    stripped = text.lstrip("\n")
-    lead = text[: len(text) - len(stripped)]
-    bounds = list(_BOUNDARY.finditer(stripped))
-    if len(bounds) >= 2 and bounds[0].start() == 0 and _YAML.detect(stripped):
-        close = bounds[1].start()
-        out = lead + stripped[:close] + line + stripped[close:]
-    else:
-        out = f"---\n{line}---\n" + text
+    out = _with_line(text, f"{key}: {json.dumps(value, ensure_ascii=False)}\n")
     if split_frontmatter(out)[0].get(key) == value:
         return out
     raise PageParseError(f"cannot add {key!r} to the frontmatter without changing its meaning")
@@ -160,14 +152,7 @@ def with_flag(text: str, key: str, on: bool) -> str:
     if bool(meta.get(key)) == on and (key in meta) == on:
         return text
     if key not in meta:
-        line = f"{key}: true\n"
-        stripped = text.lstrip("\n")
-        bounds = list(_BOUNDARY.finditer(stripped))
-        if len(bounds) >= 2 and bounds[0].start() == 0 and _YAML.detect(stripped):
-            close = bounds[1].start()
-            lead = text[: len(text) - len(stripped)]
-            return lead + stripped[:close] + line + stripped[close:]
-        return f"---\n{line}---\n" + text
+        return _with_line(text, f"{key}: true\n")
     lines = text.split("\n")
     fences = [i for i, line in enumerate(lines) if _BOUNDARY.match(line)][:2]
     head = range(fences[0] + 1, fences[1]) if len(fences) == 2 else range(0)
@@ -183,6 +168,18 @@ def with_flag(text: str, key: str, on: bool) -> str:
     if bool(after.get(key)) != on or (key in after) != on:
         raise refused
     return result
+
+
+def _with_line(text: str, line: str) -> str:
+    """`text` with `line` before its frontmatter's closing `---`, or in a new
+    frontmatter block when it has none; every other byte kept."""
+    stripped = text.lstrip("\n")
+    bounds = list(_BOUNDARY.finditer(stripped))
+    if len(bounds) >= 2 and bounds[0].start() == 0 and _YAML.detect(stripped):
+        close = bounds[1].start()
+        lead = text[: len(text) - len(stripped)]
+        return lead + stripped[:close] + line + stripped[close:]
+    return f"---\n{line}---\n" + text
 
 
 def _one_line(message: str) -> str:

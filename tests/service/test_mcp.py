@@ -202,7 +202,7 @@ def test_every_tool_round_trips_in_memory(pages: Settings) -> None:
     rt = runtime(pages)
     rt.start()
     try:
-        server = build_server(pages, lambda: rt.memory, lambda: rt.memory)
+        server = build_server(pages, lambda: rt.memory)
 
         async def main() -> None:
             async with Client(server) as client:
