@@ -10,6 +10,8 @@ a key never has to sit in `config.toml`.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,26 +26,36 @@ def build_settings(workspace: Path) -> Settings:
     config = load_config(ws.config_path)
     llm = config.substrate.get("llm") or {}
     key_env = str(llm.get("api_key_env") or LLM_KEYS["api_key_env"][1])
+    embed = sentence_embedder(ws.state_dir)
     return Settings(
         workspace=ws,
         config=config,
         llm_api_key=os.environ.get(key_env) or None,
-        scanner=build_scanner(config, ws.state_dir),
+        scanner=build_scanner(config, embed),
+        embed=embed,
     )
 
 
-def build_scanner(config: MemoryConfig | None, state_dir: Path | None) -> Scanner:
-    """The rules, with the learned detector unless `scanner_detector = false`. The
-    detector embeds with the process's one USE (shared with the index), loaded on
-    the first text the rules let through."""
-    if config is not None and not resolve_substrate_tuning(config).scanner_detector:
-        return RULES
+def sentence_embedder(state_dir: Path | None) -> Callable[[str], Any]:
+    """The process's one USE (shared with the index), loaded on the first text it
+    embeds. Capture's judge and the scanner's detector read the same statement
+    one after the other, so the last few hundred vectors are kept."""
 
+    @lru_cache(maxsize=256)
     def embed(text: str) -> Any:
         from substrate.index.use_embedder import shared_use
 
         return shared_use(state_dir).embed_query(text)
 
+    return embed
+
+
+def build_scanner(config: MemoryConfig | None, embed: Callable[[str], Any]) -> Scanner:
+    """The rules, with the learned detector unless `scanner_detector = false`,
+    embedding with `embed` (`sentence_embedder`) on the first text the rules let
+    through."""
+    if config is not None and not resolve_substrate_tuning(config).scanner_detector:
+        return RULES
     return Scanner(DeferredDetector(embed))
 
 

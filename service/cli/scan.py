@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from service.cli.base import json_option, print_json, print_json_line, workspace_option
-from service.settings_loader import build_scanner
+from service.settings_loader import build_scanner, sentence_embedder
 from substrate import WorkspaceError, load_config
 from substrate.config import open_workspace
 from substrate.safety import SOURCES, Scanner
@@ -83,8 +83,8 @@ def _scanner(workspace: Path) -> Scanner:
     try:
         ws = open_workspace(workspace)
     except WorkspaceError:
-        return build_scanner(None, None)
-    return build_scanner(load_config(ws.config_path), ws.state_dir)
+        return build_scanner(None, sentence_embedder(None))
+    return build_scanner(load_config(ws.config_path), sentence_embedder(ws.state_dir))
 
 
 def _batch_text(line: str, source: str) -> tuple[str, str]:

@@ -6,7 +6,9 @@ library code reads the environment or the config file itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from substrate.config.config_file import MemoryConfig
 from substrate.config.tiers import is_memory_enabled, uses_concept_page_memory
@@ -31,12 +33,16 @@ class Settings:
     """`llm_api_key` is read by the composition root from the variable the config
     names (`memory.substrate.llm.api_key_env`): the key never sits in a file.
     `scanner` judges every write; the composition root gives it the learned
-    detector (the rules alone otherwise)."""
+    detector (the rules alone otherwise). `embed` is the process's multilingual
+    sentence embedder (one text to one vector, loaded on first use), for the
+    learned judgements outside the index (capture's durability judge); None
+    where the composition root gives none, and those judgements are left out."""
 
     workspace: Workspace
     config: MemoryConfig
     llm_api_key: str | None = None
     scanner: Scanner = field(default=RULES, compare=False)
+    embed: Callable[[str], Any] | None = field(default=None, compare=False)
 
     @property
     def tuning(self) -> SubstrateTuning:

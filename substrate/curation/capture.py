@@ -20,7 +20,8 @@ from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.curation.extract import extract, slices
-from substrate.curation.statements import durable_statements
+from substrate.curation.judge import DurabilityJudge
+from substrate.curation.statements import Judge, durable_statements
 from substrate.errors import InvalidInputError
 from substrate.intake import read_buffer, remember
 from substrate.llm import ChatClient
@@ -69,11 +70,12 @@ def capture_offline(
     known = {e.text for e in read_buffer(settings)}
     facts: dict[str, int] = {}
     skipped = 0
+    judge = durability_judge(settings)
     for message in messages:
         if message.role != "user" or not message.direct:
             continue
         stamp = datetime.fromtimestamp(message.at, UTC)
-        for statement in durable_statements(message.text):
+        for statement in durable_statements(message.text, judge):
             if statement.text in known:
                 skipped += 1
                 continue
@@ -87,6 +89,12 @@ def capture_offline(
     if messages:
         log.set_capture_cursor(session_id, messages[-1].id, now, facts)
     return {"session": session_id, "saved": len(facts), "skipped": skipped, "extractor": "offline"}
+
+
+def durability_judge(settings: Settings) -> Judge | None:
+    """The learned judge over the rules' proposals, when the composition root
+    gave the process's sentence embedder (the rules alone otherwise)."""
+    return None if settings.embed is None else DurabilityJudge(settings.embed)
 
 
 def capture(

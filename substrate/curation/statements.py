@@ -20,6 +20,7 @@ Every pattern runs on one sentence of bounded length
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from substrate.safety import IGNORECASE, runs, short
@@ -40,6 +41,14 @@ _OPENER = short(
     r"^(?:by the way|btw|anyway|also|oh|and|but|so|well|actually|yes|yeah|yep|ok|okay|"
     r"sure|thanks|thank you|great|cool|haha|lol|hi|hello|hey|speaking of [^,]{1,40}|"
     r"on that note|fun fact|for context|for reference|just so you know|fyi)\b[,!.:;-]*\s*",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+# A frame around a statement of the speaker's own ("I'm glad I finally got my
+# sneakers cleaned", "I remember that I got them three weeks ago"): the
+# statement is kept without it.
+_FRAME = short(
+    r"^(?:i'm (?:so |really )?glad|i remember|i realized|i realised)(?: that)? (?=(?:i|my)\b)",
     MAX_SENTENCE,
     IGNORECASE,
 )
@@ -88,7 +97,7 @@ _HEDGE = short(
     r"i'm (?:also |still |a bit |really |pretty )?(?:considering|leaning|concerned|worried|"
     r"open to|torn|not really sure|100%)|i(?:'ll| will) (?!be )|i (?:still |also )?need to|"
     r"i(?:'d| would) love to|i like the|i have (?:a |some )?(?:coupon|question|idea)|"
-    r"i(?:'ve| have) been (?:meaning|thinking|"
+    r"i(?:'ve| have) (?:also |really |just )?been (?:meaning|thinking|"
     r"wondering|reading about|researching|looking|considering|trying to (?:decide|figure|find)))\b",
     MAX_SENTENCE,
     IGNORECASE,
@@ -106,9 +115,10 @@ _DURABLE = short(
     r"\d+(?: years? old)?)"
     r"|(?:i|we) (?:was|were|got|have been|'ve been) (?:promoted|hired|accepted|admitted|"
     r"diagnosed|born|raised|married|engaged|elected|selected|certified|laid off)"
-    r"|my name is|call me|(?:i|we) (?:really |also |still |usually |actually |now |"
-    r"definitely |generally |mostly |mainly )?(?:live|lived|work|worked|teach|taught|study|studied|"
-    r"play|played|own|owned|have|had|use|used|prefer|love|loved|like|enjoy|enjoyed|"
+    r"|my name is|call me|(?:i|we) (?:(?:really|also|still|usually|actually|now|definitely|"
+    r"generally|mostly|mainly|recently|just|finally) ){0,2}(?:live|lived|work|worked|teach|"
+    r"taught|study|studied|play|played|own|owned|lead|led|manage|managed|mentor|coach|have|"
+    r"had|use|used|prefer|love|loved|like|enjoy|enjoyed|"
     r"hate|dislike|usually|always|often|never|normally|typically|drive|run|swim|cook|"
     r"bake|speak|volunteer|collect|follow|attend|go to|went|visit|visited|moved|"
     r"relocated|started|began|joined|quit|left|graduated|finished|completed|bought|"
@@ -119,6 +129,7 @@ _DURABLE = short(
     r"recovered|redeemed|earned|saved|paid|ordered|upgraded|picked up|set up|launched|"
     r"organized|organised|hosted|participated|competed|completed|ate|drank|cut|"
     r"saw|decided|chose|committed|stayed|worked|kept|continued|turned|reached|passed|"
+    r"caught|scored|wake up|woke up|get up|commute|meditate|jog|practice|train|"
     r"reduced|increased|stopped|rather|recently|just|also|finally|still|currently|"
     r"already|once|'ve|’ve|'d rather|’d rather)"
     r"|(?:i've|i’ve|i have|we've|we have) (?:been|had|got|gotten|made|done|read|"
@@ -139,6 +150,7 @@ _STYLE = short(
     r"^(?:please )?(?:keep|make) (?:your |the |all )?(?:answers|replies|responses) "
     r"(?:short|shorter|brief|concise|detailed|longer)"
     r"|\bcall me\b|\b(?:i|we)(?:'d|’d| would) rather\b"
+    r"(?! not (?:talk|discuss|say|get into|go into))"
     r"|\b(?:i|we) (?:really |much |definitely |generally |always |usually |strongly )?"
     r"(?:prefer|hate|can't stand|dislike)\b(?! (?:it|this|that|how|when|what|the idea)\b)",
     MAX_SENTENCE,
@@ -170,7 +182,9 @@ _WHEN = short(
     r"(?:last|this|next|every) (?:\w+)|in (?:january|february|march|april|may|june|july|"
     r"august|september|october|november|december|\d{4})|on (?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)days?|for (?:about |over |almost |nearly )?(?:a|an|one|two|three|four|five|"
-    r"six|several|a few|\d+) (?:years?|months?|weeks?|days?))\b",
+    r"six|several|a few|\d+) (?:years?|months?|weeks?|days?)|(?:two|three|four|five|six|seven|"
+    r"eight|nine|ten|twelve|twenty|a couple of|a dozen) (?:\w+ )?(?:years?|months?|weeks?|"
+    r"days?|hours?|times|of them|kids|children|cats|dogs|bikes|cars))\b",
     MAX_SENTENCE,
     IGNORECASE,
 )
@@ -184,7 +198,8 @@ _THINGS = short(
     r"ukulele|marathon|gym|yoga|camera|laptop|subscription|client|volunteer(?:ed|ing)?|"
     r"charity|wedding|anniversary|birthday|promotion|promoted|salary|rent|mortgage|"
     r"diet|vegetarian|vegan|married|engaged|moved|adopted|graduated|hired|symptoms?|pain|"
-    r"anxiety|asthma|diabetes|medication|therapy|injury|budget|savings|loan|debt|couch|"
+    r"anxiety|asthma|diabetes|medication|therapy|injury|flu|infection|illness|sick|migraine|"
+    r"bronchitis|pneumonia|covid|budget|savings|loan|debt|couch|"
     r"kitchen|living room|bedroom|yard|backyard|property|neighborhood|photography|painting|"
     r"cooking|baking|reading|hiking|running|cycling|fishing|hunting|knitting|gardening|"
     r"swimming|dancing|singing|coding|programming|campaigns?|website|blog|channel|"
@@ -224,20 +239,31 @@ _AR_ASKS = short(
 
 @dataclass(frozen=True)
 class Statement:
-    """A durable statement, in the speaker's words; `offset`: where in the turn."""
+    """A durable statement, in the speaker's words; `offset`: where in the turn.
+    `judged`: whether the durability judge reads it (English statements of
+    every family but how the person likes things; its labels are English)."""
 
     text: str
     offset: int
+    judged: bool = True
 
 
-def durable_statements(turn: str) -> list[Statement]:
-    """The durable first-person statements of one user turn, in order."""
+Judge = Callable[[str], bool]
+
+
+def durable_statements(turn: str, judge: Judge | None) -> list[Statement]:
+    """The durable first-person statements of one user turn, in order: what the
+    rules propose and, when a `judge` is given (`judge.DurabilityJudge`), it
+    keeps."""
     text = strip_echoes(turn[:MAX_TURN])
     out: list[Statement] = []
     for offset, piece in _pieces(text):
         kept = _statement(piece)
-        if kept is not None and all(kept != s.text for s in out):
-            out.append(Statement(kept, offset))
+        if kept is None or any(kept[0] == s.text for s in out):
+            continue
+        statement = Statement(kept[0], offset, kept[1])
+        if judge is None or not statement.judged or judge(statement.text):
+            out.append(statement)
     return out
 
 
@@ -262,7 +288,8 @@ def _pieces(text: str) -> list[tuple[int, str]]:
     return [(a, text[a:b]) for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
 
 
-def _statement(piece: str) -> str | None:
+def _statement(piece: str) -> tuple[str, bool] | None:
+    """The statement a sentence holds, and whether the judge reads it."""
     sentence = " ".join(piece.split())
     if len(sentence) > MAX_SENTENCE:
         sentence = _clause(sentence)
@@ -271,17 +298,22 @@ def _statement(piece: str) -> str | None:
         if opener is None or not opener.end():
             break
         sentence = sentence[opener.end() :]
+    framed = _FRAME.match(sentence)
+    if framed is not None:
+        sentence = sentence[framed.end() :]
     sentence = sentence.strip(" -–—*•\t")
     if len(sentence.split()) < MIN_WORDS or sentence.endswith(("?", "؟")):
         return None
     if _is_arabic(sentence):
-        return _arabic(sentence)
+        arabic = _arabic(sentence)
+        return None if arabic is None else (arabic, False)
     words = _words(sentence)
     if _STYLE.search(sentence) and not _ASKS.match(sentence.removeprefix("Please ")):
-        return _tidy(sentence)
-    if words[0] not in NOT_ME and (_ASKS.search(sentence) or _HEDGE.match(sentence)):
-        return _rescued(sentence)
-    return _tidy(sentence) if _kept(sentence, words) else None
+        return _tidy(sentence), False
+    if _kept(sentence, words):
+        return _tidy(sentence), True
+    rescued = _rescued(sentence)
+    return None if rescued is None else (rescued, True)
 
 
 def _kept(sentence: str, words: list[str]) -> bool:
@@ -327,7 +359,7 @@ def _dangling(sentence: str, words: list[str]) -> bool:
     near = PRONOUNS.intersection(words[1 : FIRST_WORDS + 1]) | ({"one"} & set(words[1:4]))
     if not near and (len(words) > SELF_CONTAINED or not PRONOUNS.intersection(words)):
         return False
-    return not (_named(sentence) or any(c.isdigit() for c in sentence))
+    return not (_named(sentence) or any(c.isdigit() for c in sentence) or _THINGS.search(sentence))
 
 
 def _named(sentence: str) -> bool:

@@ -9,7 +9,7 @@ from substrate.curation.statements import durable_statements
 
 
 def kept(turn: str) -> list[str]:
-    return [s.text for s in durable_statements(turn)]
+    return [s.text for s in durable_statements(turn, None)]
 
 
 @pytest.mark.parametrize(
@@ -28,6 +28,15 @@ def kept(turn: str) -> list[str]:
         ("diet", "I'm vegetarian since college.", None),
         ("plan", "I'm planning a trip to Japan next April with my wife.", None),
         ("habit", "I've been playing volleyball in a league for two months.", None),
+        ("habit", "I wake up at 6:30 AM and meditate for 20 minutes.", None),
+        ("job", "I lead a team of 4 engineers in my new role as Senior Software Engineer.", None),
+        ("event", "I spent two weeks traveling solo around the country.", None),
+        ("event", "I actually recently had a bad case of bronchitis.", None),
+        (
+            "framed",
+            "I'm glad I finally got my white Adidas sneakers cleaned last month.",
+            "I finally got my white Adidas sneakers cleaned last month.",
+        ),
         (
             "preference",
             "btw I really prefer dark mode in every app",
@@ -63,6 +72,9 @@ def test_each_family_is_kept_in_the_speakers_words(
         "I really like the sound of Option 1.",
         "I'm really thankful for all the time we had.",
         "I spent ages restoring it.",
+        "I spent a lot of time there.",
+        "I'd rather not talk about the book right now.",
+        "I'm glad you liked it.",
         "It's tough when we have to confront our own health challenges.",
         "The weather in Lisbon is lovely in May.",
         "ok",
@@ -91,6 +103,32 @@ def test_a_fact_in_another_clause_of_a_request_is_kept() -> None:
     turn = "Can you suggest a playlist, I have 20 playlists on Spotify already."
     assert kept(turn) == ["I have 20 playlists on Spotify already."]
     assert kept("I see, that makes sense now.") == []
+
+
+def test_a_fact_after_a_clause_about_someone_else_is_kept() -> None:
+    turn = "The puppy Rex is still in potty-training; I've been using pads from Chewy for a month."
+    assert kept(turn) == ["I've been using pads from Chewy for a month."]
+
+
+def test_the_judge_reads_every_statement_but_preferences_and_arabic() -> None:
+    turn = (
+        "I moved to Porto last month. Please keep answers short. "
+        "Call me Priya, not Ms Raman. انتقلت إلى دبي الشهر الماضي."
+    )
+    asked: list[str] = []
+
+    def refuse_all(text: str) -> bool:
+        asked.append(text)
+        return False
+
+    kept_now = [s.text for s in durable_statements(turn, refuse_all)]
+    assert kept_now == [
+        "Please keep answers short.",
+        "Call me Priya, not Ms Raman.",
+        "انتقلت إلى دبي الشهر الماضي.",
+    ]
+    assert asked == ["I moved to Porto last month."]
+    assert next(s.text for s in durable_statements(turn, lambda _: True)) == asked[0]
 
 
 def test_our_own_blocks_echoed_into_a_turn_are_never_read() -> None:

@@ -1,0 +1,63 @@
+"""The durability judge: of the statements the rules propose, which are lasting
+facts about the speaker.
+
+The rules (`statements`) find first-person statements with a durable cue; they
+cannot tell "I went to a concert with my sister last week" from "I went to the
+store again and had issues with the self-checkout". The judge reads the whole
+statement: logistic regression over the multilingual sentence embedding the
+product already ships (USE) beside hashed words, word pairs and character
+4-grams, in the scanner's learned detector's weight format. It is fitted by
+`bench/capture_train.py` on hand-labelled statements (English) with a fixed
+seed, its threshold chosen under cross-validation. This module only scores:
+the embedding function comes from the composition root (`Settings.embed`), so
+the curation room loads no model, and a caller without one gets the rules
+alone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from substrate.errors import InvalidInputError
+from substrate.safety import read_text_file
+from substrate.safety.scanner.classifier import DetectorWeights
+
+MODEL_PATH = Path(__file__).parent / "model" / "durable.json"
+HASH_DIM = 4096
+
+Embed = Callable[[str], Any]
+
+
+class DurabilityJudge:
+    """Reads its weights on the first statement it judges (a process that never
+    captures never loads them); a damaged install is reported then."""
+
+    def __init__(self, embed: Embed, path: Path = MODEL_PATH) -> None:
+        self._embed = embed
+        self._path = path
+        self._weights: DetectorWeights | None = None
+
+    def _loaded(self) -> DetectorWeights:
+        if self._weights is None:
+            try:
+                text = read_text_file(self._path)
+                if text is None:
+                    raise FileNotFoundError(f"{self._path} is missing")
+                doc = json.loads(text)
+            except (OSError, ValueError) as exc:
+                raise InvalidInputError(f"the durability judge cannot be loaded: {exc}") from None
+            self._weights = DetectorWeights.from_json(doc, str(self._path))
+        return self._weights
+
+    def score(self, text: str) -> float:
+        import numpy as np
+
+        vector = np.asarray(self._embed(text), dtype=np.float64)
+        return self._loaded().score(vector, text)
+
+    def __call__(self, text: str) -> bool:
+        """Whether the statement is kept: a durable fact about the speaker."""
+        return self.score(text) > self._loaded().threshold
