@@ -45,7 +45,9 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +56,10 @@ from longmemeval import page_text, slug_of, turn_share
 
 from substrate.consolidation import consolidate_all
 from substrate.curation import capture_offline
-from substrate.curation.statements import durable_statements
+from substrate.curation.judge import DurabilityJudge
+from substrate.curation.statements import Statement, durable_statements
 from substrate.index import open_search_index
+from substrate.index.use_embedder import shared_use
 from substrate.sessions import open_session_log
 
 
@@ -82,6 +86,21 @@ EVIDENCE = re.compile(r"D(\d+):(\d+)")
 LME_DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})(?: \(\w+\))? (\d{2}):(\d{2})")
 
 
+@lru_cache(maxsize=4096)
+def embed(text: str) -> Any:
+    """The product's sentence embedder, as the composition root gives it."""
+    return shared_use().embed_query(text)
+
+
+JUDGE = DurabilityJudge(embed)
+RULES_ONLY = "--rules-only" in sys.argv
+
+
+def statements(turn: str) -> list[Statement]:
+    """What capture keeps of a turn: the rules' proposals the judge keeps."""
+    return durable_statements(turn, None if RULES_ONLY else JUDGE)
+
+
 def words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP}
 
@@ -91,7 +110,7 @@ def kept(turn: str, answer: str) -> bool | None:
     wanted = words(answer) & words(turn)
     if not wanted:
         return None
-    found = set().union(*(words(s.text) for s in durable_statements(turn)))
+    found = set().union(*(words(s.text) for s in statements(turn)))
     return len(wanted & found) >= KEEP * len(wanted)
 
 
@@ -158,7 +177,7 @@ def precision(labels: Path) -> dict[str, Any]:
     found = {"lme": [0, 0], "locomo": [0, 0]}
     unlabelled = []
     for turn, which in turns.items():
-        for s in durable_statements(turn):
+        for s in statements(turn):
             label = judged.get((turn, s.text))
             if label is None:
                 unlabelled.append(s.text)
@@ -190,13 +209,14 @@ def cost(questions: list[dict[str, Any]]) -> dict[str, Any]:
         )
     )
     times = []
+    fresh = DurabilityJudge(lambda text: shared_use().embed_query(text))  # no cached vectors
     for turn in turns:
         started = time.perf_counter()
-        durable_statements(turn)
+        durable_statements(turn, None if RULES_ONLY else fresh)
         times.append((time.perf_counter() - started) * 1000)
     sessions = []
     with tempfile.TemporaryDirectory() as scratch:
-        settings = workspace(Path(scratch, "ws"))
+        settings = replace(workspace(Path(scratch, "ws")), embed=None if RULES_ONLY else embed)
         log = open_session_log(settings.workspace)
         export = Path(scratch, "sessions.jsonl")
         chosen = [
@@ -300,7 +320,7 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
 def imported(
     root: Path, sessions: list[tuple[str, str, list[dict[str, Any]]]], models: Models
 ) -> tuple[Any, Any, int]:
-    settings = workspace(root)
+    settings = replace(workspace(root), embed=None if RULES_ONLY else embed)
     export = root / "export.jsonl"
     export.write_text("".join(jsonl_rows(s, d, t) for s, d, t in sessions))
     log = open_session_log(settings.workspace)
@@ -328,6 +348,9 @@ def main() -> None:
     parser.add_argument("--half", choices=("all", "even", "odd"), default="all")
     parser.add_argument("--questions", type=int, default=None)
     parser.add_argument("--no-path", action="store_true", help="skip the import-to-card path")
+    parser.add_argument(
+        "--rules-only", action="store_true", help="the rules without the durability judge"
+    )
     parser.add_argument(
         "--labels", type=Path, default=Path(__file__).parent / "data" / "capture_labels.jsonl"
     )
