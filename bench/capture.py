@@ -305,7 +305,7 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
                     row["answer_in_card"] = float(answer.casefold() in card.casefold())
                 if name == "imported":
                     row["captured"] = float(captured)
-                for group in ("all", q["question_type"]):
+                for group in groups_of(q["question_type"]):
                     scored[name][group].append(row)
             print(f"question {n + 1}/{len(chosen)} {q['question_type']}", file=sys.stderr)
     return {
@@ -315,6 +315,14 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
             for name, groups in scored.items()
         },
     }
+
+
+def groups_of(question_type: str) -> tuple[str, ...]:
+    """Every question, its type, and `user-said` for the questions whose evidence
+    is the person's own words (all but single-session-assistant: capture never
+    reads the assistant's turns, on purpose)."""
+    mine = () if question_type == "single-session-assistant" else ("user-said",)
+    return ("all", question_type, *mine)
 
 
 def imported(
@@ -338,7 +346,8 @@ def imported(
 def means(rows: list[dict[str, float]]) -> dict[str, float]:
     keys = sorted({k for r in rows for k in r})
     return {k: round(statistics.fmean(r[k] for r in rows if k in r), 3) for k in keys} | {
-        "n": len(rows)
+        "n": len(rows),
+        "n_answer": sum("answer_in_card" in r for r in rows),
     }
 
 
