@@ -45,7 +45,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
@@ -92,13 +92,22 @@ def embed(text: str) -> Any:
     return shared_use().embed_query(text)
 
 
-JUDGE = DurabilityJudge(embed)
-RULES_ONLY = "--rules-only" in sys.argv
+@dataclass
+class Extractor:
+    """The extractor measured: the rules and the judge over the product's sentence
+    embedder, or the rules alone (`--rules-only`: `main` sets both to None
+    before anything is measured)."""
+
+    embed: Any
+    judge: DurabilityJudge | None
+
+
+EXTRACTOR = Extractor(embed, DurabilityJudge(embed))
 
 
 def statements(turn: str) -> list[Statement]:
     """What capture keeps of a turn: the rules' proposals the judge keeps."""
-    return durable_statements(turn, None if RULES_ONLY else JUDGE)
+    return durable_statements(turn, EXTRACTOR.judge)
 
 
 def words(text: str) -> set[str]:
@@ -209,14 +218,14 @@ def cost(questions: list[dict[str, Any]]) -> dict[str, Any]:
         )
     )
     times = []
-    fresh = DurabilityJudge(lambda text: shared_use().embed_query(text))  # no cached vectors
-    for turn in turns:
+    fresh = EXTRACTOR.judge and DurabilityJudge(shared_use().embed_query)
+    for turn in turns:  # the judge above caches no vectors
         started = time.perf_counter()
-        durable_statements(turn, None if RULES_ONLY else fresh)
+        durable_statements(turn, fresh)
         times.append((time.perf_counter() - started) * 1000)
     sessions = []
     with tempfile.TemporaryDirectory() as scratch:
-        settings = replace(workspace(Path(scratch, "ws")), embed=None if RULES_ONLY else embed)
+        settings = replace(workspace(Path(scratch, "ws")), embed=EXTRACTOR.embed)
         log = open_session_log(settings.workspace)
         export = Path(scratch, "sessions.jsonl")
         chosen = [
@@ -328,7 +337,7 @@ def groups_of(question_type: str) -> tuple[str, ...]:
 def imported(
     root: Path, sessions: list[tuple[str, str, list[dict[str, Any]]]], models: Models
 ) -> tuple[Any, Any, int]:
-    settings = replace(workspace(root), embed=None if RULES_ONLY else embed)
+    settings = replace(workspace(root), embed=EXTRACTOR.embed)
     export = root / "export.jsonl"
     export.write_text("".join(jsonl_rows(s, d, t) for s, d, t in sessions))
     log = open_session_log(settings.workspace)
@@ -364,6 +373,8 @@ def main() -> None:
         "--labels", type=Path, default=Path(__file__).parent / "data" / "capture_labels.jsonl"
     )
     args = parser.parse_args()
+    if args.rules_only:
+        EXTRACTOR.embed = EXTRACTOR.judge = None
     questions = lme(args.data)
     report: dict[str, Any] = {
         "recall": {"longmemeval": lme_recall(questions), "locomo": locomo_recall(args.data)},
