@@ -19,24 +19,23 @@ Every pattern runs on one sentence of bounded length
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from substrate.curation.sentences import (
+    MAX_SENTENCE,
+    clauses_of,
+    sentence_pieces,
+    tidy,
+    within_reach,
+    word_list,
+)
 from substrate.safety import IGNORECASE, runs, short
 from substrate.safety.echoes import strip_echoes
 
-MAX_SENTENCE = 400  # characters a pattern reads; a longer sentence is cut at a clause
 MIN_WORDS = 4
 MAX_TURN = 20_000  # characters of a turn read
 
-ENDS = ".!?؟"
-# A stop after these is not a sentence's end ("Dr. Patel", "St. Mary's", "Mt. Fuji").
-ABBREVIATIONS = frozenset(
-    "dr mr mrs ms mt st jr sr prof vs etc no approx dept inc ltd co ave blvd rd e.g i.e "
-    "a.m p.m u.s u.k".split()
-)
-ASIDES = (" by the way", " btw", " anyway,", " oh and", " speaking of ")
 _OPENER = short(
     r"^(?:by the way|btw|anyway|also|oh|and|but|so|well|actually|yes|yeah|yep|ok|okay|"
     r"sure|thanks|thank you|great|cool|haha|lol|hi|hello|hey|speaking of [^,]{1,40}|"
@@ -143,7 +142,6 @@ _DURABLE = short(
     MAX_SENTENCE,
     IGNORECASE,
 )
-CLAUSE_BREAKS = (", ", "; ", " - ", " — ", " and I ", " and my ", " and we ")
 # How the person likes things: kept even when phrased as a request ("Please keep
 # answers short").
 _STYLE = short(
@@ -257,7 +255,7 @@ def durable_statements(turn: str, judge: Judge | None) -> list[Statement]:
     keeps."""
     text = strip_echoes(turn[:MAX_TURN])
     out: list[Statement] = []
-    for offset, piece in _pieces(text):
+    for offset, piece in sentence_pieces(text):
         kept = _statement(piece)
         if kept is None or any(kept[0] == s.text for s in out):
             continue
@@ -267,32 +265,11 @@ def durable_statements(turn: str, judge: Judge | None) -> list[Statement]:
     return out
 
 
-def _pieces(text: str) -> list[tuple[int, str]]:
-    """Sentences (a stop and a space, or a line break, ends one) and the asides
-    inside them ("…, by the way, I …"), with where each starts."""
-    cuts = [0]
-    lowered = text.lower()
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            cuts.append(i + 1)
-        elif ch in ENDS and i + 1 < len(text) and text[i + 1].isspace():
-            word = text[max(0, i - 5) : i].rsplit(" ", 1)[-1].lower()
-            if ch != "." or (word not in ABBREVIATIONS and not (len(word) == 1 and word.isalpha())):
-                cuts.append(i + 1)
-    for aside in ASIDES:
-        at = lowered.find(aside)
-        while at >= 0:
-            cuts.append(at + 1)
-            at = lowered.find(aside, at + 1)
-    bounds = [*sorted(set(cuts)), len(text)]
-    return [(a, text[a:b]) for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
-
-
 def _statement(piece: str) -> tuple[str, bool] | None:
     """The statement a sentence holds, and whether the judge reads it."""
     sentence = " ".join(piece.split())
     if len(sentence) > MAX_SENTENCE:
-        sentence = _clause(sentence)
+        sentence = within_reach(sentence)
     for _ in range(4):  # "Oh, and by the way, …"
         opener = _OPENER.match(sentence)
         if opener is None or not opener.end():
@@ -307,11 +284,11 @@ def _statement(piece: str) -> tuple[str, bool] | None:
     if _is_arabic(sentence):
         arabic = _arabic(sentence)
         return None if arabic is None else (arabic, False)
-    words = _words(sentence)
+    words = word_list(sentence)
     if _STYLE.search(sentence) and not _ASKS.match(sentence.removeprefix("Please ")):
-        return _tidy(sentence), False
+        return tidy(sentence), False
     if _kept(sentence, words):
-        return _tidy(sentence), True
+        return tidy(sentence), True
     rescued = _rescued(sentence)
     return None if rescued is None else (rescued, True)
 
@@ -330,26 +307,11 @@ def _rescued(sentence: str) -> str | None:
     """A request or a hedge often carries a fact in another clause ("I'm thinking
     of going back to Hawaii, I went with my family last month"): the clause
     that opens with the speaker and passes on its own."""
-    for clause in _clauses(sentence)[1:]:
-        words = _words(clause)
+    for clause in clauses_of(sentence)[1:]:
+        words = word_list(clause)
         if len(words) >= MIN_WORDS and words[0] in FIRST_PERSON and _kept(clause, words):
-            return _tidy(clause)
+            return tidy(clause)
     return None
-
-
-def _clauses(sentence: str) -> list[str]:
-    cuts = {0}
-    for mark in CLAUSE_BREAKS:
-        at = sentence.find(mark)
-        while at >= 0:
-            cuts.add(at + (len(mark) if mark[-2:] != "I " and not mark.startswith(" and") else 5))
-            at = sentence.find(mark, at + 1)
-    bounds = [*sorted(cuts), len(sentence)]
-    return [sentence[a:b].strip(" ,;-–—") for a, b in itertools.pairwise(bounds)]
-
-
-def _words(sentence: str) -> list[str]:
-    return [w.strip(',.;:!"()').lower() for w in sentence.split()]
 
 
 def _dangling(sentence: str, words: list[str]) -> bool:
@@ -392,28 +354,12 @@ def _arabic(sentence: str) -> str | None:
     asked politely ("ناديني … من فضلك")."""
     plain = _AR_MARKS.sub("", sentence)
     if plain.startswith(("ناديني", "نادني")):
-        return _tidy(sentence)
+        return tidy(sentence)
     if _AR_ASKS.search(plain) or not _AR_DURABLE.search(plain):
         return None
-    return _tidy(sentence)
+    return tidy(sentence)
 
 
 def _is_arabic(text: str) -> bool:
     letters = [c for c in text if c.isalpha()]
     return bool(letters) and sum("\u0600" <= c <= "\u06ff" for c in letters) * 2 > len(letters)
-
-
-def _clause(sentence: str) -> str:
-    """A sentence too long to read whole: up to its last clause break in range."""
-    head = sentence[:MAX_SENTENCE]
-    cut = max(head.rfind(", "), head.rfind("; "), head.rfind(" - "))
-    return head[:cut] if cut > MAX_SENTENCE // 3 else head.rsplit(" ", 1)[0]
-
-
-def _tidy(sentence: str) -> str:
-    sentence = sentence.strip()
-    if sentence[:1].islower():
-        sentence = sentence[0].upper() + sentence[1:]
-    if sentence[-1:] not in ".!":
-        sentence += "."
-    return sentence
