@@ -17,14 +17,11 @@ alone.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from substrate.errors import InvalidInputError
-from substrate.safety import read_text_file
-from substrate.safety.scanner.classifier import DetectorWeights
+from substrate.safety import DeferredDetector
 
 MODEL_PATH = Path(__file__).parent / "model" / "durable.json"
 HASH_DIM = 4096
@@ -34,31 +31,16 @@ Embed = Callable[[str], Any]
 
 class DurabilityJudge:
     """Reads its weights on the first statement it judges (a process that never
-    captures never loads them); a damaged install is reported then."""
+    captures never loads them); a damaged install is reported then. Unlike the
+    scanner's `flags`, every statement is judged: the rules only propose ones of
+    four words or more."""
 
     def __init__(self, embed: Embed, path: Path = MODEL_PATH) -> None:
-        self._embed = embed
-        self._path = path
-        self._weights: DetectorWeights | None = None
-
-    def _loaded(self) -> DetectorWeights:
-        if self._weights is None:
-            try:
-                text = read_text_file(self._path)
-                if text is None:
-                    raise FileNotFoundError(f"{self._path} is missing")
-                doc = json.loads(text)
-            except (OSError, ValueError) as exc:
-                raise InvalidInputError(f"the durability judge cannot be loaded: {exc}") from None
-            self._weights = DetectorWeights.from_json(doc, str(self._path))
-        return self._weights
+        self._weights = DeferredDetector(embed, path, "the durability judge")
 
     def score(self, text: str) -> float:
-        import numpy as np
-
-        vector = np.asarray(self._embed(text), dtype=np.float64)
-        return self._loaded().score(vector, text)
+        return self._weights.score(text)
 
     def __call__(self, text: str) -> bool:
         """Whether the statement is kept: a durable fact about the speaker."""
-        return self.score(text) > self._loaded().threshold
+        return self._weights.score(text) > self._weights.threshold

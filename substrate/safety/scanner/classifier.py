@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from substrate.errors import InvalidInputError
+from substrate.safety.safe_files import read_text_file
 from substrate.safety.scanner.findings import rx
 from substrate.safety.scanner.normalize import fold
 
@@ -149,8 +150,10 @@ class LearnedDetector:
 
     @classmethod
     def load(cls, embed: Embed, path: Path = MODEL_PATH) -> LearnedDetector:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        return cls(DetectorWeights.from_json(doc, str(path)), embed)
+        text = read_text_file(path)
+        if text is None:
+            raise FileNotFoundError(f"{path} is missing")
+        return cls(DetectorWeights.from_json(json.loads(text), str(path)), embed)
 
     def score(self, text: str) -> float:
         import numpy as np
@@ -166,14 +169,21 @@ class LearnedDetector:
 
 
 class DeferredDetector:
-    """The learned detector, read from disk on the first text it judges: a process
+    """Learned weights (the scanner's detector by default; capture's durability
+    judge reads its own), read from disk on the first text judged: a process
     that never asks (a cold `memory remember`, whose user fact the detector does
     not judge) never loads numpy or the weights. A damaged install is reported
-    then, as `LearnedDetector.load` reports it."""
+    then, naming what (`name`) and why, as `LearnedDetector.load` reports it."""
 
-    def __init__(self, embed: Embed, path: Path = MODEL_PATH) -> None:
+    def __init__(
+        self,
+        embed: Embed,
+        path: Path = MODEL_PATH,
+        name: str = "the scanner's learned detector",
+    ) -> None:
         self._embed = embed
         self._path = path
+        self._name = name
         self._loaded: LearnedDetector | None = None
 
     def _detector(self) -> LearnedDetector:
@@ -181,9 +191,12 @@ class DeferredDetector:
             try:
                 self._loaded = LearnedDetector.load(self._embed, self._path)
             except (OSError, ValueError) as exc:  # a damaged install
-                message = f"the scanner's learned detector cannot be loaded: {exc}"
-                raise InvalidInputError(message) from None
+                raise InvalidInputError(f"{self._name} cannot be loaded: {exc}") from None
         return self._loaded
+
+    @property
+    def threshold(self) -> float:
+        return self._detector().weights.threshold
 
     def score(self, text: str) -> float:
         return self._detector().score(text)
