@@ -15,7 +15,9 @@ which message each came from."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from substrate.config.settings import Settings
@@ -94,7 +96,14 @@ def capture_offline(
 def durability_judge(settings: Settings) -> Judge | None:
     """The learned judge over the rules' proposals, when the composition root
     gave the process's sentence embedder (the rules alone otherwise)."""
-    return None if settings.embed is None else DurabilityJudge(settings.embed)
+    return None if settings.embed is None else _judge_over(settings.embed)
+
+
+@lru_cache(maxsize=4)
+def _judge_over(embed: Callable[[str], Any]) -> DurabilityJudge:
+    """One judge per embedder: its weights are read once per process, not once
+    per captured session (an import captures thousands)."""
+    return DurabilityJudge(embed)
 
 
 def capture(
