@@ -5,7 +5,9 @@ Every error, whatever raised it, answers with one body shape,
 input, 404 unknown, 409 drift or a held lock, 503 store unavailable, 401 a
 missing or wrong token. When the app has a token, every `/v1` route needs
 `Authorization: Bearer <token>`; `/healthz` and the page itself stay open
-(the page asks for the token and sends it). The routes live in one router
+(the page asks for the token and sends it). Whatever the token, a request must
+name the service by a name it answers to (`hosts`, loopback by default) and
+must not change state from a foreign origin (`service.host_guard`). The routes live in one router
 per area (`service.routes`); the runtime they share starts and stops in the
 lifespan.
 """
@@ -31,6 +33,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute
 
 from service.body_limit import BodyLimit
+from service.host_guard import HostGuard, allowed_hosts
 from service.mcp import build_server
 from service.routes import (
     consolidation,
@@ -71,6 +74,7 @@ def create_app(
     settings: Settings,
     *,
     token: str | None = None,
+    hosts: frozenset[str] | None = None,
     runtime_factory: Callable[[Settings], Runtime] = Runtime,
 ) -> FastAPI:
     mcp_server = build_server(settings, lambda: app.state.runtime.memory)
@@ -108,6 +112,8 @@ def create_app(
     )
     if token:
         _install_auth(app, token)
+    # Added last, so it runs first: a foreign name is refused before anything reads the body.
+    app.add_middleware(HostGuard, allowed=hosts if hosts is not None else allowed_hosts(""))
 
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, Any]:

@@ -63,3 +63,10 @@ def service_token() -> str | None:
     """The bearer token of the HTTP API (env `MEMORY_SERVICE_TOKEN`): required
     to serve on a non-loopback address, and sent by the CLI when set."""
     return os.environ.get("MEMORY_SERVICE_TOKEN") or None
+
+
+def configured_hosts() -> tuple[str, ...]:
+    """Extra names the HTTP service answers to (env `MEMORY_ALLOWED_HOSTS`,
+    comma-separated; `*` for any, behind a proxy that checks names itself)."""
+    raw = os.environ.get("MEMORY_ALLOWED_HOSTS", "")
+    return tuple(name.strip() for name in raw.split(",") if name.strip())

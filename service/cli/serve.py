@@ -11,7 +11,8 @@ import click
 from service.cli.base import workspace_option
 from service.cli.capabilities import cli_capabilities
 from service.discovery import is_loopback, running_service
-from service.settings_loader import build_settings, service_token
+from service.host_guard import allowed_hosts
+from service.settings_loader import build_settings, configured_hosts, service_token
 from substrate import InvalidInputError, LockHeldError, Settings
 
 
@@ -19,11 +20,20 @@ from substrate import InvalidInputError, LockHeldError, Settings
 @workspace_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535))
-def serve(workspace: Path, host: str, port: int) -> None:
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another name clients reach the service by (Host header); loopback names and the "
+    "bound address always work. Also env MEMORY_ALLOWED_HOSTS (comma-separated).",
+)
+def serve(workspace: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
     """Run the HTTP API, the job worker and the web Memory tab.
 
     Loopback is open; any other address needs a bearer token in the env
-    MEMORY_SERVICE_TOKEN. While it runs, the CLI's index commands go through it."""
+    MEMORY_SERVICE_TOKEN. A request must name the service by a name it answers to
+    (DNS-rebinding guard). While it runs, the CLI's index commands go through it."""
     settings = build_settings(workspace)
     token = service_token()
     if not is_loopback(host) and not token:
@@ -41,7 +51,8 @@ def serve(workspace: Path, host: str, port: int) -> None:
     # before `.substrate/service.json` is withdrawn. Stop as for Ctrl-C instead.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        asyncio.run(_serve(settings, token, host, port))
+        names = allowed_hosts(host, (*allow_hosts, *configured_hosts()))
+        asyncio.run(_serve(settings, token, names, host, port))
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after a clean shutdown
         click.echo("memory service stopped")
 
@@ -50,7 +61,9 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-async def _serve(settings: Settings, token: str | None, host: str, port: int) -> None:
+async def _serve(
+    settings: Settings, token: str | None, names: frozenset[str], host: str, port: int
+) -> None:
     """Serve until stopped; `.substrate/service.json` names the URL while it listens."""
     import uvicorn
 
@@ -61,7 +74,7 @@ async def _serve(settings: Settings, token: str | None, host: str, port: int) ->
     # Built before the server starts, so a full disk or a store held by another
     # process is one line from the CLI, not a traceback out of the lifespan.
     runtime = Runtime(settings, capabilities=cli_capabilities, manage_heap=True)
-    app = create_app(settings, token=token, runtime_factory=lambda _: runtime)
+    app = create_app(settings, token=token, hosts=names, runtime_factory=lambda _: runtime)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     shown = f"[{host}]" if ":" in host else host
     task = asyncio.ensure_future(server.serve())

@@ -96,12 +96,17 @@ def _clip(text: str, limit: int = 80) -> str:
 
 def _without_fences(text: str) -> str:
     """`text` with each fenced span (```...``` or ~~~...~~~, to the end when
-    unclosed) replaced by a line break: one pass, each search starting where
-    the last one ended."""
+    unclosed) replaced by a line break. Linear: each fence kind's next position
+    is remembered and searched again only once the cursor has passed it (a
+    fresh search for the absent kind on every step made 640 KB take 33 s)."""
     out: list[str] = []
     at = 0
+    upcoming = {f: text.find(f) for f in _FENCES}
     while True:
-        starts = [(i, f) for f in _FENCES if (i := text.find(f, at)) >= 0]
+        for fence, found in upcoming.items():
+            if 0 <= found < at:
+                upcoming[fence] = text.find(fence, at)
+        starts = [(i, f) for f, i in upcoming.items() if i >= 0]
         if not starts:
             out.append(text[at:])
             return "".join(out)

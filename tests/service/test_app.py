@@ -31,7 +31,9 @@ def runtime(settings: Settings) -> Runtime:
 
 
 def client_for(settings: Settings, token: str | None = None) -> TestClient:
-    return TestClient(create_app(settings, token=token, runtime_factory=runtime))
+    return TestClient(
+        create_app(settings, token=token, runtime_factory=runtime), base_url="http://127.0.0.1"
+    )
 
 
 @pytest.fixture
