@@ -138,8 +138,9 @@ def _host(read: str) -> str | None:
     unplatformed = _PLATFORMS.sub(" ", read)
     at = 0
     while (match := _DOTTED_NAME.search(unplatformed, at)) is not None:
-        name, last = match.group(1), match.group(2).lower()
-        if last.startswith("xn--") or (all(c.isalpha() for c in last) and last not in FILE_EXTENSIONS):
+        name, last = str(match.group(1)), str(match.group(2)).lower()
+        punycode = last.startswith("xn--")
+        if punycode or (last.isalpha() and last not in FILE_EXTENSIONS):
             return name
         at = match.end(1)
     return None

@@ -6,8 +6,7 @@ ordinary preferences pass."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from substrate.profile.values import readable_form, unsafe_value
 
