@@ -6,7 +6,9 @@ it, and our own blocks echoed back in a message are cut out first
 (`strip_echoes`). Each fact must quote its evidence, and evidence means
 evidence: every span occurs verbatim in a *user* message of the slice,
 outside our echoed blocks, and together the spans carry the fact's substance
-(most of its content words), so a one-letter span cannot vouch for anything.
+(most of its content words), so a one-letter span cannot vouch for anything,
+and mean what the fact says: polarity, subject and no fragments
+(`curation.evidence`).
 A fact that fails is dropped and counted, with why; what is written is
 decided by the reviewer, in code."""
 
@@ -18,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from substrate.curation.evidence import meaning_problem, same_word
 from substrate.llm import ChatClient, LlmAnswerError, Usage
 from substrate.safety import runs, strip_echoes
 from substrate.sessions import LoggedMessage
@@ -36,7 +39,9 @@ _FILLER = frozenset(
     mine not but also very really just about than then when what which who will would can
     could should does did doing done like likes prefers prefer preferred wants want said
     says tells told mentioned stated currently usually always never may might must shall
-    maybe perhaps probably""".split()
+    maybe perhaps probably
+    المستخدم المستخدمة يريد تريد أريد يحب تحب أحب يفضل تفضل أفضل هو هي أن في من على إلى عن
+    مع هذا هذه""".split()
 )
 
 SCHEMA: dict[str, Any] = {
@@ -212,7 +217,10 @@ def _evidence_problem(fact: FactIn, by_id: dict[int, LoggedMessage]) -> str | No
             return f"cites a {message.role} message: evidence must be the user's own words"
         if e.span not in message.text:
             return f"span not found verbatim in message {e.message_id} (outside our own blocks)"
-    return substance_problem(fact.text, [e.span for e in fact.evidence])
+    spans = [e.span for e in fact.evidence]
+    return substance_problem(fact.text, spans) or meaning_problem(
+        fact.text, spans, content_words(fact.text)
+    )
 
 
 def substance_problem(fact: str, spans: list[str]) -> str | None:
@@ -222,7 +230,7 @@ def substance_problem(fact: str, spans: list[str]) -> str | None:
     if not wanted:
         return "the fact has no content words"
     said = content_words(" ".join(spans))
-    held = [w for w in wanted if any(_same_word(w, s) for s in said)]
+    held = [w for w in wanted if any(same_word(w, s) for s in said)]
     if len(held) < SUBSTANCE * len(wanted):
         return (
             f"the evidence does not carry the fact: {len(held)} of its {len(wanted)} "
@@ -235,10 +243,3 @@ def content_words(text: str) -> list[str]:
     """The words of `text` that say what it is about, in order, each once."""
     words = (w.casefold() for w in _WORD.findall(text))
     return list(dict.fromkeys(w for w in words if len(w) >= 3 and w not in _FILLER))
-
-
-def _same_word(a: str, b: str) -> bool:
-    """ "moved" and "moving", "city" and "cities": the same first four letters (all
-    of a three-letter word), and lengths within four of each other."""
-    n = min(len(a), len(b), 4)
-    return a[:n] == b[:n] and abs(len(a) - len(b)) <= 4

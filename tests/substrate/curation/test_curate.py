@@ -109,6 +109,108 @@ def test_facts_without_true_evidence_are_dropped(
     assert user_md(settings_llm) == ""
 
 
+def multi(spans: list[tuple[int, str]], text: str) -> dict[str, Any]:
+    base = fact(spans[0][0], spans[0][1], text)
+    return {**base, "evidence": [{"message_id": m, "span": s} for m, s in spans]}
+
+
+@pytest.mark.parametrize(
+    ("said_text", "make", "why"),
+    [
+        (
+            "I do not want you to run commands without asking.",
+            lambda m: fact(
+                m,
+                "I do not want you to run commands without asking",
+                "The user wants you to run commands without asking.",
+            ),
+            "polarity",
+        ),
+        (
+            "Please never auto-approve tool calls.",
+            lambda m: fact(
+                m, "never auto-approve tool calls", "User wants tool calls auto-approved."
+            ),
+            "polarity",
+        ),
+        (
+            "لا أريد أن تشغّل الأوامر دون سؤالي",
+            lambda m: fact(m, "لا أريد أن تشغّل الأوامر", "المستخدم يريد أن تشغّل الأوامر."),
+            "polarity",
+        ),
+        (
+            "My colleague Bob lives in Berlin.",
+            lambda m: fact(m, "My colleague Bob lives in Berlin", "User lives in Berlin."),
+            "someone else",
+        ),
+        (
+            "أخي يسكن في برلين",
+            lambda m: fact(m, "أخي يسكن في برلين", "المستخدم يسكن في برلين."),
+            "someone else",
+        ),
+        (
+            "I have files I uploaded to the shared drive for Bob to review later.",
+            lambda m: multi(
+                [(m, "files"), (m, "uploaded"), (m, "shared drive")],
+                "User uploads files to the shared drive.",
+            ),
+            "one-word span",
+        ),
+        (
+            "The shared drive is slow. I uploaded them anyway. Those files were big.",
+            lambda m: multi(
+                [(m, "The shared drive is slow"), (m, "I uploaded them"), (m, "Those files")],
+                "User uploads files to the shared drive.",
+            ),
+            "fragments do not add up",
+        ),
+    ],
+    ids=[
+        "inverted",
+        "never-inverted",
+        "arabic-inverted",
+        "bobs-home",
+        "arabic-brother",
+        "words",
+        "pieces",
+    ],
+)
+def test_evidence_must_mean_what_the_fact_says(
+    settings_llm: Settings,
+    client: ChatClient,
+    log: SessionLog,
+    llm_server: ScriptedLLM,
+    said_text: str,
+    make: Any,
+    why: str,
+) -> None:
+    [mid] = said(log, said_text)
+    llm_server.say({"facts": [make(mid)]})
+    outcome = run(settings_llm, log, client, mid)
+    assert outcome.applied == [] and why in outcome.dropped[0]
+    assert user_md(settings_llm) == ""
+
+
+def test_evidence_that_agrees_in_polarity_and_subject_applies(
+    settings_llm: Settings, client: ChatClient, log: SessionLog, llm_server: ScriptedLLM
+) -> None:
+    [mid] = said(log, "I do not want you to run commands without asking.")
+    llm_server.say(
+        {
+            "facts": [
+                fact(
+                    mid,
+                    "I do not want you to run commands without asking",
+                    "The user does not want commands run without asking.",
+                )
+            ]
+        }
+    )
+    outcome = run(settings_llm, log, client, mid)
+    assert len(outcome.applied) == 1
+    assert "- The user does not want commands run without asking." in user_md(settings_llm)
+
+
 @pytest.mark.parametrize(
     ("changes", "status", "reason"),
     [
