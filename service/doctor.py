@@ -51,6 +51,7 @@ from substrate.intake import finish_intake, intake_journal
 from substrate.pages.page_index import checked_page_index
 from substrate.profile import profile_journal, profile_lease
 from substrate.safety import journal
+from substrate.sessions import bad_lines, transcript_files
 
 Maintain = Callable[[bool], object]  # rebuild -> report
 
@@ -96,6 +97,7 @@ def diagnose(settings: Settings) -> Checkup:
     problems += conversation_problems(state / "conversations")
     problems += _queue_problems(state / "jobs.sqlite")
     problems += _journal_problems(settings)
+    problems += _transcript_problems(settings)
     problems += record_problems(settings, index)
     stale = stale_service_file(settings.workspace)
     if stale is not None:
@@ -179,6 +181,21 @@ def _roll_forward(settings: Settings, name: str) -> None:
     else:
         with profile_lease(settings.workspace):
             pass  # taking the lease finishes the change
+
+
+def _transcript_problems(settings: Settings) -> list[Problem]:
+    """Lines of the conversation log every reader skips: reported, never
+    repaired (`memory/` is the person's: they decide what the line should say)."""
+    return [
+        Problem(
+            "bad_log_line",
+            f"{path}:{line}: {what}; readers skip it",
+            "edit or delete the line by hand (memory/ is never repaired automatically)",
+            "report",
+        )
+        for path, _ in transcript_files(settings.workspace)
+        for line, what in bad_lines(path)
+    ]
 
 
 def _queue_problems(path: Path) -> list[Problem]:

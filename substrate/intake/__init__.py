@@ -13,6 +13,7 @@ from substrate.intake.buffer import (
     format_timestamp,
     parse_at,
     parse_buffer,
+    plausible_moment,
     with_hints,
 )
 from substrate.intake.landing import finish_intake, intake_journal
@@ -37,6 +38,7 @@ __all__ = [
     "intake_journal",
     "parse_at",
     "parse_buffer",
+    "plausible_moment",
     "read_buffer",
     "reconcile_archive",
     "release_entries",

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from substrate.errors import InvalidInputError
 from substrate.pages.page_file import wikilinks
 from substrate.safety.patterns import DOTALL, anchored
 
-TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M"
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 INDENT = "  "
 _ENTRY_START = anchored(r"- \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\] ?(.*)", DOTALL)
 
@@ -73,19 +73,38 @@ class BufferEntry:
         return self.review == RELEASED
 
 
-def parse_at(text: str) -> datetime:
-    """An ISO 8601 date or time for backdating an entry (an offset-less one is UTC)."""
+def parse_at(text: str, field: str = "at", now: datetime | None = None) -> datetime:
+    """An ISO 8601 date or time for backdating an entry (an offset-less one is
+    UTC), within `plausible_moment`'s range."""
     try:
         moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
         raise InvalidInputError(
-            f"at: {text!r} is not an ISO 8601 date or time (e.g. 2023-05-08T13:56)"
+            f"{field}: {text[:80]!r} is not an ISO 8601 date or time (e.g. 2023-05-08T13:56)"
         ) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    return plausible_moment(moment, field, now)
+
+
+def plausible_moment(moment: datetime, field: str, now: datetime | None = None) -> datetime:
+    """`moment` when it lies between 1900 and a day from now. A date from the
+    future would freeze a slot (every later true fact filed as history), and one
+    before 1900 is a typo or an attack, never a memory."""
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    latest = (now or datetime.now(UTC)) + timedelta(days=1)
+    if not EARLIEST <= moment <= latest:
+        raise InvalidInputError(
+            f"{field}: {moment.isoformat()} is outside {EARLIEST.date()} … "
+            f"{latest.date()} (a day from now)"
+        )
+    return moment
 
 
 def format_timestamp(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
+    """`YYYY-MM-DD HH:MM` with a four-digit year whatever the platform's
+    strftime does with small years, so a reader never fuses two entries."""
+    utc = moment.astimezone(UTC)
+    return f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d} {utc.hour:02d}:{utc.minute:02d}"
 
 
 def format_entry(

@@ -26,6 +26,7 @@ from substrate.intake.buffer import (
     format_buffer,
     format_entry,
     parse_buffer,
+    plausible_moment,
     with_hints,
 )
 from substrate.intake.landing import Fact, land, recover_intake
@@ -62,7 +63,8 @@ def remember(
     cleaned = admitted.text.strip()
     if not cleaned:
         raise InvalidInputError("text is empty; nothing was saved")
-    stamped = (now or datetime.now(UTC)).astimezone(UTC).replace(second=0, microsecond=0)
+    moment = datetime.now(UTC) if now is None else plausible_moment(now, "at")
+    stamped = moment.astimezone(UTC).replace(second=0, microsecond=0)
     body = with_hints(cleaned, hint_slugs)
     provenance = None if source == "user" else source
     verdict = admitted.verdict

@@ -21,7 +21,12 @@ from substrate.sessions.log import (
     open_session_log,
 )
 from substrate.sessions.text import fts_query, normalize
-from substrate.sessions.transcripts import transcript_files, transcript_path, transcripts_dir
+from substrate.sessions.transcripts import (
+    bad_lines,
+    transcript_files,
+    transcript_path,
+    transcripts_dir,
+)
 
 __all__ = [
     "END_REASONS",
@@ -31,6 +36,7 @@ __all__ = [
     "NewMessage",
     "SessionLog",
     "SessionRow",
+    "bad_lines",
     "check_session_id",
     "fts_query",
     "normalize",

@@ -39,7 +39,12 @@ from substrate.errors import (
 from substrate.sessions.rebuild import export_legacy, sync
 from substrate.sessions.schema import SCHEMA, VERSION
 from substrate.sessions.text import fts_query, normalize
-from substrate.sessions.transcripts import Record, append_records, transcript_path
+from substrate.sessions.transcripts import (
+    Record,
+    append_records,
+    record_problem,
+    transcript_path,
+)
 
 log = logging.getLogger("memory.sessions")
 ROLES = ("user", "assistant", "tool", "system")
@@ -247,6 +252,10 @@ class SessionLog:
                 }
                 for i, m in rows
             ]
+            for record in records:
+                problem = record_problem(record)
+                if problem is not None:  # a reader could never read it back
+                    raise InvalidInputError(f"messages: {problem}")
             self.record(db, session_id, records)
             db.executemany(
                 "INSERT INTO messages(id, session_id, role, text, folded, at, direct)"

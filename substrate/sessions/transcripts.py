@@ -71,21 +71,82 @@ def _cut_torn_tail(path: Path) -> None:
 
 
 def read_records(path: Path, start: int = 0) -> tuple[list[Record], int]:
-    """(the whole records from byte `start` on, the offset after the last whole
-    one): a torn last line is left out, to be read once it is whole."""
+    """(the whole, valid records from byte `start` on, the offset after the last
+    whole one): a torn last line is left out, to be read once it is whole, and
+    a line that is not a valid record (a hand edit, an old writer's bad value)
+    is skipped, never fatal: `bad_lines` names it for `doctor`."""
+    lines, end = _lines(path, start)
+    return [record for _, record, problem in lines if problem is None], end
+
+
+def bad_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, what is wrong) for each line of a transcript a reader skips."""
+    return [(n, problem) for n, _, problem in _lines(path, 0)[0] if problem is not None]
+
+
+def _lines(path: Path, start: int) -> tuple[list[tuple[int, Record, str | None]], int]:
     data = read_regular_file(path, MAX_FILE_BYTES)
     end = data.rfind(b"\n") + 1
-    records = []
-    for line in data[start:end].split(b"\n"):
+    first = data[:start].count(b"\n") + 1
+    out: list[tuple[int, Record, str | None]] = []
+    for n, line in enumerate(data[start:end].split(b"\n"), start=first):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-        except ValueError:
-            continue  # a line a hand edit broke: skipped, never fatal
-        if isinstance(record, dict):
-            records.append(record)
-    return records, max(end, start)
+        except (ValueError, RecursionError):
+            out.append((n, {}, "not JSON"))
+            continue
+        if not isinstance(record, dict):
+            out.append((n, {}, "not a JSON object"))
+            continue
+        out.append((n, record, record_problem(record)))
+    return out, max(end, start)
+
+
+# Fields each kind of record must carry, with their types (a float field takes an int).
+_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "session": {"session": (str,), "started": (int, float)},
+    "message": {"message": (int,), "role": (str,), "text": (str,), "at": (int, float)},
+    "end": {"end": (str,), "at": (int, float), "count": (int,), "cutoff": (int,)},
+    "finalized": {"finalized": (str,), "at": (int, float), "end_at": (int, float)},
+    "captured": {"captured": (int,), "at": (int, float)},
+}
+_TIMES = frozenset({"at", "started", "end_at"})
+# Times a reader can turn into a date: 1970 … 9999.
+LATEST_EPOCH = 253_402_300_799.0
+
+
+def record_problem(record: Record) -> str | None:
+    """What makes `record` unreadable (None when it is a valid record, or one of a
+    kind this version does not know, which readers ignore)."""
+    kind = next((k for k in _FIELDS if k in record), None)
+    if kind is None:
+        return None
+    for name, types in _FIELDS[kind].items():
+        value = record.get(name)
+        if isinstance(value, bool) or not isinstance(value, types):
+            return f"{kind} record: {name} is missing or not {types[-1].__name__}"
+        if name in _TIMES and not _a_time(value):
+            return f"{kind} record: {name} = {value!r} is no time between 1970 and 9999"
+        if isinstance(value, str) and not _utf8(value):
+            return f"{kind} record: {name} is not valid UTF-8 text"
+    return None
+
+
+def _a_time(value: Any) -> bool:
+    try:
+        return 0.0 <= float(value) <= LATEST_EPOCH  # NaN compares false
+    except OverflowError:
+        return False
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def transcript_files(workspace: Workspace) -> Iterator[tuple[Path, int]]:
