@@ -5,6 +5,7 @@ conversation and message, never by position."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ def node(role: Any, text: Any, at: Any = 1_700_000_000.0, **extra: Any) -> dict[
 
 def chatgpt(ident: str, nodes: dict[str, dict[str, Any]]) -> dict[str, Any]:
     names = list(nodes)
-    for parent, child in zip(names, names[1:], strict=False):
+    for parent, child in itertools.pairwise(names):
         nodes[parent] = {**nodes[parent], "children": [child]}
         nodes[child] = {**nodes[child], "parent": parent}
     return {"id": ident, "title": "t", "mapping": nodes, "current_node": names[-1]}
@@ -219,7 +220,7 @@ def test_the_log_refuses_to_write_what_a_reader_could_not_read(settings: Setting
 
     log = open_session_log(settings.workspace)
     try:
-        with pytest.raises(InvalidInputError, match="at = .* is no time"):
+        with pytest.raises(InvalidInputError, match=r"at = .* is no time"):
             log.append("s1", [NewMessage("user", "hi", True, float("inf"))], 1.0)
         assert log.count() == 0
     finally:
