@@ -34,7 +34,15 @@ from substrate.pages import (
     validate_slug,
     with_flag,
 )
-from substrate.safety import FileSnapshot, fsync_dir, hold_lock, read_bytes_snapshot, write_atomic
+from substrate.safety import (
+    FileSnapshot,
+    escape,
+    fsync_dir,
+    hold_lock,
+    linear,
+    read_bytes_snapshot,
+    write_atomic,
+)
 
 LOCK_TIMEOUT_S = 30.0
 TRASH = "trash"
@@ -165,9 +173,10 @@ def relink(settings: Settings, old: str, new: str) -> list[str]:
 
 
 def relinked_text(text: str, old: str, new: str) -> str:
-    """`text` with its wikilinks to `old` (`[[old]]`, `[[old|label]]`,
-    `[[old#part]]`) and its frontmatter `links:` entries naming `old` pointing
-    at `new`."""
+    """`text` with every link to `old` pointing at `new`, in each form the page
+    format reads: wikilinks (`[[old]]`, `[[old|label]]`, `[[old#part]]`) and the
+    frontmatter's `links:` and `edges:` (`to:`) values, in block or flow lists,
+    quoted or not."""
     for tail in ("]]", "|", "#"):
         text = text.replace(f"[[{old}{tail}", f"[[{new}{tail}")
     lines = text.split("\n")
@@ -175,22 +184,25 @@ def relinked_text(text: str, old: str, new: str) -> str:
         return text
     in_links = False
     for i, line in enumerate(lines[1:], start=1):
-        if line.strip() == "---":
+        if line.strip() in ("---", "..."):
             break
-        key = line.split(":", 1)[0] if not line.startswith((" ", "-")) else None
+        key = line.split(":", 1)[0] if not line.startswith((" ", "-", "\t")) else None
         if key is not None:
-            in_links = key.strip() == "links"
+            in_links = key.strip() in LINK_KEYS
         if in_links:
             lines[i] = _relinked_yaml(line, old, new)
     return "\n".join(lines)
 
 
+LINK_KEYS = ("links", "edges")
+
+
 def _relinked_yaml(line: str, old: str, new: str) -> str:
-    for quote in ('"', "'"):
-        line = line.replace(f"{quote}{old}{quote}", f"{quote}{new}{quote}")
-    stripped = line.strip()
-    if stripped in (f"- {old}", f"links: [{old}]", f"links: {old}"):
-        line = line.replace(old, new)
+    """`old` replaced where it stands as a whole YAML scalar: between list or map
+    delimiters, quotes or spaces, never inside a longer slug."""
+    pattern = linear(r"(^|[\s\[,{:\"'])" + escape(old) + r"($|[\s\],}\"'#])")
+    for _ in range(2):  # adjacent items share a delimiter: a second pass takes the rest
+        line = pattern.sub(lambda m: f"{m.group(1)}{new}{m.group(2)}", line)
     return line
 
 

@@ -60,6 +60,14 @@ class Batch:
     matcher: EntityMatcher
     views: dict[str, str] = field(default_factory=dict)
     repairs: list[str] = field(default_factory=list)
+    moves: dict[str, str] = field(default_factory=dict)  # a moved slug -> where it is now
+
+    def hints(self, entry: BufferEntry) -> list[str]:
+        """The entry's hints, a moved page's old slug read as its new one."""
+        return [
+            self.moves[h] if h not in self.index.entries and h in self.moves else h
+            for h in entry.hints
+        ]
 
 
 def fact_text(entry: BufferEntry) -> str:
@@ -84,7 +92,7 @@ class DeterministicFiler:
         it would choose, when that page exists, then the rest."""
         chosen = self.place(entry, BatchRun(batch)).slug
         found = [chosen] if chosen in batch.index.entries else []
-        found += [h for h in entry.hints if h in batch.index.entries]
+        found += [h for h in batch.hints(entry) if h in batch.index.entries]
         found += [m.slug for m in batch.matcher.match(fact_text(entry))]
         found += [h.slug for h in self._hits(fact_text(entry), batch.index)]
         return list(dict.fromkeys(found))
@@ -157,7 +165,7 @@ class DeterministicFiler:
         )
 
     def _hint(self, entry: BufferEntry, text: str, run: BatchRun) -> Placement | None:
-        for hint in entry.hints:
+        for hint in run.batch.hints(entry):
             if slug_problem(hint) is not None:
                 continue
             if hint in run.index.entries or hint in run.created:
@@ -223,6 +231,7 @@ class BatchRun:
     """One batch's view of the corpus: the pages it has, plus the pages it creates."""
 
     def __init__(self, batch: Batch) -> None:
+        self.batch = batch
         self.index = batch.index
         self.matcher = batch.matcher
         self.created: dict[str, str] = {}  # slug -> title

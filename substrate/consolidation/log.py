@@ -92,3 +92,22 @@ def rows(settings: Settings) -> list[dict[str, Any]]:
         if isinstance(row, dict):
             found.append(row)
     return found
+
+
+def moved_pages(settings: Settings) -> dict[str, str]:
+    """Where each moved slug went last (`from` -> final `to`, through later moves):
+    a fact still in the buffer hinted at the old slug is filed on the page under
+    its new name, never on a new page recreating the old one."""
+    moved = {
+        str(r["from"]): str(r["to"])
+        for r in rows(settings)
+        if r.get("op") == "move_page" and isinstance(r.get("from"), str)
+    }
+    final = {}
+    for start in moved:
+        to, seen = moved[start], {start}
+        while to in moved and to not in seen:
+            seen.add(to)
+            to = moved[to]
+        final[start] = to
+    return final

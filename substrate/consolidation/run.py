@@ -26,7 +26,7 @@ from substrate.consolidation.deterministic import Batch, DeterministicFiler
 from substrate.consolidation.essentials import ESSENTIALS, update_essentials
 from substrate.consolidation.filters import screen
 from substrate.consolidation.llm_planner import VIEWS, LlmPlanner
-from substrate.consolidation.log import record
+from substrate.consolidation.log import moved_pages, record
 from substrate.consolidation.outcome import ConsolidationOutcome, EntryOutcome
 from substrate.consolidation.plan import Plan
 from substrate.consolidation.views import RECENT, update_recent
@@ -182,7 +182,7 @@ def _batch(settings: Settings, entries: list[BufferEntry], index: PageIndex) -> 
         f"page {d.source} links to missing page {d.target} (via {d.via})"
         for d in index.dangling_links
     ]
-    return Batch(entries, index, matcher_for(index), views, repairs[:50])
+    return Batch(entries, index, matcher_for(index), views, repairs[:50], moved_pages(settings))
 
 
 def _commit(

@@ -89,6 +89,49 @@ def test_relinked_text_leaves_other_slugs_alone() -> None:
     assert relinked_text(text, "sam", "s") == "[[s]] [[samuel]] [[s#work]]"
 
 
+@pytest.mark.parametrize(
+    "frontmatter",
+    [
+        "links: [home/budget, places/lisbon]",
+        "links: [places/lisbon, home/budget]",
+        "links: ['places/lisbon', \"home/budget\"]",
+        "links:\n  - home/budget\n  - places/lisbon",
+        'links:\n  - "places/lisbon"',
+        "links: places/lisbon",
+        "edges: [{to: places/lisbon, kind: visited}]",
+        "edges:\n  - to: places/lisbon\n    kind: visited",
+        'edges:\n  - {kind: visited, to: "places/lisbon"}',
+    ],
+)
+def test_move_rewrites_every_link_form_the_page_format_reads(
+    settings: Settings, write_page: PageWriter, frontmatter: str
+) -> None:
+    write_page("places/lisbon", "---\ntitle: Lisbon\n---\nA city.\n")
+    write_page("home/budget", "---\ntitle: Budget\n---\nMoney.\n")
+    write_page("trip", f"---\ntitle: Trip\n{frontmatter}\n---\nSee [[places/lisbon#food|food]].\n")
+    move_page(settings, "places/lisbon", "places/lisboa")
+    index = load_page_index(settings.workspace)
+    assert index.dangling_links == ()
+    assert "places/lisboa" in index.entries["trip"].link_targets()
+    trip = (settings.workspace.concepts_dir / "trip.md").read_text()
+    assert "places/lisbon" not in trip and "[[places/lisboa#food|food]]" in trip
+
+
+def test_a_buffered_fact_hinted_at_a_moved_page_is_filed_on_it(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    from substrate.consolidation import consolidate
+    from substrate.intake import remember
+
+    write_page("places/lisbon", "---\ntitle: Lisbon\n---\nA city.\n")
+    remember(settings, "The tram 28 is crowded. [[places/lisbon]]")
+    move_page(settings, "places/lisbon", "places/lisboa")
+    consolidate(settings)
+    index = load_page_index(settings.workspace)
+    assert "places/lisbon" not in index.entries
+    assert "tram 28" in (settings.workspace.concepts_dir / "places/lisboa.md").read_text()
+
+
 def test_delete_goes_to_the_trash_and_restore_brings_it_back(
     settings: Settings, write_page: PageWriter
 ) -> None:
