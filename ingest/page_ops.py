@@ -17,6 +17,7 @@ deleted page goes to `memory/trash/<stamp>/<slug>.md` and comes back with
 from __future__ import annotations
 
 import os
+import stat
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -41,6 +42,7 @@ from substrate.safety import (
     hold_lock,
     linear,
     read_bytes_snapshot,
+    unlinked_folder,
     write_atomic,
 )
 
@@ -252,6 +254,11 @@ def restore_page(settings: Settings, name: str) -> dict[str, Any]:
         if target.exists():
             raise InvalidInputError(f"cannot restore {slug}: a page with that slug exists")
         source = _trash(settings) / f"{chosen['name']}.md"
+        unlinked_folder(_trash(settings), source.parent)
+        if not stat.S_ISREG(os.lstat(source).st_mode):  # checked before anything moves
+            raise InvalidInputError(
+                f"cannot restore {slug}: memory/{TRASH}/{chosen['name']}.md is not a regular file"
+            )
         target.parent.mkdir(parents=True, exist_ok=True)
         os.rename(source, target)
         fsync_dir(target.parent)
@@ -321,7 +328,8 @@ def _lock(settings: Settings) -> AbstractContextManager[object]:
 
 
 def _trash(settings: Settings) -> Path:
-    return settings.workspace.memory_dir / TRASH
+    memory = settings.workspace.memory_dir
+    return unlinked_folder(memory, memory / TRASH)
 
 
 def _prune(folder: Path, root: Path) -> None:

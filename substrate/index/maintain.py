@@ -229,12 +229,14 @@ class Maintenance:
         return all(pages.get(slug) == e.content_hash for slug, e in index.entries.items())
 
     def _sweep_temps(self) -> None:
-        """Temp files a killed writer left among the pages and the derived state."""
+        """Temp files a killed writer left in every folder the service writes: the
+        derived state, and all of `memory/` (pages, buffer, archive, profile,
+        conversations, trash); links are not followed."""
         ws = self._settings.workspace
         folders = [ws.state_dir]
         if ws.state_dir.is_dir():
             folders += [p for p in ws.state_dir.iterdir() if p.is_dir() and p.name != "qdrant"]
-        folders += [Path(folder) for folder, _, _ in os.walk(ws.concepts_dir)]
+        folders += [Path(folder) for folder, _, _ in os.walk(ws.memory_dir)]
         sweep_stale_temps(folders)
 
     def _load_stats(self, indexed: list[str]) -> Bm25Stats:

@@ -25,7 +25,12 @@ from substrate.config.settings import Settings
 from substrate.intake.buffer import BufferEntry, format_entry, next_entry, parse_buffer
 from substrate.safety import journal
 from substrate.safety.locks import hold_lock
-from substrate.safety.safe_files import last_byte, read_text_snapshot, sweep_stale_temps
+from substrate.safety.safe_files import (
+    last_byte,
+    read_text_snapshot,
+    sweep_stale_temps,
+    unlinked_folder,
+)
 
 BUFFER_HEADING = "# Buffer\n\n"
 SWEEP_EVERY_S = 60.0
@@ -163,7 +168,8 @@ def finish_intake(settings: Settings) -> list[str]:
 
 
 def archive_path(settings: Settings, at: datetime) -> Path:
-    return settings.workspace.archive_dir / f"{at:%Y-%m-%d}.md"
+    ws = settings.workspace
+    return unlinked_folder(ws.memory_dir, ws.archive_dir) / f"{at.date().isoformat()}.md"
 
 
 def _archive_lead(path: Path, heading: str) -> str:

@@ -14,7 +14,10 @@ from pathlib import Path
 from substrate.errors import InvalidInputError
 from substrate.safety.inputs import printable
 
-MAX_SEGMENT_BYTES = 240
+# A file name holds 255 bytes; a page's is the segment + `.md`, and the atomic
+# writer's temp beside it `.<name>.<8 letters>.tmp` (an old swap's aside copy
+# `.<name>.<16 hex>.old.tmp`): 200 leaves room for every name we make of it.
+MAX_SEGMENT_BYTES = 200
 
 
 def slug_problem(slug: str) -> str | None:

@@ -18,6 +18,7 @@ from substrate.safety import (
     linear,
     read_text_snapshot,
     sweep_stale_temps,
+    unlinked_folder,
     write_atomic,
 )
 
@@ -104,7 +105,7 @@ def profile_path(workspace: Workspace, name: str) -> Path:
         raise InvalidInputError(
             f"profile file {name!r}: expected one of {', '.join(PROFILE_FILES)}"
         )
-    return workspace.memory_dir / "profile" / name
+    return unlinked_folder(workspace.memory_dir, workspace.memory_dir / "profile") / name
 
 
 def budget_for(settings: Settings, name: str) -> int:

@@ -34,6 +34,7 @@ from substrate.safety.safe_files import (
     read_text_file,
     read_text_snapshot,
     sweep_stale_temps,
+    unlinked_folder,
     write_atomic,
     write_many_atomic,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "surrogate_offset",
     "sweep_stale_temps",
     "tail_within",
+    "unlinked_folder",
     "write_atomic",
     "write_many_atomic",
 ]

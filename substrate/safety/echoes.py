@@ -8,13 +8,15 @@ page's line would become a trusted profile line after three sessions. So
 every learner (promotion, curation, capture, consolidation's filters) reads a
 turn through `strip_echoes` first: each block is cut out from its opening tag
 to its closing one (to the end of the text when it is not closed), raw or
-HTML-escaped, and so is any line only our blocks carry. A test renders every
-block the injector makes and checks that it is recognised here.
+HTML-escaped; so is any element carrying our attributes (`slug=`, `trust=`,
+… whatever its tag), and a card pasted with its tags stripped is cut from
+its first fixed sentence on. A test renders every block the injector makes
+and checks that it is recognised here.
 """
 
 from __future__ import annotations
 
-from substrate.safety.patterns import linear
+from substrate.safety.patterns import escape, linear
 
 BLOCK_TAGS = ("memory", "info", "profile", "recall", "knowledge_base")
 # Lines only our blocks carry, raw or escaped: a card page's tag, the notices
@@ -36,19 +38,51 @@ _BLOCKS = tuple(
     for tag in BLOCK_TAGS
 )
 _OPENING = linear(rf"(?i)(?:<|&lt;)\s*/?\s*(?:{'|'.join(BLOCK_TAGS)})\b")
+# Attributes only our elements carry (a card's page, a profile's file, an episode).
+OUR_ATTRIBUTES = ("slug", "trust", "lanes", "dated", "holds", "session")
+_ATTR_ELEMENT = linear(
+    r"(?is)(?:<|&lt;)\s*([a-z_][\w-]*)\b[^<>]*?\b(?:"
+    + "|".join(OUR_ATTRIBUTES)
+    + r")\s*=\s*(?:\"|'|&quot;|&#x27;|&#39;)"
+)
+# A fixed sentence of ours, whatever spaces or line breaks wrap it.
+_MARKER = linear(
+    r"(?i)" + "|".join(r"\s+".join(escape(word) for word in m.split()) for m in MARKER_LINES)
+)
 
 
 def strip_echoes(text: str) -> str:
-    """`text` without our own blocks and without the lines only they carry."""
+    """`text` without our own blocks, without any element that carries our
+    attributes (whatever its tag), and without what follows one of our fixed
+    sentences: a card pasted with its tags stripped still opens with one, and
+    what comes after it is the card's, to the end of the text."""
     if not has_echo(text):
         return text
     for block in _BLOCKS:
         text = str(block.sub("\n", text))
-    lines = text.split("\n")
-    kept = [line for line in lines if not any(marker in line for marker in MARKER_LINES)]
-    return "\n".join(kept)
+    text = _without_our_elements(text)
+    found = _MARKER.search(text)
+    if found is not None:
+        text = text[: text.rfind("\n", 0, found.start()) + 1]
+    return text
+
+
+def _without_our_elements(text: str) -> str:
+    """Each element with our attributes cut from its opening tag to its closing
+    one (to the end when unclosed); each search starts where the last cut ended."""
+    out: list[str] = []
+    at = 0
+    while (found := _ATTR_ELEMENT.search(text, at)) is not None:
+        name = escape(str(found.group(1)))
+        close = linear(rf"(?i)(?:<|&lt;)\s*/\s*{name}\s*(?:>|&gt;)").search(text, found.end())
+        out.append(text[at : found.start()] + "\n")
+        if close is None:
+            return "".join(out)
+        at = close.end()
+    out.append(text[at:])
+    return "".join(out)
 
 
 def has_echo(text: str) -> bool:
-    """Whether `text` holds any of our blocks or their marker lines."""
-    return bool(_OPENING.search(text)) or any(marker in text for marker in MARKER_LINES)
+    """Whether `text` holds any of our blocks, our elements or our fixed sentences."""
+    return bool(_OPENING.search(text) or _ATTR_ELEMENT.search(text) or _MARKER.search(text))

@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from substrate.errors import NotRegularFileError, StaleWriteError, TooLargeError
+from substrate.errors import InvalidInputError, NotRegularFileError, StaleWriteError, TooLargeError
 from substrate.safety.aside import aside_target, restore_aside
 from substrate.safety.inputs import printable
 from substrate.safety.patterns import short
@@ -483,3 +483,25 @@ def _kind(st: os.stat_result) -> str:
         if test(mode):
             return name
     return "not a plain file"
+
+
+def unlinked_folder(root: Path, folder: Path) -> Path:
+    """`folder` when no folder from `root` (excluded) down to it is a symbolic
+    link: a write into a linked `memory/trash/` or `memory/archive/` would land
+    wherever the link points, out of the workspace. `root` itself may be a link
+    (a memory folder kept elsewhere on purpose)."""
+    try:
+        parts = folder.relative_to(root).parts
+    except ValueError:
+        raise InvalidInputError(
+            f"{printable(str(folder))} is not under {printable(str(root))}"
+        ) from None
+    at = root
+    for part in parts:
+        at = at / part
+        if at.is_symlink():
+            raise InvalidInputError(
+                f"{printable(str(at))} is a symbolic link: memory/ is written only through "
+                "real folders (a link could point out of the workspace)"
+            )
+    return folder

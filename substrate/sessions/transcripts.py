@@ -35,6 +35,7 @@ from substrate.safety import (
     append_bytes,
     last_byte,
     read_regular_file,
+    unlinked_folder,
     write_atomic,
 )
 
@@ -44,7 +45,7 @@ Record = dict[str, Any]
 
 
 def transcripts_dir(workspace: Workspace) -> Path:
-    return workspace.memory_dir / "conversations"
+    return unlinked_folder(workspace.memory_dir, workspace.memory_dir / "conversations")
 
 
 def transcript_path(workspace: Workspace, session_id: str) -> Path:

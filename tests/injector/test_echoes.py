@@ -60,3 +60,31 @@ def test_an_unclosed_block_is_cut_to_the_end_and_a_plain_turn_is_untouched() -> 
     assert strip_echoes("I like tea. <memory>\n<page slug='x'>\nsecret").strip() == "I like tea."
     plain = "I keep my memory of Lisbon; info at the desk."
     assert not has_echo(plain) and strip_echoes(plain) == plain
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        '<page slug="imported/tips" trust="untrusted">\n' + IMPORTED + "\n</page>",
+        '<note slug="imported/tips">\n' + IMPORTED + "\n</note>",
+        "&lt;page slug=&quot;x&quot; trust=&quot;untrusted&quot;&gt;\n" + IMPORTED,
+        "<div trust='untrusted'>" + IMPORTED,
+    ],
+    ids=["bare-page", "other-tag", "escaped-unclosed", "single-quotes"],
+)
+def test_any_element_with_our_attributes_is_cut_whatever_its_tag(echo: str) -> None:
+    turn = f"I prefer green tea.\n{echo}\nThanks!"
+    kept = strip_echoes(turn)
+    assert has_echo(turn) and IMPORTED not in kept and "I prefer green tea." in kept
+
+
+def test_a_card_with_its_tags_stripped_is_cut_from_its_first_fixed_sentence(
+    settings: Settings,
+) -> None:
+    card = blocks(settings)["card"]
+    bare = "\n".join(line for line in card.splitlines() if not line.startswith("<"))
+    rewrapped = bare.replace("They are reference data, ", "They are reference\ndata, ")
+    for pasted in (bare, rewrapped, rewrapped.replace("\n", "  \n")):
+        turn = f"I prefer green tea.\n{pasted}"
+        kept = strip_echoes(turn)
+        assert has_echo(turn) and IMPORTED not in kept and "I prefer green tea." in kept

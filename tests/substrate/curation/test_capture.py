@@ -16,7 +16,7 @@ from tests.llm_server import ScriptedLLM
 from tests.service.test_conversations import runtime
 from tests.substrate.curation.scripted import configure
 
-NOW = 1_800_000_000.0
+NOW = 1_780_000_000.0  # a past moment: a fact may not be dated ahead of the clock
 
 
 @pytest.fixture
@@ -122,5 +122,5 @@ def test_captured_facts_keep_their_provenance_on_the_page_and_in_the_card(
     assert bullet.source == "captured" and "src:captured" in text
     _, items = split_facts(text)
     assert [i.text for i in items] == [
-        "- [15 January 2027] (captured from a conversation) The user moved to Porto in May."
+        "- [28 May 2026] (captured from a conversation) The user moved to Porto in May."
     ]
