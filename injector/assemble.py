@@ -130,10 +130,10 @@ class Injector:
         now = self._clock()
         if voice:
             return self._v3.frozen(conversation_id, now) if self._v3 is not None else ("", [])
+        if self._v3 is not None:  # v3's lanes answer without an index, search's lane aside
+            return self._v3.assemble(turn, conversation_id, now)
         if self._search is None:
             raise MemoryServiceError("this injector has no search index: only the voice front door")
-        if self._v3 is not None:
-            return self._v3.assemble(turn, conversation_id, now)
         if self._v2 is not None:
             return self._v2.assemble(turn)
         if self._v1 is not None:

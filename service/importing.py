@@ -14,22 +14,40 @@ from pathlib import Path
 from typing import Any
 
 from service.memory import Memory
+from substrate import StoreUnavailableError
+from substrate.safety import WRITE_ROOM, require_room
 
 
 def import_history(memory: Memory, fmt: str, path: Path, dry_run: bool = False) -> dict[str, Any]:
+    """Log the export's conversations, then capture every session of it capture
+    has not read to its end. A full disk is refused before the first write; one
+    that fills during capture ends the run with what was done said, and the next
+    run of the same file captures the rest."""
     from ingest.chat_import import import_conversations
     from substrate.curation import capture_offline, capture_session
 
+    if not dry_run:
+        require_room(memory.settings.workspace.memory_dir, WRITE_ROOM, "an import")
     log = memory.sessions
     with memory.progress("importing conversations") as bar:
         done = import_conversations(log, fmt, path, dry_run, bar)
+    stopped = None
     if not dry_run and done.touched:
         client, now = memory.llm, time.time()
         with memory.progress("capturing facts") as bar:
             for n, session in enumerate(done.touched, start=1):
-                if client is None:
-                    done.capture.append(capture_offline(memory.settings, log, session, now))
-                else:
-                    done.capture.append(capture_session(memory.settings, log, client, session, now))
+                try:
+                    if client is None:
+                        captured = capture_offline(memory.settings, log, session, now)
+                    else:
+                        captured = capture_session(memory.settings, log, client, session, now)
+                except (StoreUnavailableError, OSError) as exc:
+                    why = exc.message if isinstance(exc, StoreUnavailableError) else str(exc)
+                    stopped = f"stopped at session {n} of {len(done.touched)}: {why}"
+                    break
+                done.capture.append(captured)
                 bar(n, len(done.touched))
-    return {**done.as_json(), "extractor": "offline" if memory.llm is None else "model"}
+    answer = {**done.as_json(), "extractor": "offline" if memory.llm is None else "model"}
+    if stopped is not None:
+        answer["capture"] = f"{stopped} (the conversations are logged; rerun to capture the rest)"
+    return answer

@@ -44,6 +44,7 @@ from substrate import (
     InvalidInputError,
     MemoryServiceError,
     Settings,
+    StoreUnavailableError,
     memory_tier,
     uses_concept_page_memory,
 )
@@ -163,7 +164,7 @@ class Memory(Tending):
         self._compact = compact
         self.progress = progress
         self._injector: Injector | None = None
-        self._voice: Injector | None = None
+        self._indexless: Injector | None = None
         self._opening = threading.Lock()
         self._index_lock = threading.Lock()
         self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
@@ -233,16 +234,22 @@ class Memory(Tending):
             return self._injector
 
     def _card_injector(self, voice: bool) -> Injector:
-        """The voice front door reads no index: a CLI voice card opens none."""
+        """The voice front door reads no index: a CLI voice card opens none. A store
+        that cannot open (a full disk: loading replays its log into mapped files)
+        still gets a card, from the lanes that need no search."""
         if not voice or self._index is not None:
-            return self.injector
+            try:
+                return self.injector
+            except StoreUnavailableError:
+                if voice or self._index is not None:
+                    raise
         log = self._reading_log()
         with self._opening:
-            if self._voice is None:
+            if self._indexless is None:
                 from injector import Injector
 
-                self._voice = Injector(self.settings, None, sessions=log)
-            return self._voice
+                self._indexless = Injector(self.settings, None, sessions=log)
+            return self._indexless
 
     # -- the fact path ------------------------------------------------------------------
 
@@ -469,7 +476,7 @@ class Memory(Tending):
         }
 
     def close(self) -> None:
-        for injector in (self._injector, self._voice):
+        for injector in (self._injector, self._indexless):
             if injector is not None:
                 injector.close()
         for log in (self._sessions, self._read_log):

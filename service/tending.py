@@ -15,7 +15,8 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from substrate import InvalidInputError, NotFoundError, Settings
+from substrate import InvalidInputError, NotFoundError, Settings, StoreUnavailableError
+from substrate.safety import WRITE_ROOM, require_room
 
 if TYPE_CHECKING:
     from substrate import MaintainReport
@@ -67,6 +68,26 @@ class Tender(Protocol):
     def pin_page(self, slug: str, core: bool = True) -> dict[str, Any]: ...
 
 
+def _room(settings: Settings) -> None:
+    """A change of memory/ refused before its first write on a full disk: never
+    half made and then answered with an error."""
+    require_room(settings.workspace.memory_dir, WRITE_ROOM, "a change of memory/")
+
+
+def _reindexed(memory: _Workspace, done: dict[str, Any]) -> dict[str, Any]:
+    """`done` after the index caught up, or, when it could not (the store is
+    unavailable, the disk filled meanwhile), `done` saying so: the change is
+    made, and an error here would tell the caller it was not."""
+    try:
+        memory.maintain()
+    except StoreUnavailableError as exc:
+        done["index"] = (
+            f"behind: {exc.message} (the change is made; the next `memory maintain` "
+            "brings search and the card up to it)"
+        )
+    return done
+
+
 class Tending:
     def forget(
         self: _Workspace, what: str, page: str | None = None, every: bool = False
@@ -83,6 +104,7 @@ class Tending:
         if page is None and what.startswith("c-"):
             candidate = forget_candidate(self.settings, what)
             return {"forgot": candidate["id"], "content": candidate["text"]}
+        _room(self.settings)
         files = [] if page is not None else _forget_profile_line(self.settings, what)
         try:
             facts = forget_facts(self.settings, what, page, every)
@@ -93,18 +115,17 @@ class Tending:
                     f"nothing to forget: no fact matches {what!r} {where}"
                 ) from None
             facts = []
-        if facts:
-            self.maintain()
         content = facts[0]["text"] if len(facts) == 1 and not files else what
-        return {"forgot": what, "content": content, "files": files, "facts": facts}
+        done = {"forgot": what, "content": content, "files": files, "facts": facts}
+        return _reindexed(self, done) if facts else done
 
     def correct(self: _Workspace, fact_id: str, text: str) -> dict[str, Any]:
         """Supersede a page fact with the corrected text (scanned, dated now)."""
         from substrate.consolidation.tending import correct_fact
 
+        _room(self.settings)
         done = correct_fact(self.settings, fact_id, text)
-        self.maintain()
-        return done
+        return _reindexed(self, done)
 
     def history(self: _Workspace, what: str) -> dict[str, Any]:
         """What changed on a page, or about a fact, and through what."""
@@ -128,9 +149,9 @@ class Tending:
         """Create a page, or replace it (`overwrite`)."""
         from ingest.page_ops import write_page
 
+        _room(self.settings)
         done = write_page(self.settings, slug, content, overwrite, expected_sha256)
-        self.maintain()
-        return done
+        return _reindexed(self, done)
 
     def edit_page(
         self: _Workspace,
@@ -143,31 +164,31 @@ class Tending:
         """Replace a span (`old`) or a section's body (`section`) with `new`."""
         from ingest.page_ops import Edit, edit_page
 
+        _room(self.settings)
         done = edit_page(self.settings, slug, expected_sha256, Edit(new, old, section))
-        self.maintain()
-        return done
+        return _reindexed(self, done)
 
     def move_page(self: _Workspace, slug: str, to: str) -> dict[str, Any]:
         from ingest.page_ops import move_page
 
+        _room(self.settings)
         done = move_page(self.settings, slug, to)
-        self.maintain()
-        return done
+        return _reindexed(self, done)
 
     def delete_page(self: _Workspace, slug: str) -> dict[str, Any]:
         """Into the trash under `memory/trash/`; `restore_page` brings it back."""
         from ingest.page_ops import delete_page
 
+        _room(self.settings)
         done = delete_page(self.settings, slug)
-        self.maintain()
-        return done
+        return _reindexed(self, done)
 
     def restore_page(self: _Workspace, name: str) -> dict[str, Any]:
         from ingest.page_ops import restore_page
 
+        _room(self.settings)
         done = restore_page(self.settings, name)
-        self.maintain()
-        return done
+        return _reindexed(self, done)
 
     def trash(self: _Workspace) -> list[dict[str, Any]]:
         from ingest.page_ops import trash
@@ -178,9 +199,9 @@ class Tending:
         """Mark a page as core (on every card's core lane), or not."""
         from ingest.page_ops import pin_page
 
+        _room(self.settings)
         done = pin_page(self.settings, slug, core)
-        self.maintain()
-        return done
+        return _reindexed(self, done)
 
 
 def _forget_profile_line(settings: Settings, text: str) -> list[str]:

@@ -70,14 +70,14 @@ class V3Engine:
         return self._conversations.recent_turns(self._clock())
 
     def assemble(self, turn: str, conversation_id: str | None, now: float) -> Picked:
-        """The card for the turn's text (already cut to `query_bytes`)."""
-        assert self._search is not None, "the spine checks for an index first"
-        vectors = self._search.embed_query(turn) if turn.strip() else {}
+        """The card for the turn's text (already cut to `query_bytes`). Without an
+        index (a store that cannot open: a full disk) the lanes that need no
+        search still choose, so a card still answers."""
+        search = self._search
+        vectors = search.embed_query(turn) if search is not None and turn.strip() else {}
         hits = (
-            self._search.search_embedded(
-                turn, vectors, SEARCH_K, excerpt_chars=None, spans=CARD_SPANS
-            )
-            if vectors
+            search.search_embedded(turn, vectors, SEARCH_K, excerpt_chars=None, spans=CARD_SPANS)
+            if vectors and search is not None
             else []
         )
         self._state.pages.current()  # a due refresh happens here, outside the turn lock

@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from substrate.errors import DiskFullError, StoreUnavailableError
+from substrate.errors import StoreUnavailableError
 from substrate.index.bm25 import SparseVector
 from substrate.index.embedding import Vectors
 from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
+from substrate.safety import require_room
 
 # Qdrant Edge maps its segment files: writing one on a full disk is a SIGBUS that
 # kills the process with nothing printed. Refuse before touching it instead.
@@ -33,19 +34,7 @@ MIN_FREE_BYTES = 64 * 1024 * 1024
 
 def check_free_space(folder: Path, needed: int = MIN_FREE_BYTES) -> None:
     """Refuse with one clear error when the disk holding `folder` is (nearly) full."""
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    try:
-        free = shutil.disk_usage(probe).free
-    except OSError:
-        return  # cannot tell: let the write itself report
-    if free < needed:
-        raise DiskFullError(
-            f"only {free // (1024 * 1024)} MiB free on the disk holding {folder}; "
-            f"the embedded index needs at least {needed // (1024 * 1024)} MiB to write "
-            "(it maps its files): free some space"
-        )
+    require_room(folder, needed, "the embedded index (it maps its files)")
 
 
 class EdgeStore:

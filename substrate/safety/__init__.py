@@ -47,6 +47,7 @@ from substrate.safety.scanner import (
     Verdict,
     strip_hidden_reasoning,
 )
+from substrate.safety.space import WRITE_ROOM, require_room
 
 __all__ = [
     "BLOCK_TAGS",
@@ -56,6 +57,7 @@ __all__ = [
     "MULTILINE",
     "RULES",
     "SOURCES",
+    "WRITE_ROOM",
     "DeferredDetector",
     "FileSnapshot",
     "LearnedDetector",
@@ -78,6 +80,7 @@ __all__ = [
     "read_regular_file",
     "read_text_file",
     "read_text_snapshot",
+    "require_room",
     "runs",
     "short",
     "strip_echoes",

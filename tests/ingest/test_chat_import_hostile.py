@@ -225,3 +225,22 @@ def test_the_log_refuses_to_write_what_a_reader_could_not_read(settings: Setting
         assert log.count() == 0
     finally:
         log.close()
+
+
+def test_a_rerun_captures_what_a_stopped_import_logged(settings: Settings, tmp_path: Path) -> None:
+    path = tmp_path / "history.jsonl"
+    row = {"session": "s", "role": "user", "text": "I moved to Leeds in May.", "time": 1.7e9}
+    path.write_text(json.dumps(row) + "\n")
+    log = open_session_log(settings.workspace)
+    try:
+        import_conversations(log, "jsonl", path)  # logged; the run stopped before capture
+    finally:
+        log.close()
+    root = str(settings.workspace.root)
+    again = CliRunner().invoke(cli, ["import", "jsonl", str(path), "--workspace", root, "--json"])
+    assert again.exit_code == 0, again.output
+    done = json.loads(again.stdout)
+    assert done["appended"] == 0 and done["already_in_the_log"] == 1 and done["captured"] == 1
+    from substrate import read_buffer
+
+    assert ["Leeds" in e.text for e in read_buffer(settings)] == [True]
