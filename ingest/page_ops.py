@@ -7,9 +7,11 @@ a page, and writes atomically against the bytes it read, so a concurrent edit
 is refused, not lost. An edit names the page's content hash (`sha256`, as
 `read_page` answers it) as its precondition. A move and a delete are renames:
 the page is in its old place or its new one whatever is killed when, never in
-both and never torn. A move then rewrites the links to the page in the other
-pages, one atomic write each; the decision log records the move first, so
-`memory doctor --fix` finishes the links of a move that was killed midway. A
+both and never torn, and each change and the history row that tells it are
+one journaled change (`commit_change`): a kill leaves both or, once the next
+writer rolls the journal forward, both. A move then rewrites the links to the
+page in the other pages, one atomic write each; `memory doctor --fix`
+finishes the links of a move that was killed midway. A
 deleted page goes to `memory/trash/<stamp>/<slug>.md` and comes back with
 `restore`. Each operation is recorded in the decision log (`memory history`).
 """
@@ -18,7 +20,8 @@ from __future__ import annotations
 
 import os
 import stat
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +29,7 @@ from typing import Any
 
 from ingest.batch import prepare_text
 from substrate import InvalidInputError, NotFoundError, Settings, StaleWriteError
-from substrate.consolidation.log import record_change
+from substrate.consolidation.log import commit_change, recover_changes
 from substrate.pages import (
     content_hash,
     decode_page,
@@ -38,8 +41,8 @@ from substrate.pages import (
 from substrate.safety import (
     FileSnapshot,
     escape,
-    fsync_dir,
     hold_lock,
+    journal,
     linear,
     read_bytes_snapshot,
     unlinked_folder,
@@ -100,10 +103,9 @@ def write_page(
             raise InvalidInputError(f"page {slug} exists; replace it with overwrite")
         _check(slug, existing, expected_sha256)
         data, warnings = prepare_text(settings, slug, content, _known(settings, slug))
-        if data != existing:
-            write_atomic(path, data, expected=snapshot)
         op = "write_page" if existing is None else "replace_page"
-    return _done(settings, op, slug, data, warnings)
+        steps = [] if data == existing else [journal.Replace(path, data, snapshot)]
+        return _done(settings, op, slug, data, warnings, steps)
 
 
 def edit_page(settings: Settings, slug: str, expected_sha256: str, edit: Edit) -> dict[str, Any]:
@@ -113,8 +115,8 @@ def edit_page(settings: Settings, slug: str, expected_sha256: str, edit: Edit) -
         _check(slug, existing, expected_sha256)
         text = edit.applied(decode_page(existing), slug)
         data, warnings = prepare_text(settings, slug, text, _known(settings, slug))
-        write_atomic(path, data, expected=snapshot)
-    return _done(settings, "edit_page", slug, data, warnings)
+        steps: list[journal.Step] = [journal.Replace(path, data, snapshot)]
+        return _done(settings, "edit_page", slug, data, warnings, steps)
 
 
 def pin_page(settings: Settings, slug: str, core: bool) -> dict[str, Any]:
@@ -123,9 +125,8 @@ def pin_page(settings: Settings, slug: str, core: bool) -> dict[str, Any]:
         path, existing, snapshot = _existing(settings, slug)
         text = with_flag(decode_page(existing), "core", core)
         data = text.encode("utf-8")
-        if data != existing:
-            write_atomic(path, data, expected=snapshot)
-    return _done(settings, "pin" if core else "unpin", slug, data, [])
+        steps = [] if data == existing else [journal.Replace(path, data, snapshot)]
+        return _done(settings, "pin" if core else "unpin", slug, data, [], steps)
 
 
 def move_page(settings: Settings, slug: str, to: str) -> dict[str, Any]:
@@ -141,11 +142,10 @@ def move_page(settings: Settings, slug: str, to: str) -> dict[str, Any]:
             raise InvalidInputError(f"cannot move {slug} to {to}: that page exists")
         at = datetime.now(UTC)
         row = {"at": at.timestamp(), "op": "move_page", "from": slug, "to": to}
-        record_change(settings, {**row, "sha256": content_hash(data)})
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(path, target)  # atomic: the page is in one place or the other
-        fsync_dir(target.parent)
-        fsync_dir(path.parent)
+        # the page is in one place or the other, and the history says which
+        commit_change(
+            settings, [journal.Rename(path, target)], [{**row, "sha256": content_hash(data)}]
+        )
         relinked = relink(settings, slug, to)
     return {"op": "move_page", "from": slug, "to": to, "relinked": relinked}
 
@@ -215,12 +215,8 @@ def delete_page(settings: Settings, slug: str) -> dict[str, Any]:
         stamp = datetime.now(UTC).strftime(STAMP)
         name = f"{stamp}/{slug}"
         target = _trash(settings) / f"{name}.md"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(path, target)
-        fsync_dir(target.parent)
-        fsync_dir(path.parent)
-    row = {"at": datetime.now(UTC).timestamp(), "op": "delete_page", "page": slug, "trash": name}
-    record_change(settings, row)
+        row = {"at": datetime.now(UTC).timestamp(), "op": "delete_page", "page": slug}
+        commit_change(settings, [journal.Rename(path, target)], [{**row, "trash": name}])
     return {"op": "delete_page", "page": slug, "trash": name}
 
 
@@ -259,13 +255,11 @@ def restore_page(settings: Settings, name: str) -> dict[str, Any]:
             raise InvalidInputError(
                 f"cannot restore {slug}: memory/{TRASH}/{chosen['name']}.md is not a regular file"
             )
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(source, target)
-        fsync_dir(target.parent)
+        sha = content_hash(read_bytes_snapshot(source)[0] or b"")
+        row = {"at": datetime.now(UTC).timestamp(), "op": "restore_page", "page": slug}
+        row |= {"sha256": sha, "trash": chosen["name"]}
+        commit_change(settings, [journal.Rename(source, target)], [row])
         _prune(source.parent, _trash(settings))
-        sha = content_hash(read_bytes_snapshot(target)[0] or b"")
-    row = {"at": datetime.now(UTC).timestamp(), "op": "restore_page", "page": slug, "sha256": sha}
-    record_change(settings, {**row, "trash": chosen["name"]})
     return {"op": "restore_page", "page": slug, "trash": chosen["name"]}
 
 
@@ -321,10 +315,14 @@ def _known(settings: Settings, slug: str) -> set[str]:
     return {*load_page_index(settings.workspace).entries, slug}
 
 
-def _lock(settings: Settings) -> AbstractContextManager[object]:
-    return hold_lock(
+@contextmanager
+def _lock(settings: Settings) -> Iterator[None]:
+    """The consolidation lock, a change a killed writer left half made finished first."""
+    with hold_lock(
         settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="page edit"
-    )
+    ):
+        recover_changes(settings)
+        yield
 
 
 def _trash(settings: Settings) -> Path:
@@ -339,9 +337,15 @@ def _prune(folder: Path, root: Path) -> None:
 
 
 def _done(
-    settings: Settings, op: str, slug: str, data: bytes, warnings: list[str]
+    settings: Settings,
+    op: str,
+    slug: str,
+    data: bytes,
+    warnings: list[str],
+    steps: Sequence[journal.Step],
 ) -> dict[str, Any]:
+    """Write the page (`steps`) and its history row as one journaled change."""
     sha = content_hash(data)
     row = {"at": datetime.now(UTC).timestamp(), "op": op, "page": slug, "sha256": sha}
-    record_change(settings, row)
+    commit_change(settings, steps, [row])
     return {"op": op, "page": slug, "sha256": sha, "warnings": warnings}

@@ -38,6 +38,7 @@ from service.discovery import running_service, service_file, stale_service_file
 from service.doctor_records import FORGET_RECORD, RELINK, record_problems, repair_record
 from service.jobs import JobQueue
 from substrate import Settings, StoreUnavailableError, open_search_index
+from substrate.consolidation.log import changes_journal, recover_changes
 from substrate.index.consistency import (
     DELETE,
     REBUILD,
@@ -50,7 +51,7 @@ from substrate.index.index_state import mark_stale, state_path
 from substrate.intake import finish_intake, intake_journal
 from substrate.pages.page_index import checked_page_index
 from substrate.profile import profile_journal, profile_lease
-from substrate.safety import journal
+from substrate.safety import hold_lock, journal
 from substrate.sessions import bad_lines, transcript_files
 
 Maintain = Callable[[bool], object]  # rebuild -> report
@@ -154,6 +155,7 @@ def _journals(settings: Settings) -> dict[str, Path]:
     return {
         "intake": intake_journal(settings),
         "profile": profile_journal(settings.workspace),
+        "changes": changes_journal(settings),
     }
 
 
@@ -178,6 +180,9 @@ def _journal_problems(settings: Settings) -> list[Problem]:
 def _roll_forward(settings: Settings, name: str) -> None:
     if name == "intake":
         finish_intake(settings)
+    elif name == "changes":
+        with hold_lock(settings.workspace.consolidation_lock_path, purpose="doctor"):
+            recover_changes(settings)
     else:
         with profile_lease(settings.workspace):
             pass  # taking the lease finishes the change

@@ -11,13 +11,22 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from substrate.config import Settings
 from substrate.consolidation.outcome import EntryOutcome
 from substrate.errors import InvalidInputError
-from substrate.safety import MAX_FILE_BYTES, append_bytes, hold_lock, read_text_file, write_atomic
+from substrate.safety import (
+    MAX_FILE_BYTES,
+    append_bytes,
+    hold_lock,
+    journal,
+    read_text_file,
+    write_atomic,
+)
 
 KEEP = 5000
 
@@ -60,12 +69,43 @@ def record_change(settings: Settings, row: dict[str, Any]) -> None:
     append_rows(settings, [row])
 
 
+def changes_journal(settings: Settings) -> Path:
+    """The journal of a change of memory/ and the history row that tells it."""
+    return settings.workspace.state_dir / "tending.journal"
+
+
+def commit_change(
+    settings: Settings, steps: Sequence[journal.Step], rows: list[dict[str, Any]]
+) -> None:
+    """Make a change of memory/ (`steps`: a page replaced, moved into the trash…)
+    and log the rows that tell it as one journaled change: a kill anywhere
+    leaves both or, once the next writer rolls it forward, both — never a
+    history of a move that did not happen, nor a delete history lost. Call
+    under the consolidation lock."""
+    lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    with _log_lock(settings):
+        journal.recover(changes_journal(settings))
+        step = journal.Append(log_path(settings), lines.encode("utf-8"))
+        journal.commit(changes_journal(settings), [*steps, step])
+
+
+def recover_changes(settings: Settings) -> list[str]:
+    """Finish a change a killed writer left half made (under the consolidation
+    lock): what `commit_change` journaled lands whole."""
+    with _log_lock(settings):
+        return journal.recover(changes_journal(settings))
+
+
+def _log_lock(settings: Settings) -> AbstractContextManager[object]:
+    return hold_lock(settings.workspace.state_dir / "consolidation-log.lock", purpose="log")
+
+
 def append_rows(settings: Settings, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     path = log_path(settings)
     lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-    with hold_lock(settings.workspace.state_dir / "consolidation-log.lock", purpose="log"):
+    with _log_lock(settings):
         size = append_bytes(path, lines.encode("utf-8")) + len(lines.encode("utf-8"))
         if size > 2 * KEEP * 200:  # rough bytes per line
             kept = (read_text_file(path) or "").splitlines(keepends=True)[-KEEP:]

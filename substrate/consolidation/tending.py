@@ -16,6 +16,7 @@ day's archive like every remembered fact.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -26,8 +27,14 @@ from typing import Any
 from substrate.config import Settings
 from substrate.consolidation.essentials import update_essentials
 from substrate.consolidation.explain import fact_json
-from substrate.consolidation.log import record_change, rows
-from substrate.errors import InvalidInputError, NotFoundError
+from substrate.consolidation.log import (
+    changes_journal,
+    commit_change,
+    record_change,
+    recover_changes,
+    rows,
+)
+from substrate.errors import InvalidInputError, LockHeldError, NotFoundError
 from substrate.intake import archive_fact, entry_id
 from substrate.pages import (
     FactBullet,
@@ -39,7 +46,7 @@ from substrate.pages import (
     with_facts,
 )
 from substrate.pages.facts import FORGOTTEN, is_entry_id
-from substrate.safety import FileSnapshot, checked_text, hold_lock, read_text_snapshot, write_atomic
+from substrate.safety import FileSnapshot, checked_text, hold_lock, journal, read_text_snapshot
 
 LOCK_TIMEOUT_S = 60.0
 LISTED = 10  # matches named in a refusal
@@ -103,15 +110,19 @@ def forget_facts(
         raise InvalidInputError(_several(what, matches))
     at = now or datetime.now(UTC)
     done: list[dict[str, Any]] = []
+    steps: list[journal.Step] = []
     with hold_lock(
         settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="forget"
     ):
+        recover_changes(settings)
         for slug in dict.fromkeys(m.slug for m in matches):
             ids = [m.bullet.entry_id for m in matches if m.slug == slug]
-            done += _retract(settings, slug, [i for i in ids if i], at)
+            step, rows_ = _retract(settings, slug, [i for i in ids if i], at)
+            steps += [step] if step is not None else []
+            done += rows_
+        logged = [{"at": time.time(), "op": "forget", **row} for row in done]
+        commit_change(settings, steps, logged)  # the pages and their history, together
         _views(settings)
-    for row in done:
-        record_change(settings, {"at": time.time(), "op": "forget", **row})
     return [{k: v for k, v in row.items() if k != "sha256"} for row in done]
 
 
@@ -140,7 +151,10 @@ def note_hand_edits(settings: Settings, pages: Sequence[str]) -> list[str]:
     return edited
 
 
-def _retract(settings: Settings, slug: str, ids: list[str], at: datetime) -> list[dict[str, Any]]:
+def _retract(
+    settings: Settings, slug: str, ids: list[str], at: datetime
+) -> tuple[journal.Step | None, list[dict[str, Any]]]:
+    """The page's new text as a step, and a row for each fact it forgets."""
     path, text, snapshot = _page(settings, slug)
     gone: list[FactBullet] = []
     for bullet in fact_bullets(text):
@@ -148,11 +162,11 @@ def _retract(settings: Settings, slug: str, ids: list[str], at: datetime) -> lis
             retracted = bullet.retracted(at.date())
             gone.append(replace(retracted, attrs={**bullet.attrs, "via": FORGOTTEN}, by=None))
     if not gone:
-        return []
-    updated = with_facts(text, changed=gone)
-    write_atomic(path, updated, expected=snapshot)
-    sha = content_hash(updated.encode("utf-8"))
-    return [{"id": b.entry_id, "page": slug, "text": b.text, "sha256": sha} for b in gone]
+        return None, []
+    data = with_facts(text, changed=gone).encode("utf-8")
+    sha = content_hash(data)
+    rows_ = [{"id": b.entry_id, "page": slug, "text": b.text, "sha256": sha} for b in gone]
+    return journal.Replace(path, data, snapshot), rows_
 
 
 def correct_fact(
@@ -175,6 +189,7 @@ def correct_fact(
     with hold_lock(
         settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="correct"
     ):
+        recover_changes(settings)
         matches = find_facts(settings, fact_id)
         if not matches:
             raise NotFoundError(f"no fact with id {fact_id!r} on any page")
@@ -191,12 +206,12 @@ def correct_fact(
         )
         path, page_text, snapshot = _page(settings, slug)
         updated = with_facts(page_text, added=[new], changed=[old.superseded_by(new)])
-        write_atomic(path, updated, expected=snapshot)
+        data = updated.encode("utf-8")
+        row = {"at": time.time(), "op": "correct", "id": new.entry_id, "page": slug}
+        row |= {"text": cleaned, "replaced": [fact_id], "sha256": content_hash(data)}
+        commit_change(settings, [journal.Replace(path, data, snapshot)], [row])
         _views(settings)
     archive_fact(settings, at, cleaned, new.entry_id or "")
-    row = {"id": new.entry_id, "page": slug, "text": cleaned, "replaced": [fact_id]}
-    row["sha256"] = content_hash(updated.encode("utf-8"))
-    record_change(settings, {"at": time.time(), "op": "correct", **row})
     return {"page": slug, "fact": fact_json(new), "replaced": fact_json(old.superseded_by(new))}
 
 
@@ -204,6 +219,7 @@ def history(settings: Settings, what: str) -> dict[str, Any]:
     """What changed, oldest first: for a fact id, every decision and change about
     it (and the fact that replaced it); for a page, every filing onto it and
     every change made to it."""
+    _finish_pending(settings)
     if is_entry_id(what):
         events = _fact_events(settings, what)
         if not events:
@@ -242,6 +258,18 @@ def _event(row: dict[str, Any]) -> dict[str, Any]:
         via = row.get("via") or "request"
     keep = ("id", "page", "text", "replaced", "from", "to", "reason", "slot", "superseded_by")
     return {"at": when, "op": op, "via": via, **{k: row[k] for k in keep if row.get(k)}}
+
+
+def _finish_pending(settings: Settings) -> None:
+    """A change a killed writer left half made is finished before its history is
+    read, when the lock is free (else its holder finishes it)."""
+    if not changes_journal(settings).exists():
+        return
+    with (
+        contextlib.suppress(LockHeldError),
+        hold_lock(settings.workspace.consolidation_lock_path, timeout_s=1.0, purpose="history"),
+    ):
+        recover_changes(settings)
 
 
 def _page(settings: Settings, slug: str) -> tuple[Path, str, FileSnapshot]:

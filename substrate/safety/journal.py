@@ -16,6 +16,8 @@ finds on disk:
   `data` is done; a file someone changed since is left alone (and reported).
 - `Append(path, data)`: `data` goes at the end. Recovery knows the size the
   file had, so it appends what is missing and never twice.
+- `Rename(source, target)`: the file moves. Recovery renames it when it is
+  still at `source` and `target` is free; found at `target`, it is done.
 
 An error that is not a kill (a full disk, a drifted file) undoes the steps
 already taken, so the call leaves every file as it was; only when the undo
@@ -37,6 +39,7 @@ from substrate.safety.safe_files import (
     FileSnapshot,
     append_bytes,
     check_same,
+    fsync_dir,
     read_bytes_snapshot,
     read_regular_file,
     write_atomic,
@@ -59,7 +62,23 @@ class Append:
     data: bytes
 
 
-Step = Replace | Append
+@dataclass(frozen=True)
+class Rename:
+    """`source` becomes `target` (a page moved, deleted into the trash, restored)."""
+
+    source: Path
+    target: Path
+
+    @property
+    def path(self) -> Path:
+        return self.target
+
+    @property
+    def data(self) -> bytes:
+        return b""
+
+
+Step = Replace | Append | Rename
 
 
 @dataclass(frozen=True)
@@ -121,6 +140,12 @@ def pending(journal: Path) -> list[str] | None:
 
 
 def _plan(step: Step) -> _Planned:
+    if isinstance(step, Rename):
+        if not step.source.is_file() or step.source.is_symlink():
+            raise InvalidInputError(f"{step.source}: not a regular file; nothing was moved")
+        if step.target.exists() or step.target.is_symlink():
+            raise InvalidInputError(f"{step.target}: exists; nothing was moved")
+        return _Planned(step, None, 0)
     if isinstance(step, Replace):
         before, now = read_bytes_snapshot(step.path)
         check_same(step.expected, now.sha256)
@@ -134,7 +159,9 @@ def _plan(step: Step) -> _Planned:
 
 def _run(item: _Planned) -> None:
     step = item.step
-    if isinstance(step, Replace):
+    if isinstance(step, Rename):
+        _rename(step.source, step.target)
+    elif isinstance(step, Replace):
         write_atomic(step.path, step.data, step.expected)
     else:
         append_bytes(step.path, step.data)
@@ -146,7 +173,9 @@ def _undo(done: list[_Planned]) -> bool:
     try:
         for item in reversed(done):
             step = item.step
-            if isinstance(step, Replace):
+            if isinstance(step, Rename):
+                _rename(step.target, step.source)
+            elif isinstance(step, Replace):
                 if item.before is None:
                     step.path.unlink(missing_ok=True)
                 else:
@@ -160,6 +189,14 @@ def _undo(done: list[_Planned]) -> bool:
 
 def _finish(item: _Planned) -> str | None:
     step = item.step
+    if isinstance(step, Rename):
+        there, here = step.target.exists(), step.source.exists()
+        if there and not here:
+            return None
+        if here and not there:
+            _rename(step.source, step.target)
+            return None
+        return f"{step.source} -> {step.target}: both or neither exist; left as they are"
     data, snap = read_bytes_snapshot(step.path)
     if isinstance(step, Replace):
         if data == step.data:
@@ -187,7 +224,9 @@ def _write_journal(journal: Path, planned: list[_Planned]) -> None:
 def _encoded(item: _Planned) -> dict[str, Any]:
     step = item.step
     out: dict[str, Any] = {"path": str(step.path), "data": _b64(step.data)}
-    if isinstance(step, Replace):
+    if isinstance(step, Rename):
+        out |= {"kind": "rename", "source": str(step.source)}
+    elif isinstance(step, Replace):
         out |= {"kind": "replace", "expected": step.expected.sha256}
     else:
         out |= {"kind": "append", "size": item.size}
@@ -199,11 +238,21 @@ def _steps(doc: Any, journal: Path) -> Iterator[_Planned]:
         raise InvalidInputError(f"{journal}: not a journal of version {VERSION}")
     for raw in doc.get("steps", []):
         path, data = Path(raw["path"]), base64.b64decode(raw["data"])
-        if raw["kind"] == "replace":
+        if raw["kind"] == "rename":
+            yield _Planned(Rename(Path(raw["source"]), path), None, 0)
+        elif raw["kind"] == "replace":
             expected = FileSnapshot(path, raw["expected"], 0, 0)
             yield _Planned(Replace(path, data, expected), None, 0)
         else:
             yield _Planned(Append(path, data), None, int(raw["size"]))
+
+
+def _rename(source: Path, target: Path) -> None:
+    """Atomic, durable in both folders; the target's folders are made first."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.rename(source, target)
+    fsync_dir(target.parent)
+    fsync_dir(source.parent)
 
 
 def _b64(data: bytes) -> str:
