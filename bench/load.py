@@ -4,10 +4,15 @@
     python bench/load.py --url http://127.0.0.1:8765 ...   (a service already running)
     python bench/load.py --workspace DIR --mixed [--clients 32,64] [--seconds 60] [--runs 3]
 
-`--mixed` (the hardening issue's measure): per client count, `--runs` runs of
-`--seconds` each, every client drawing each request at random: 60% cards (a
-conversation per client), 20% logged messages, 20% remembers (new facts, so
-consolidation and re-indexing run underneath). Prints, per run, each route's
+`--mixed` (the hardening issues' measure): per client count, `--runs` runs of
+`--seconds` each, every client drawing each request at random: 50% cards (a
+conversation per client), 10% logged messages, 15% remembers (new facts, so
+consolidation and re-indexing run underneath), 10% forgets and 10%
+corrections of facts the client filed before the runs (`--seed-facts` each,
+consolidated first), 5% consolidation runs. `--no-tending` keeps the earlier
+mix (60% cards, 20% messages, 20% remembers) for comparing with old runs.
+After the runs: facts lost or doubled (every seeded fact id on exactly one
+page, every remembered fact once in the buffer, archive or pages). Prints, per run, each route's
 p50/p99 and its answers by status, and the service's RSS before the runs,
 after each, and after `--idle` seconds of quiet at the end.
 
@@ -129,7 +134,24 @@ async def run_load(
     return phase
 
 
-MIXED: tuple[tuple[str, float], ...] = ((CARD, 0.6), ("messages", 0.2), ("remember", 0.2))
+PLAIN_MIX: tuple[tuple[str, float], ...] = ((CARD, 0.6), ("messages", 0.2), ("remember", 0.2))
+TENDING_MIX: tuple[tuple[str, float], ...] = (
+    (CARD, 0.5),
+    ("messages", 0.1),
+    ("remember", 0.15),
+    ("forget", 0.1),
+    ("correct", 0.1),
+    ("consolidate", 0.05),
+)
+
+
+@dataclass
+class Seeded:
+    """A client's filed facts: ids still current (for correct) and texts still
+    unforgotten (for forget), both used up as the run goes."""
+
+    current: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -159,25 +181,50 @@ class Mixed:
         return out
 
 
+def request_for(
+    route: str, c: int, n: int, text: str, seeded: Seeded
+) -> tuple[str, dict[str, Any]] | None:
+    """The path and body of one request; None when the client has nothing left
+    to tend (its seeded facts used up)."""
+    if route == CARD:
+        return CARD, {"message": text, "conversation_id": f"load-{c}"}
+    if route == "messages":
+        return f"/v1/conversations/load-{c}/messages", {
+            "messages": [{"role": "user", "text": text}]
+        }
+    if route == "remember":
+        return "/v1/memory/remember", {"text": f"client {c} noted {text} (#{n})"}
+    if route == "forget":
+        return ("/v1/memory/forget", {"what": seeded.texts.pop()}) if seeded.texts else None
+    if route == "correct":
+        if not seeded.current:
+            return None
+        return "/v1/memory/correct", {"fact_id": seeded.current.pop(), "text": f"{text} (fixed)"}
+    return "/v1/consolidation/run-now", {"wait": False}
+
+
 async def mixed_loop(
-    client: httpx.AsyncClient, texts: list[str], c: int, until: Any, mixed: Mixed, seed: int
+    client: httpx.AsyncClient,
+    texts: list[str],
+    c: int,
+    until: Any,
+    mixed: Mixed,
+    seed: int,
+    plan: tuple[tuple[str, float], ...],
+    seeded: Seeded,
 ) -> None:
     rng = random.Random(seed)
-    routes = [route for route, _ in MIXED]
-    weights = [weight for _, weight in MIXED]
+    routes = [route for route, _ in plan]
+    weights = [weight for _, weight in plan]
     n = 0
     while not until():
         route = rng.choices(routes, weights)[0]
         text = texts[(c * 7919 + n) % len(texts)]
         n += 1
-        body: dict[str, Any]
-        if route == CARD:
-            path, body = CARD, {"message": text, "conversation_id": f"load-{c}"}
-        elif route == "messages":
-            path = f"/v1/conversations/load-{c}/messages"
-            body = {"messages": [{"role": "user", "text": text}]}
-        else:
-            path, body = "/v1/memory/remember", {"text": f"client {c} noted {text} (#{n})"}
+        request = request_for(route, c, n, text, seeded)
+        if request is None:
+            continue
+        path, body = request
         started = time.perf_counter()
         try:
             response = await client.post(path, json=body)
@@ -185,10 +232,20 @@ async def mixed_loop(
             mixed.note(route, type(exc).__name__, None)
             continue
         ms = (time.perf_counter() - started) * 1000
+        if route == "correct" and response.status_code == 200:
+            seeded.current.append(response.json()["fact"]["id"])
         mixed.note(route, str(response.status_code), ms if response.status_code == 200 else None)
 
 
-async def run_mixed(url: str, clients: int, texts: list[str], seconds: float, seed: int) -> Mixed:
+async def run_mixed(
+    url: str,
+    clients: int,
+    texts: list[str],
+    seconds: float,
+    seed: int,
+    plan: tuple[tuple[str, float], ...],
+    seeded: list[Seeded],
+) -> Mixed:
     mixed = Mixed()
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     deadline = time.monotonic() + seconds
@@ -196,7 +253,7 @@ async def run_mixed(url: str, clients: int, texts: list[str], seconds: float, se
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
         await asyncio.gather(
             *(
-                mixed_loop(client, texts, c, _until(deadline), mixed, seed + c)
+                mixed_loop(client, texts, c, _until(deadline), mixed, seed + c, plan, seeded[c])
                 for c in range(clients)
             )
         )
@@ -208,9 +265,15 @@ def mixed_runs(
     url: str, pid: int | None, args: argparse.Namespace, texts: list[str]
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"rss_mib_before": rss_mib(pid) if pid else None, "runs": []}
-    for clients in (int(c) for c in str(args.clients).split(",")):
+    plan = PLAIN_MIX if args.no_tending else TENDING_MIX
+    counts = [int(c) for c in str(args.clients).split(",")]
+    seeded = [] if args.no_tending else seed_facts(url, max(counts), args.seed_facts)
+    for clients in counts:
         for run in range(args.runs):
-            mixed = asyncio.run(run_mixed(url, clients, texts, args.seconds, 1000 * run))
+            pool = seeded or [Seeded() for _ in range(clients)]
+            mixed = asyncio.run(
+                run_mixed(url, clients, texts, args.seconds, 1000 * run, plan, pool)
+            )
             out["runs"].append(
                 {
                     "clients": clients,
@@ -222,7 +285,41 @@ def mixed_runs(
             print(json.dumps(out["runs"][-1]), file=sys.stderr)
     time.sleep(args.idle)
     out["rss_mib_after_idle"] = rss_mib(pid) if pid else None
+    if args.workspace is not None:
+        out["facts"] = fact_ledger(args.workspace)
     return out
+
+
+def seed_facts(url: str, clients: int, per_client: int) -> list[Seeded]:
+    """Each client's facts remembered and filed before the runs: what forget and
+    correct then tend."""
+    seeded = [Seeded() for _ in range(clients)]
+    with httpx.Client(base_url=url, timeout=600) as client:
+        for c in range(clients):
+            for k in range(per_client):
+                text = f"Tender {c} keeps marker {c}x{k} about plum harvest {k}."
+                answer = client.post("/v1/memory/remember", json={"text": text}).json()
+                seeded[c].current.append(answer["id"])
+                seeded[c].texts.append(f"marker {c}x{k} about")
+        client.post("/v1/consolidation/run-now", json={"wait": True})
+    for s in seeded:  # forget and correct draw different facts
+        s.texts = s.texts[: len(s.texts) // 2]
+        s.current = s.current[len(s.current) // 2 :]
+    return seeded
+
+
+def fact_ledger(root: Path) -> dict[str, int]:
+    """Facts lost or doubled: every fact id on the pages once, every current one
+    of them once."""
+    from substrate.pages import fact_bullets
+
+    ws = open_workspace(root)
+    seen: dict[str, int] = {}
+    for path in ws.concepts_dir.rglob("*.md"):
+        for bullet in fact_bullets(path.read_text(encoding="utf-8")):
+            if bullet.entry_id:
+                seen[bullet.entry_id] = seen.get(bullet.entry_id, 0) + 1
+    return {"fact_ids": len(seen), "doubled": sum(1 for n in seen.values() if n > 1)}
 
 
 def ingest_pages(n: int, rng: random.Random) -> list[dict[str, str]]:
@@ -252,6 +349,12 @@ def main() -> None:
     )
     parser.add_argument("--mixed", action="store_true", help="the mixed load (see above)")
     parser.add_argument("--runs", type=int, default=3, help="--mixed: runs per client count")
+    parser.add_argument(
+        "--no-tending", action="store_true", help="--mixed: the mix without forget and correct"
+    )
+    parser.add_argument(
+        "--seed-facts", type=int, default=40, help="--mixed: facts each client files to tend"
+    )
     parser.add_argument(
         "--idle", type=float, default=30.0, help="--mixed: quiet before the last RSS"
     )

@@ -38,6 +38,7 @@ from substrate.errors import InvalidInputError, LockHeldError, NotFoundError
 from substrate.intake import archive_fact, entry_id
 from substrate.pages import (
     FactBullet,
+    PageIndex,
     content_hash,
     fact_bullets,
     fold,
@@ -62,14 +63,17 @@ class FactMatch:
         return {"page": self.slug, **fact_json(self.bullet)}
 
 
-def find_facts(settings: Settings, what: str, page: str | None = None) -> list[FactMatch]:
+def find_facts(
+    settings: Settings, what: str, page: str | None = None, index: PageIndex | None = None
+) -> list[FactMatch]:
     """The facts `what` names: an entry id (any status but forgotten), else text,
     the facts whose text equals it (case and spacing aside), else the current
-    facts that contain it. `page` narrows the search to one page."""
+    facts that contain it. `page` narrows the search to one page; `index`: the
+    page index when the caller has just loaded it."""
     wanted = fold(what).casefold()
     if len(wanted) < MIN_TEXT:
         raise InvalidInputError(f"name a fact by its id or at least {MIN_TEXT} characters of it")
-    index = load_page_index(settings.workspace)
+    index = index or load_page_index(settings.workspace)
     if page is not None:
         validate_slug(page)
         if page not in index.entries:
@@ -103,7 +107,8 @@ def forget_facts(
     now: datetime | None = None,
 ) -> list[dict[str, Any]]:
     """Retract the facts `what` names (several only with `every`); what was forgotten."""
-    matches = find_facts(settings, what, page)
+    index = load_page_index(settings.workspace)
+    matches = find_facts(settings, what, page, index)
     if not matches:
         raise NotFoundError(f"no fact on any page matches {what!r}")
     if len(matches) > 1 and not every:
@@ -117,7 +122,7 @@ def forget_facts(
         recover_changes(settings)
         for slug in dict.fromkeys(m.slug for m in matches):
             ids = [m.bullet.entry_id for m in matches if m.slug == slug]
-            step, rows_ = _retract(settings, slug, [i for i in ids if i], at)
+            step, rows_ = _retract(settings, slug, [i for i in ids if i], at, index)
             steps += [step] if step is not None else []
             done += rows_
         logged = [{"at": time.time(), "op": "forget", **row} for row in done]
@@ -152,10 +157,10 @@ def note_hand_edits(settings: Settings, pages: Sequence[str]) -> list[str]:
 
 
 def _retract(
-    settings: Settings, slug: str, ids: list[str], at: datetime
+    settings: Settings, slug: str, ids: list[str], at: datetime, index: PageIndex
 ) -> tuple[journal.Step | None, list[dict[str, Any]]]:
     """The page's new text as a step, and a row for each fact it forgets."""
-    path, text, snapshot = _page(settings, slug)
+    path, text, snapshot = _page(settings, slug, index)
     gone: list[FactBullet] = []
     for bullet in fact_bullets(text):
         if bullet.entry_id in ids and not forgotten(bullet):
@@ -190,7 +195,8 @@ def correct_fact(
         settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="correct"
     ):
         recover_changes(settings)
-        matches = find_facts(settings, fact_id)
+        index = load_page_index(settings.workspace)
+        matches = find_facts(settings, fact_id, index=index)
         if not matches:
             raise NotFoundError(f"no fact with id {fact_id!r} on any page")
         slug, old = matches[0].slug, matches[0].bullet
@@ -204,7 +210,7 @@ def correct_fact(
         new = FactBullet(
             entry_id(at, cleaned), at.date(), cleaned, attrs={"via": "correct"}, slot=old.slot
         )
-        path, page_text, snapshot = _page(settings, slug)
+        path, page_text, snapshot = _page(settings, slug, index)
         updated = with_facts(page_text, added=[new], changed=[old.superseded_by(new)])
         data = updated.encode("utf-8")
         row = {"at": time.time(), "op": "correct", "id": new.entry_id, "page": slug}
@@ -272,8 +278,7 @@ def _finish_pending(settings: Settings) -> None:
         recover_changes(settings)
 
 
-def _page(settings: Settings, slug: str) -> tuple[Path, str, FileSnapshot]:
-    index = load_page_index(settings.workspace)
+def _page(settings: Settings, slug: str, index: PageIndex) -> tuple[Path, str, FileSnapshot]:
     entry = index.entries.get(slug)
     if entry is None:
         raise NotFoundError(f"no concept page {slug!r}")

@@ -39,6 +39,9 @@ from substrate.safety.inputs import printable
 from substrate.safety.safe_files import MAX_FILE_BYTES, read_regular_file, write_atomic
 
 CACHE_VERSION = 3
+# Changed pages a scan takes before the cache file is rewritten (fewer are kept
+# in this process only: see `_remember_newer`).
+REWRITE_AFTER = 32
 PARALLEL_THRESHOLD = 500
 
 
@@ -213,9 +216,24 @@ def rescan(
             jobs.append((concepts, rel, st.st_mtime_ns, st.st_size))
     for job, result in zip(jobs, scan_all(jobs), strict=True):
         scanned[job[1]] = result
-    if write_cache and (jobs or set(cached) != set(scanned)):
+    if write_cache and (len(jobs) >= REWRITE_AFTER or set(cached) != set(scanned)):
         _write_cache(workspace.page_index_path, scanned)
+    elif write_cache and jobs:
+        _remember_newer(workspace.page_index_path, scanned)
     return scanned
+
+
+def _remember_newer(path: Path, scanned: dict[str, Scanned]) -> None:
+    """A few pages changed (a forget, a correction): the file keeps its older scan
+    (every reader checks each entry against its file anyway, and re-reads those
+    few), and this process remembers the newer one against the file as it is, so
+    a change does not cost rewriting 2,000 entries."""
+    seen = _identity(path)
+    if seen is None:
+        _write_cache(path, scanned)
+        return
+    with _PARSED_LOCK:
+        _PARSED[path] = (seen, dict(scanned))
 
 
 def assemble(scanned: dict[str, Scanned]) -> PageIndex:
@@ -261,8 +279,37 @@ def checked_page_index(workspace: Workspace) -> tuple[PageIndex, str | None]:
     return assemble(rescan(workspace, cached, None, write_cache=False)), problem
 
 
+# The cache as this process last read or wrote it, by path, with the file's
+# identity then: a tending change loads the index several times, and parsing
+# 2,000 entries of JSON each time cost it ~30 ms a load. A file another
+# process rewrote has another identity and is parsed again.
+_PARSED: dict[Path, tuple[tuple[int, int, int], dict[str, Scanned]]] = {}
+_PARSED_LOCK = threading.Lock()
+
+
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
 def _parse_cache(path: Path) -> tuple[dict[str, Scanned], str | None]:
     """(the cached scan, why it could not be used); ({}, None) when absent."""
+    seen = _identity(path)
+    with _PARSED_LOCK:
+        memo = _PARSED.get(path)
+    if seen is not None and memo is not None and memo[0] == seen:
+        return dict(memo[1]), None
+    found, problem = _parse_cache_file(path)
+    if seen is not None and problem is None and _identity(path) == seen:
+        with _PARSED_LOCK:
+            _PARSED[path] = (seen, dict(found))
+    return found, problem
+
+
+def _parse_cache_file(path: Path) -> tuple[dict[str, Scanned], str | None]:
     with _gc_paused():
         try:
             doc = json.loads(read_regular_file(path, MAX_FILE_BYTES))
@@ -289,6 +336,10 @@ def _write_cache(path: Path, scanned: dict[str, Scanned]) -> None:
         # The cache is derived state: a read-only workspace still gets a correct
         # index, it just rescans next time.
         return
+    written = _identity(path)
+    if written is not None:
+        with _PARSED_LOCK:
+            _PARSED[path] = (written, dict(scanned))
 
 
 def _scanned_to_json(s: Scanned) -> dict[str, Any]:

@@ -27,7 +27,7 @@ def test_safe_slugs_pass(slug: str) -> None:
         ("a\u202eb", "slug contains control character U+202E"),
         ("a//b", "slug has an empty path segment"),
         ("a/.hidden", "slug segment '.hidden' is hidden (starts with '.')"),
-        ("x" * 241, "slug segment is longer than 240 bytes"),
+        ("x" * 201, "slug segment is longer than 200 bytes"),
     ],
 )
 def test_unsafe_slugs_say_why(slug: str, problem: str) -> None:
