@@ -167,6 +167,12 @@ class Memory(Tending):
         self._indexless: Injector | None = None
         self._opening = threading.Lock()
         self._index_lock = threading.Lock()
+        # Writes counted as they finish, and the count a finished maintain covers:
+        # concurrent tending shares one maintain instead of queueing one each.
+        self._writes_lock = threading.Lock()
+        self._writes_done = 0
+        self._maintained_through = 0
+        self._catch_up = threading.Lock()
         self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
         self.needs_compaction = False
         self.jobs: Jobs | None = None
@@ -352,6 +358,24 @@ class Memory(Tending):
         if self._injector is not None:
             self._injector.refresh_pages()
         return report
+
+    def maintain_after_write(self) -> MaintainReport | None:
+        """The index brought up to a write this thread just finished, sharing one
+        maintain with the writes that finished alongside it: a maintain that
+        began after this write covers it, so when one has finished meanwhile,
+        nothing more is run (None). Under 24 clients forgetting and correcting,
+        each paid for its own full maintain, one after another."""
+        with self._writes_lock:
+            self._writes_done += 1
+            mine = self._writes_done
+        with self._catch_up:
+            if self._maintained_through >= mine:
+                return None
+            with self._writes_lock:
+                through = self._writes_done
+            report = self.maintain()
+            self._maintained_through = through
+            return report
 
     def compact(self, wait: bool = True) -> bool:
         """Compact the store after writes (`compact=False`); False when there was

@@ -27,6 +27,8 @@ class _Workspace(Protocol):
 
     def maintain(self, rebuild: bool = False) -> MaintainReport: ...
 
+    def maintain_after_write(self) -> MaintainReport | None: ...
+
 
 class Tender(Protocol):
     """What every surface can ask to change: `Tending` here, or a running service
@@ -79,7 +81,7 @@ def _reindexed(memory: _Workspace, done: dict[str, Any]) -> dict[str, Any]:
     unavailable, the disk filled meanwhile), `done` saying so: the change is
     made, and an error here would tell the caller it was not."""
     try:
-        memory.maintain()
+        memory.maintain_after_write()
     except StoreUnavailableError as exc:
         done["index"] = (
             f"behind: {exc.message} (the change is made; the next `memory maintain` "

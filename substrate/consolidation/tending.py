@@ -208,7 +208,11 @@ def correct_fact(
         if fold(old.text) == cleaned:
             raise InvalidInputError(f"fact {fact_id} already reads {cleaned!r}; nothing changed")
         new = FactBullet(
-            entry_id(at, cleaned), at.date(), cleaned, attrs={"via": "correct"}, slot=old.slot
+            _fresh_id(index, at, cleaned, fact_id),
+            at.date(),
+            cleaned,
+            attrs={"via": "correct"},
+            slot=old.slot,
         )
         path, page_text, snapshot = _page(settings, slug, index)
         updated = with_facts(page_text, added=[new], changed=[old.superseded_by(new)])
@@ -264,6 +268,16 @@ def _event(row: dict[str, Any]) -> dict[str, Any]:
         via = row.get("via") or "request"
     keep = ("id", "page", "text", "replaced", "from", "to", "reason", "slot", "superseded_by")
     return {"at": when, "op": op, "via": via, **{k: row[k] for k in keep if row.get(k)}}
+
+
+def _fresh_id(index: PageIndex, at: datetime, text: str, replaced: str) -> str:
+    """The correction's id: the id of its text and minute, unless a fact on some
+    page has it already (the same words corrected onto two facts in one
+    minute), then one that also names the fact it replaces: an id is on one
+    page only."""
+    taken = {i for e in index.entries.values() for i in e.filed}
+    plain = entry_id(at, text)
+    return plain if plain not in taken else entry_id(at, f"{text}\n{replaced}")
 
 
 def _finish_pending(settings: Settings) -> None:

@@ -95,6 +95,21 @@ def test_correct_supersedes_with_the_new_text_dated_now_and_archived(
     assert "correct" in page_ops
 
 
+def test_the_same_words_corrected_onto_two_facts_in_one_minute_get_two_ids(
+    settings: Settings, filed: dict[str, str]
+) -> None:
+    words = "A note on the garden review."
+    one = correct_fact(settings, filed["editor"], words, now=at(8, 5))["fact"]["id"]
+    two = correct_fact(settings, filed["tea"], words, now=at(8, 5))["fact"]["id"]
+    assert one != two
+    ids = [
+        b.entry_id
+        for p in settings.workspace.concepts_dir.rglob("*.md")
+        for b in fact_bullets(p.read_text())
+    ]
+    assert ids.count(one) == 1 and ids.count(two) == 1
+
+
 def test_correct_refuses_a_secret_an_old_fact_and_an_unknown_id(
     settings: Settings, filed: dict[str, str]
 ) -> None:

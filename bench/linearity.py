@@ -1,0 +1,111 @@
+"""Every loop over user text is linear: time as the input doubles.
+
+    python bench/linearity.py [--max-kib 1024] [--repeat 3]
+
+For each learner and extractor that reads a person's text (promotion's
+extractor and detectors, the offline capture extractor, echo stripping, the
+scanner's rules, the profile value check, curation's evidence check, chat
+import's reader, the page-move link rewriter) and each adversarial shape
+(fence lines, bare newlines, one-letter words, our own tags and fixed
+sentences repeated, dotted names, quotes), the input is doubled from 64 KiB
+up to `--max-kib` and timed (best of `--repeat`). Prints a table of seconds
+at the largest size and the worst ratio between consecutive doublings; the
+target is <= 2.5 for every pair (a quadratic loop shows 4).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ingest.chat_import import read_conversations
+from ingest.page_ops import relinked_text
+from substrate.curation.evidence import meaning_problem
+from substrate.curation.statements import durable_statements
+from substrate.profile.values import unsafe_value
+from substrate.promotion import detect, extract_candidates
+from substrate.safety import RULES, strip_echoes
+
+UNIT = 1024
+SHAPES: dict[str, str] = {
+    "fence lines": "```\nx\n",
+    "newlines": "\n",
+    "one-letter words": "a ",
+    "our tags": '<page slug="x" trust="untrusted">\n',
+    "our sentences": "Pages from long-term memory chosen for this turn.\n",
+    "dotted names": "a.b.c.d.e.f.g.h.i.j ",
+    "statements": "I moved to Leeds. I prefer tea. ",
+    "quotes": '"x" ',
+}
+
+
+def _promotion(text: str) -> None:
+    for candidate in extract_candidates(text).candidates:
+        detect(candidate.text)
+
+
+def _import(text: str) -> None:
+    lines = "".join(
+        json.dumps({"session": "s", "role": "user", "text": line or ".", "time": 1.7e9}) + "\n"
+        for line in text[: len(text) // 8].split("\n")
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "history.jsonl"
+        path.write_text(lines or "\n", encoding="utf-8")
+        read_conversations("jsonl", path)
+
+
+READERS: dict[str, Callable[[str], object]] = {
+    "promotion extract + detect": _promotion,
+    "capture extractor": lambda t: durable_statements(t, None),
+    "echo stripping": strip_echoes,
+    "scanner rules": lambda t: RULES.check(t, "import", learned=False),
+    "profile value check": unsafe_value,
+    "curation evidence": lambda t: meaning_problem(t[:4096], [t], ["tea", "leeds"]),
+    "chat import reader": _import,
+    "link rewriter": lambda t: relinked_text("---\nlinks: [" + t + "]\n---\n" + t, "a", "b"),
+}
+
+
+def timed(read: Callable[[str], object], text: str, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        read(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max-kib", type=int, default=1024)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    sizes = []
+    size = 64
+    while size <= args.max_kib:
+        sizes.append(size)
+        size *= 2
+    print(f"| reader | shape | s at {sizes[-1]} KiB | worst ratio per doubling |")
+    print("|---|---|---|---|")
+    worst_all = 0.0
+    for name, read in READERS.items():
+        for shape, unit in SHAPES.items():
+            times = []
+            for kib in sizes:
+                text = (unit * (kib * UNIT // len(unit) + 1))[: kib * UNIT]
+                times.append(timed(read, text, args.repeat))
+            ratios = [b / a for a, b in zip(times, times[1:], strict=False) if a > 0.002]
+            worst = max(ratios, default=1.0)
+            worst_all = max(worst_all, worst)
+            flag = "" if worst <= 2.5 else "  **over 2.5**"
+            print(f"| {name} | {shape} | {times[-1]:.3f} | {worst:.2f}{flag} |")
+    print(f"\nworst ratio over every reader and shape: {worst_all:.2f} (target <= 2.5)")
+
+
+if __name__ == "__main__":
+    main()
