@@ -16,6 +16,7 @@ target is <= 2.5 for every pair (a quadratic loop shows 4).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import tempfile
 import time
@@ -99,7 +100,7 @@ def main() -> None:
             for kib in sizes:
                 text = (unit * (kib * UNIT // len(unit) + 1))[: kib * UNIT]
                 times.append(timed(read, text, args.repeat))
-            ratios = [b / a for a, b in zip(times, times[1:], strict=False) if a > 0.002]
+            ratios = [b / a for a, b in itertools.pairwise(times) if a > 0.002]
             worst = max(ratios, default=1.0)
             worst_all = max(worst_all, worst)
             flag = "" if worst <= 2.5 else "  **over 2.5**"
