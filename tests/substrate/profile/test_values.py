@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from substrate.profile.values import readable_form, unsafe_value
+from substrate.profile.values import FILE_EXTENSIONS, readable_form, unsafe_value
 
 LABEL = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=2, max_size=12).filter(
     lambda s: s[0].isalpha()
 )
 TLD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=10).filter(
-    lambda t: t not in {"js", "ts", "go", "rb", "cs", "fs", "hs", "ex", "jl"}  # code, not a domain
+    lambda t: t not in FILE_EXTENSIONS  # extensions that are no domain: files, by design
 )
 DOT = st.sampled_from([".", "．", "。", "｡", "[.]", "(.)", "{.}", "[dot]", "(dot)"])
 LOOKALIKE = st.sampled_from([{}, {"e": "е", "a": "а", "o": "о", "c": "с"}, {"e": "é", "a": "á"}])
