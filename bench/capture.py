@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib
 import json
 import re
 import statistics
@@ -51,6 +50,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from common import project_module
 from filing import Models, ask, build_pages, load_models, workspace
 from longmemeval import page_text, slug_of, turn_share
 
@@ -62,20 +62,7 @@ from substrate.index import open_search_index
 from substrate.index.use_embedder import shared_use
 from substrate.sessions import open_session_log
 
-
-def chat_import() -> Any:
-    """`ingest.chat_import`: `bench/ingest.py` shadows the `ingest` package from
-    sys.path[0], so the script's own folder is left out while importing it."""
-    here = Path(__file__).resolve().parent
-    saved = sys.path[:]
-    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
-    try:
-        return importlib.import_module("ingest.chat_import")
-    finally:
-        sys.path[:] = saved
-
-
-import_conversations = chat_import().import_conversations
+import_conversations = project_module("ingest.chat_import").import_conversations
 STOP = set(
     "a an the of to in on at for and or is are was were be been i my me you your it this that "
     "with from by as how many much what which who when where did do does have has had".split()

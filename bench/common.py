@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from substrate.index import Embedder, Vectors
 
@@ -106,3 +109,15 @@ def workspace_for(args: argparse.Namespace, tmp: Path) -> Path:
     concepts = open_workspace(root).concepts_dir
     write_pages(concepts, args.pages, random.Random(args.pages), args.words)
     return root
+
+
+def project_module(name: str) -> Any:
+    """A module of the project's `ingest` package: `bench/ingest.py` shadows it
+    from sys.path[0], so this folder is left out while importing it."""
+    here = Path(__file__).resolve().parent
+    saved = sys.path[:]
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path[:] = saved

@@ -8,7 +8,7 @@ scanner's rules, the profile value check, curation's evidence check, chat
 import's reader, the page-move link rewriter) and each adversarial shape
 (fence lines, bare newlines, one-letter words, our own tags and fixed
 sentences repeated, dotted names, quotes), the input is doubled from 64 KiB
-up to `--max-kib` and timed (best of `--repeat`). Prints a table of seconds
+up to `--max-kib` and timed (best of `--repeat`, 5: fewer let a stall read as a jump). Prints a table of seconds
 at the largest size and the worst ratio between consecutive doublings; the
 target is <= 2.5 for every pair (a quadratic loop shows 4).
 """
@@ -23,14 +23,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ingest.chat_import import read_conversations
-from ingest.page_ops import relinked_text
+from common import project_module
+
 from substrate.curation.evidence import meaning_problem
 from substrate.curation.statements import durable_statements
 from substrate.profile.values import unsafe_value
 from substrate.promotion import detect, extract_candidates
 from substrate.safety import RULES, strip_echoes
 
+read_conversations = project_module("ingest.chat_import").read_conversations
+relinked_text = project_module("ingest.page_ops").relinked_text
 UNIT = 1024
 SHAPES: dict[str, str] = {
     "fence lines": "```\nx\n",
@@ -84,7 +86,7 @@ def timed(read: Callable[[str], object], text: str, repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-kib", type=int, default=1024)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     sizes = []
     size = 64
