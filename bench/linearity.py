@@ -8,9 +8,11 @@ scanner's rules, the profile value check, curation's evidence check, chat
 import's reader, the page-move link rewriter) and each adversarial shape
 (fence lines, bare newlines, one-letter words, our own tags and fixed
 sentences repeated, dotted names, quotes), the input is doubled from 64 KiB
-up to `--max-kib` and timed (best of `--repeat`, 5: fewer let a stall read as a jump). Prints a table of seconds
-at the largest size and the worst ratio between consecutive doublings; the
-target is <= 2.5 for every pair (a quadratic loop shows 4).
+up to `--max-kib` and timed (best of `--repeat`). Prints the seconds at the
+largest size, the time ratio per doubling fitted over every size (2 to the
+slope of log time: one stall on this shared machine moves it little) and the
+worst single step; the target is a fitted ratio <= 2.5 everywhere (a
+quadratic loop shows 4).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import tempfile
 import time
 from collections.abc import Callable
@@ -93,8 +96,8 @@ def main() -> None:
     while size <= args.max_kib:
         sizes.append(size)
         size *= 2
-    print(f"| reader | shape | s at {sizes[-1]} KiB | worst ratio per doubling |")
-    print("|---|---|---|---|")
+    print(f"| reader | shape | s at {sizes[-1]} KiB | ratio per doubling (fit) | worst step |")
+    print("|---|---|---|---|---|")
     worst_all = 0.0
     for name, read in READERS.items():
         for shape, unit in SHAPES.items():
@@ -103,11 +106,25 @@ def main() -> None:
                 text = (unit * (kib * UNIT // len(unit) + 1))[: kib * UNIT]
                 times.append(timed(read, text, args.repeat))
             ratios = [b / a for a, b in itertools.pairwise(times) if a > 0.002]
-            worst = max(ratios, default=1.0)
-            worst_all = max(worst_all, worst)
-            flag = "" if worst <= 2.5 else "  **over 2.5**"
-            print(f"| {name} | {shape} | {times[-1]:.3f} | {worst:.2f}{flag} |")
-    print(f"\nworst ratio over every reader and shape: {worst_all:.2f} (target <= 2.5)")
+            fitted = per_doubling(times)
+            worst_all = max(worst_all, fitted)
+            flag = "" if fitted <= 2.5 else "  **over 2.5**"
+            step = max(ratios, default=1.0)
+            print(f"| {name} | {shape} | {times[-1]:.3f} | {fitted:.2f}{flag} | {step:.2f} |")
+    print(f"\nworst fitted ratio per doubling: {worst_all:.2f} (target <= 2.5; quadratic is 4)")
+
+
+def per_doubling(times: list[float]) -> float:
+    """2 to the slope of log2(time) over the doublings (least squares): one
+    stalled measurement moves it little, a quadratic loop shows 4."""
+    points = [(i, math.log2(t)) for i, t in enumerate(times) if t > 0.0005]
+    if len(points) < 2:
+        return 1.0
+    mean_x = sum(x for x, _ in points) / len(points)
+    mean_y = sum(y for _, y in points) / len(points)
+    num = sum((x - mean_x) * (y - mean_y) for x, y in points)
+    den = sum((x - mean_x) ** 2 for x, _ in points)
+    return float(2 ** (num / den))
 
 
 if __name__ == "__main__":

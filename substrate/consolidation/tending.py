@@ -127,7 +127,7 @@ def forget_facts(
             done += rows_
         logged = [{"at": time.time(), "op": "forget", **row} for row in done]
         commit_change(settings, steps, logged)  # the pages and their history, together
-        _views(settings)
+        _views(settings, index)
     return [{k: v for k, v in row.items() if k != "sha256"} for row in done]
 
 
@@ -220,7 +220,7 @@ def correct_fact(
         row = {"at": time.time(), "op": "correct", "id": new.entry_id, "page": slug}
         row |= {"text": cleaned, "replaced": [fact_id], "sha256": content_hash(data)}
         commit_change(settings, [journal.Replace(path, data, snapshot)], [row])
-        _views(settings)
+        _views(settings, index)
     archive_fact(settings, at, cleaned, new.entry_id or "")
     return {"page": slug, "fact": fact_json(new), "replaced": fact_json(old.superseded_by(new))}
 
@@ -301,8 +301,10 @@ def _page(settings: Settings, slug: str, index: PageIndex) -> tuple[Path, str, F
     return path, text, snapshot
 
 
-def _views(settings: Settings) -> None:
-    update_essentials(settings, load_page_index(settings.workspace))
+def _views(settings: Settings, index: PageIndex) -> None:
+    """The views after a change that added or removed no page: `index` (loaded
+    under the same lock) still names every page, and the views read the files."""
+    update_essentials(settings, index)
 
 
 def _several(what: str, matches: Sequence[FactMatch]) -> str:
