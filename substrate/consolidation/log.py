@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -24,6 +25,7 @@ from substrate.safety import (
     append_bytes,
     hold_lock,
     journal,
+    read_file_at,
     read_text_file,
     write_atomic,
 )
@@ -118,13 +120,36 @@ def decisions(settings: Settings, entry_id: str) -> list[dict[str, Any]]:
 
 
 def rows(settings: Settings) -> list[dict[str, Any]]:
-    """Every logged row, oldest first (a line torn by a crash is skipped)."""
+    """Every logged row, oldest first (a line torn by a crash is skipped). The
+    log only grows between compactions, so a process reads only what was
+    appended since it last read (a compaction makes a new file: read whole);
+    every maintain after a forget asks, and 5,000 rows parsed each time cost it."""
+    path = log_path(settings)
+    with _ROWS_LOCK:
+        ino, offset, known = _ROWS.get(path, (None, 0, []))
     try:
-        text = read_text_file(log_path(settings), MAX_FILE_BYTES) or ""
-    except (OSError, UnicodeDecodeError, InvalidInputError):
+        data, now_ino, size = read_file_at(path, MAX_FILE_BYTES, offset if ino is not None else 0)
+    except FileNotFoundError:
         return []
+    except (OSError, InvalidInputError):
+        return []
+    if ino is not None and (now_ino != ino or size < offset):  # compacted, replaced, cut
+        data, now_ino, _ = read_file_at(path, MAX_FILE_BYTES, 0)
+        offset, known = 0, []
+    whole = data[: data.rfind(b"\n") + 1]
+    found = list(known) + _parsed(whole)
+    with _ROWS_LOCK:
+        _ROWS[path] = (now_ino, offset + len(whole), found)
+    return list(found)
+
+
+_ROWS: dict[Path, tuple[int | None, int, list[dict[str, Any]]]] = {}
+_ROWS_LOCK = threading.Lock()
+
+
+def _parsed(data: bytes) -> list[dict[str, Any]]:
     found = []
-    for line in text.splitlines():
+    for line in data.decode("utf-8", "replace").splitlines():
         try:
             row = json.loads(line)
         except ValueError:

@@ -43,11 +43,19 @@ from substrate.pages import (
     fact_bullets,
     fold,
     load_page_index,
+    path_for_slug,
     validate_slug,
     with_facts,
 )
 from substrate.pages.facts import FORGOTTEN, is_entry_id
-from substrate.safety import FileSnapshot, checked_text, hold_lock, journal, read_text_snapshot
+from substrate.safety import (
+    FileSnapshot,
+    checked_text,
+    hold_lock,
+    journal,
+    read_bytes_snapshot,
+    read_text_snapshot,
+)
 
 LOCK_TIMEOUT_S = 60.0
 LISTED = 10  # matches named in a refusal
@@ -144,16 +152,22 @@ def note_hand_edits(settings: Settings, pages: Sequence[str]) -> list[str]:
         where = row.get("to") or row.get("page")
         if isinstance(sha, str) and isinstance(where, str):
             last[where] = sha
-    index = load_page_index(settings.workspace)
-    edited = [
-        slug
-        for slug in pages
-        if slug in last and slug in index.entries and index.entries[slug].content_hash != last[slug]
-    ]
+    now = {slug: _file_hash(settings, slug) for slug in pages if slug in last}
+    edited = [slug for slug, sha in now.items() if sha is not None and sha != last[slug]]
     for slug in edited:
         row = {"at": time.time(), "op": "hand_edit", "page": slug, "via": "seen by maintain"}
-        record_change(settings, {**row, "sha256": index.entries[slug].content_hash})
+        record_change(settings, {**row, "sha256": now[slug]})
     return edited
+
+
+def _file_hash(settings: Settings, slug: str) -> str | None:
+    """A page's content hash read from its file (the few pages a maintain just
+    re-indexed: no walk of every page for them)."""
+    try:
+        data = read_bytes_snapshot(path_for_slug(settings.workspace.concepts_dir, slug))[0]
+    except (OSError, InvalidInputError):
+        return None
+    return None if data is None else content_hash(data)
 
 
 def _retract(
