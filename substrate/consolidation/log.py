@@ -14,6 +14,7 @@ import os
 import threading
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -122,29 +123,53 @@ def decisions(settings: Settings, entry_id: str) -> list[dict[str, Any]]:
 def rows(settings: Settings) -> list[dict[str, Any]]:
     """Every logged row, oldest first (a line torn by a crash is skipped). The
     log only grows between compactions, so a process reads only what was
-    appended since it last read (a compaction makes a new file: read whole);
-    every maintain after a forget asks, and 5,000 rows parsed each time cost it."""
+    appended since it last read, after checking that the bytes it read last
+    are still there (a compaction makes a new file, and a hand edit changes
+    them: either is read whole); every maintain after a forget asks, and
+    5,000 rows parsed each time cost it."""
     path = log_path(settings)
     with _ROWS_LOCK:
-        ino, offset, known = _ROWS.get(path, (None, 0, []))
+        seen = _ROWS.get(path)
     try:
-        data, now_ino, size = read_file_at(path, MAX_FILE_BYTES, offset if ino is not None else 0)
-    except FileNotFoundError:
-        return []
+        found = _read_on(path, seen) if seen is not None else None
+        if found is None:
+            found = _read_on(path, _Seen(0, 0, b"", []))
     except (OSError, InvalidInputError):
         return []
-    if ino is not None and (now_ino != ino or size < offset):  # compacted, replaced, cut
-        data, now_ino, _ = read_file_at(path, MAX_FILE_BYTES, 0)
-        offset, known = 0, []
-    whole = data[: data.rfind(b"\n") + 1]
-    found = list(known) + _parsed(whole)
+    assert found is not None
     with _ROWS_LOCK:
-        _ROWS[path] = (now_ino, offset + len(whole), found)
-    return list(found)
+        _ROWS[path] = found
+    return list(found.rows)
 
 
-_ROWS: dict[Path, tuple[int | None, int, list[dict[str, Any]]]] = {}
+@dataclass(frozen=True)
+class _Seen:
+    """How far a process read the log: the inode, the offset after the last
+    whole line, the bytes just before it, and the rows so far."""
+
+    ino: int
+    offset: int
+    tail: bytes
+    rows: list[dict[str, Any]]
+
+
+_ROWS: dict[Path, _Seen] = {}
 _ROWS_LOCK = threading.Lock()
+_TAIL = 64
+
+
+def _read_on(path: Path, seen: _Seen) -> _Seen | None:
+    """`seen` extended by what was appended since; None when the file is no
+    longer the one `seen` describes."""
+    start = max(0, seen.offset - len(seen.tail))
+    data, ino, _ = read_file_at(path, MAX_FILE_BYTES, start)
+    if seen.offset and (ino != seen.ino or not data.startswith(seen.tail)):
+        return None
+    new = data[len(seen.tail) if seen.offset else 0 :]
+    whole = new[: new.rfind(b"\n") + 1]
+    offset = seen.offset + len(whole)
+    kept = (seen.tail + whole)[-_TAIL:]
+    return _Seen(ino, offset, kept, seen.rows + _parsed(whole))
 
 
 def _parsed(data: bytes) -> list[dict[str, Any]]:
