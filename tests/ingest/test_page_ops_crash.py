@@ -73,6 +73,14 @@ def check(settings: Settings, facts: int) -> None:
     assert len(ids) >= facts
 
 
+def file_people(settings: Settings) -> None:
+    """One page per person, each with one filed fact."""
+    settings.workspace.config_path.write_text("[memory.substrate]\nscanner_detector = false\n")
+    for name in PEOPLE:
+        remember(settings, f"My friend {name.title()} lives in Porto.", [f"people/{name}"])
+    consolidate_all(settings)
+
+
 def check_history(settings: Settings) -> None:
     """What `memory history` tells (read as a person would, after the kill) is
     where the pages are: replaying its moves, deletes and restores from the
@@ -116,10 +124,7 @@ def check_history(settings: Settings) -> None:
 def test_kill_9_in_corrections_moves_and_deletes_leaves_every_page_whole_and_once(
     settings: Settings,
 ) -> None:
-    settings.workspace.config_path.write_text("[memory.substrate]\nscanner_detector = false\n")
-    for name in PEOPLE:
-        remember(settings, f"My friend {name.title()} lives in Porto.", [f"people/{name}"])
-    consolidate_all(settings)
+    file_people(settings)
     check(settings, len(PEOPLE))
     rng = random.Random(7)
     for _ in range(12):
@@ -164,10 +169,7 @@ move_page(settings, "friends/anika", "people/anika")
 def test_a_kill_just_before_or_after_each_rename_leaves_history_and_files_in_agreement(
     settings: Settings,
 ) -> None:
-    settings.workspace.config_path.write_text("[memory.substrate]\nscanner_detector = false\n")
-    for name in PEOPLE:
-        remember(settings, f"My friend {name.title()} lives in Porto.", [f"people/{name}"])
-    consolidate_all(settings)
+    file_people(settings)
     for nth in (1, 2, 3, 4):
         for when in ("before", "after"):
             done = subprocess.run(

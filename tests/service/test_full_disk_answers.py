@@ -13,22 +13,18 @@ import pytest
 
 from service.memory import Memory
 from service.settings_loader import build_settings
-from substrate import init_workspace
 from substrate.errors import DiskFullError
 from substrate.index import EdgeStore, SearchIndex
 from tests.embedders import HashingEmbedder
 from tests.mounts import fill, tiny_disk
+from tests.service.test_full_disk import workspace_on
 
 PAGE = "---\ntitle: Lisbon\n---\nThe family lives in Lisbon near the river. See [[trip]].\n"
 TRIP = "---\ntitle: Trip\nlinks: [lisbon]\n---\nA trip to [[lisbon]].\n"
 
 
 def memory_on(disk: Path) -> Memory:
-    root = disk / "ws"
-    init_workspace(root)
-    (root / "config.toml").write_text(
-        "[memory.v3]\nlive = true\n[memory.substrate]\nscanner_detector = false\n"
-    )
+    root = workspace_on(disk)
     (root / "memory" / "concepts" / "lisbon.md").write_text(PAGE)
     (root / "memory" / "concepts" / "trip.md").write_text(TRIP)
     settings = build_settings(root)
