@@ -118,6 +118,9 @@ class _Doc:
     quarantine: str | None = None
 
 
+SWEEP_EVERY_S = 60.0
+
+
 class Maintenance:
     """Maintains one collection for a `SearchIndex`: `embedders` by vector name
     (`dense` also sets the chunk size); `identity` is asked only when a maintain
@@ -143,6 +146,7 @@ class Maintenance:
         self.stats_path = index_dir / "bm25-stats.json"
         self.saved: Bm25Stats | None = None  # the statistics the last maintain wrote
         self._indexed: dict[str, str] | None = None  # slug -> content hash, as last maintained
+        self._swept_at = float("-inf")  # when this process last swept temp files
         self._capabilities: set[str] = set()
 
     def _dims(self) -> dict[str, int]:
@@ -231,7 +235,12 @@ class Maintenance:
     def _sweep_temps(self) -> None:
         """Temp files a killed writer left in every folder the service writes: the
         derived state, and all of `memory/` (pages, buffer, archive, profile,
-        conversations, trash); links are not followed."""
+        conversations, trash); links are not followed. At most once a minute: a
+        temp file is stale only after an hour, and a forget is followed by a
+        maintain, which should not list every folder each time."""
+        if time.monotonic() - self._swept_at < SWEEP_EVERY_S:
+            return
+        self._swept_at = time.monotonic()
         ws = self._settings.workspace
         folders = [ws.state_dir]
         if ws.state_dir.is_dir():
