@@ -33,7 +33,7 @@ import contextlib
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -172,6 +172,8 @@ class Memory(Tending):
         self._writes_lock = threading.Lock()
         self._writes_done = 0
         self._maintained_through = 0
+        self._written_pages: set[str] = set()
+        self._written_anything = False
         self._catch_up = threading.Lock()
         self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
         self.needs_compaction = False
@@ -337,9 +339,11 @@ class Memory(Tending):
         except OSError as exc:
             return Ingested(report, index_error=f"{exc.strerror or exc}")
 
-    def maintain(self, rebuild: bool = False) -> MaintainReport:
+    def maintain(
+        self, rebuild: bool = False, only: Collection[str] | None = None
+    ) -> MaintainReport:
         """The index brought up to the pages (one writer at a time), then the card's
-        view of the pages refreshed."""
+        view of the pages refreshed. `only`: the pages a change just wrote."""
         self._maintain_on_open = False
         index = self.index
         with self._index_lock, self.progress("embedding chunks") as bar:
@@ -348,6 +352,7 @@ class Memory(Tending):
                 rebuild=rebuild,
                 optimize=self._compact,
                 progress=self._checked(bar),
+                only=only,
             )
             if not self._compact and (report.embedded or report.deleted or report.rebuilt):
                 self.needs_compaction = True
@@ -359,21 +364,36 @@ class Memory(Tending):
             self._injector.refresh_pages()
         return report
 
-    def maintain_after_write(self) -> MaintainReport | None:
-        """The index brought up to a write this thread just finished, sharing one
-        maintain with the writes that finished alongside it: a maintain that
-        began after this write covers it, so when one has finished meanwhile,
-        nothing more is run (None). Under 24 clients forgetting and correcting,
-        each paid for its own full maintain, one after another."""
+    def maintain_after_write(self, pages: Collection[str] | None = None) -> MaintainReport | None:
+        """The index brought up to a write this thread just finished (to `pages`,
+        or to anything when None), sharing one maintain with the writes that
+        finished alongside it: a maintain that began after this write covers
+        it, so when one has finished meanwhile, nothing more is run (None).
+        Under 24 clients forgetting and correcting, each paid for its own full
+        maintain, one after another. When every covered write named its pages,
+        the maintain reads those pages alone."""
         with self._writes_lock:
             self._writes_done += 1
             mine = self._writes_done
+            if pages is None:
+                self._written_anything = True
+            else:
+                self._written_pages.update(pages)
         with self._catch_up:
             if self._maintained_through >= mine:
                 return None
             with self._writes_lock:
                 through = self._writes_done
-            report = self.maintain()
+                only = None if self._written_anything else set(self._written_pages)
+                self._written_pages.clear()
+                self._written_anything = False
+            try:
+                report = self.maintain(only=only)
+            except BaseException:
+                with self._writes_lock:  # the next maintain takes them up
+                    self._written_anything |= only is None
+                    self._written_pages.update(only or ())
+                raise
             self._maintained_through = through
             return report
 

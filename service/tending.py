@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Protocol
 
 from substrate import InvalidInputError, NotFoundError, Settings, StoreUnavailableError
@@ -27,7 +28,9 @@ class _Workspace(Protocol):
 
     def maintain(self, rebuild: bool = False) -> MaintainReport: ...
 
-    def maintain_after_write(self) -> MaintainReport | None: ...
+    def maintain_after_write(
+        self, pages: Collection[str] | None = None
+    ) -> MaintainReport | None: ...
 
 
 class Tender(Protocol):
@@ -76,12 +79,15 @@ def _room(settings: Settings) -> None:
     require_room(settings.workspace.memory_dir, WRITE_ROOM, "a change of memory/")
 
 
-def _reindexed(memory: _Workspace, done: dict[str, Any]) -> dict[str, Any]:
-    """`done` after the index caught up, or, when it could not (the store is
-    unavailable, the disk filled meanwhile), `done` saying so: the change is
-    made, and an error here would tell the caller it was not."""
+def _reindexed(
+    memory: _Workspace, done: dict[str, Any], pages: Collection[str] | None = None
+) -> dict[str, Any]:
+    """`done` after the index caught up (with `pages`: the only pages the change
+    wrote), or, when it could not (the store is unavailable, the disk filled
+    meanwhile), `done` saying so: the change is made, and an error here would
+    tell the caller it was not."""
     try:
-        memory.maintain_after_write()
+        memory.maintain_after_write(pages)
     except StoreUnavailableError as exc:
         done["index"] = (
             f"behind: {exc.message} (the change is made; the next `memory maintain` "
@@ -119,7 +125,7 @@ class Tending:
             facts = []
         content = facts[0]["text"] if len(facts) == 1 and not files else what
         done = {"forgot": what, "content": content, "files": files, "facts": facts}
-        return _reindexed(self, done) if facts else done
+        return _reindexed(self, done, {f["page"] for f in facts}) if facts else done
 
     def correct(self: _Workspace, fact_id: str, text: str) -> dict[str, Any]:
         """Supersede a page fact with the corrected text (scanned, dated now)."""
@@ -127,7 +133,7 @@ class Tending:
 
         _room(self.settings)
         done = correct_fact(self.settings, fact_id, text)
-        return _reindexed(self, done)
+        return _reindexed(self, done, {done["page"]})
 
     def history(self: _Workspace, what: str) -> dict[str, Any]:
         """What changed on a page, or about a fact, and through what."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,7 +52,7 @@ from substrate.index.store import DENSE, DENSE_ML, HISTORY, IndexPoint, VectorSt
 from substrate.index.unit_vectors import Page, UnitVectors
 from substrate.pages.fact_section import split_facts
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
-from substrate.pages.page_index import PageEntry, PageIndex, load_page_index
+from substrate.pages.page_index import PageEntry, PageIndex, load_page_index, page_entries
 from substrate.safety.safe_files import sweep_stale_temps
 
 Progress = Callable[[int, int], None]
@@ -159,10 +159,13 @@ class Maintenance:
         rebuild: bool = False,
         progress: Progress | None = None,
         optimize: bool = True,
+        only: Collection[str] | None = None,
     ) -> MaintainReport:
         """Bring the index up to the pages. `optimize=False` leaves compacting
         the store to a later `optimize()`: Qdrant Edge holds the GIL while it
-        compacts, which would freeze a serving process's other threads."""
+        compacts, which would freeze a serving process's other threads. `only`:
+        the pages a change just wrote, read alone instead of walking every page
+        (a forget or a correction; the next full maintain sees the rest)."""
         started = time.perf_counter()
         self._sweep_temps()
         check_free_space(self._settings.workspace.state_dir)
@@ -182,7 +185,10 @@ class Maintenance:
             if state.get("complete") is False:
                 self._drop_unclaimed(indexed)  # a run killed half way left them
             stats = self._load_stats(list(indexed))
-        wanted, changed = self._changed_docs(capabilities, indexed)
+        if only is not None and not rebuilt:
+            wanted, changed = self._changed_only(only, indexed)
+        else:
+            wanted, changed = self._changed_docs(capabilities, indexed)
         deleted = [slug for slug in indexed if slug not in wanted]
         touched = [*deleted, *(d.slug for d in changed if d.slug in indexed)]
         if touched or (changed and not rebuilt):
@@ -286,6 +292,21 @@ class Maintenance:
                         cap.slug, cap.title, "capability", digest, None, None, None, None, cap.text
                     )
                 )
+        return wanted, changed
+
+    def _changed_only(
+        self, slugs: Collection[str], indexed: dict[str, list[Any]]
+    ) -> tuple[set[str], list[_Doc]]:
+        """`_changed_docs` for these pages alone: every other indexed slug
+        (capabilities too) is wanted as it stands."""
+        entries = page_entries(self._settings.workspace, slugs)
+        concepts = self._settings.workspace.concepts_dir
+        wanted = {s for s in indexed if s not in entries} | {s for s, e in entries.items() if e}
+        changed = [
+            _page_doc(e, concepts)
+            for e in entries.values()
+            if e is not None and not _same(indexed.get(e.slug), e.content_hash)
+        ]
         return wanted, changed
 
     def _forget(self, slugs: list[str], stats: Bm25Stats) -> None:

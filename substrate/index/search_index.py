@@ -10,7 +10,7 @@ to their Arabic spellings (`name_keys`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -70,12 +70,14 @@ class SearchIndex:
         rebuild: bool = False,
         progress: Progress | None = None,
         optimize: bool = True,
+        only: Collection[str] | None = None,
     ) -> MaintainReport:
         """Bring the index up to the pages. `optimize=False` leaves compacting
         the store to a later `optimize()`: Qdrant Edge holds the GIL while it
-        compacts, which would freeze a serving process's other threads."""
+        compacts, which would freeze a serving process's other threads. `only`:
+        just these pages (what a change wrote; no walk of every page)."""
         report = self._maintenance.maintain(
-            capabilities, rebuild=rebuild, progress=progress, optimize=optimize
+            capabilities, rebuild=rebuild, progress=progress, optimize=optimize, only=only
         )
         if self._maintenance.saved is not None:
             self._stats = self._maintenance.saved

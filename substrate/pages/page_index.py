@@ -14,7 +14,7 @@ import json
 import multiprocessing
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -188,6 +188,23 @@ def scan_all(jobs: list[tuple[str, str, int, int]]) -> list[Scanned]:
         return [_scan_file(*job) for job in jobs]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         return list(pool.map(_scan_job, jobs, chunksize=256))
+
+
+def page_entries(workspace: Workspace, slugs: Iterable[str]) -> dict[str, PageEntry | None]:
+    """These pages' entries read from their files alone (None: gone, or not a page
+    that parses): what a change that wrote only them needs, without a walk of
+    every page."""
+    concepts = str(workspace.concepts_dir)
+    out: dict[str, PageEntry | None] = {}
+    for slug in slugs:
+        rel = f"{slug}.md"
+        try:
+            st = os.stat(os.path.join(concepts, rel), follow_symlinks=False)
+        except OSError:
+            out[slug] = None
+            continue
+        out[slug] = _scan_file(concepts, rel, st.st_mtime_ns, st.st_size).entry
+    return out
 
 
 def load_page_index(workspace: Workspace) -> PageIndex:

@@ -111,6 +111,21 @@ def test_deleted_page_leaves_the_index(index: SearchIndex, settings: Settings) -
     assert all(h.slug != "people/sam" for h in index.search("allergic shellfish EpiPen", k=10))
 
 
+def test_maintain_of_named_pages_reads_them_alone(
+    index: SearchIndex, settings: Settings, write_page: PageWriter
+) -> None:
+    index.maintain()
+    write_page("notes/tea", "---\ntitle: Tea\n---\nAlice now drinks rooibos with honey.")
+    write_page("places/lisbon", "---\ntitle: Lisbon\n---\nThe family moved to Porto.")
+    (settings.workspace.concepts_dir / "people/sam.md").unlink()
+    report = index.maintain(only={"notes/tea", "people/sam"})
+    assert (report.embedded, report.deleted, report.pages) == (1, 1, ("notes/tea",))
+    assert index.search("rooibos honey", k=3)[0].slug == "notes/tea"
+    assert all(h.slug != "people/sam" for h in index.search("allergic shellfish EpiPen", k=10))
+    assert index.search("Hybrid search launch", k=3)[0].slug == "projects/atlas"
+    assert index.maintain().pages == ("places/lisbon",)  # a full maintain sees the rest
+
+
 def test_capabilities_are_excluded_unless_asked_for(index: SearchIndex) -> None:
     caps = [
         Capability(
