@@ -40,14 +40,15 @@ from __future__ import annotations
 
 import unicodedata
 
-from substrate.safety import linear
+from substrate.safety import CONFUSABLES, linear
 
-# Look-alike letters a host or a tool name is spelled with to pass a check
-# (Unicode's confusables for Latin, the ones seen in homoglyph domains).
-_LOOKALIKES = str.maketrans(
-    "аеорсухіјѕԁɡӏкмтвнАЕОРСУХІЈЅКМТВНαεοριυνκτχΑΕΟΡΙΥΝΚΤΧΒΜ",
-    "aeopcyxijsdglkmtbhAEOPCYXIJSKMTBHaeopiuvktxAEOPIYNKTXBM",
-)
+# Look-alike letters a host or a tool name is spelled with to pass a check: the
+# scanner's table (lower case, read after case folding), with the capitals of
+# each pair, since this check keeps the text's case for what it names.
+_LOOKALIKES = {
+    **CONFUSABLES,
+    **{ord(chr(k).upper()): v.upper() for k, v in CONFUSABLES.items() if chr(k).upper() != chr(k)},
+}
 # Marks that read as a dot once rendered (NFKC takes the full-width ones).
 _DOTS = str.maketrans({"。": ".", "｡": ".", "︒": ".", "﹒": ".", "۔": ".", "٫": "."})
 _BRACKETED_DOT = linear(r"(?i)\s?[\[({<]\s*(?:\.|dot)\s*[\])}>]\s?")

@@ -39,6 +39,7 @@ from substrate.safety.safe_files import (
     write_many_atomic,
 )
 from substrate.safety.scanner import (
+    CONFUSABLES,
     RULES,
     SOURCES,
     DeferredDetector,
@@ -51,6 +52,7 @@ from substrate.safety.space import WRITE_ROOM, require_room
 
 __all__ = [
     "BLOCK_TAGS",
+    "CONFUSABLES",
     "DOTALL",
     "IGNORECASE",
     "MAX_FILE_BYTES",

@@ -47,7 +47,7 @@ from substrate.safety.scanner.findings import Finding, quoted, rx
 from substrate.safety.scanner.injection import injection
 from substrate.safety.scanner.instructions import instruction
 from substrate.safety.scanner.invisible import invisible, strip_harmless
-from substrate.safety.scanner.normalize import fold_lines, mixed_script_word, views
+from substrate.safety.scanner.normalize import CONFUSABLES, fold_lines, mixed_script_word, views
 from substrate.safety.scanner.structure import memory_tag, role_marker
 
 POLICIES = {
@@ -217,6 +217,7 @@ RULES = Scanner()  # the rules alone: what a process without the model uses
 
 __all__ = [
     "ACTIONS",
+    "CONFUSABLES",
     "HOLDING",
     "POLICIES",
     "QUARANTINABLE",
