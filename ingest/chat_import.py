@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from substrate import InvalidInputError
-from substrate.safety import read_regular_file
+from substrate.safety import read_regular_file, surrogate_offset
 from substrate.sessions import LoggedMessage, NewMessage, SessionLog
 
 FORMATS = ("chatgpt", "claude", "jsonl")
@@ -136,18 +136,17 @@ def import_conversations(
         done.sessions += 1
         done.messages += len(conversation.messages)
         row = log.session(conversation.session)
-        have = Counter(_identity(m) for m in log.messages(conversation.session)) if row else None
-        new = _not_logged(conversation.messages, have or Counter())
+        logged = log.messages(conversation.session) if row is not None else []
+        new = _not_logged(conversation.messages, Counter(_identity(m) for m in logged))
         done.already += len(conversation.messages) - len(new)
         if row is None:
             done.new_sessions.append(conversation.session)
+        ids = [m.id for m in logged]
         if new and not dry_run:
             started = conversation.messages[0].at or 0.0
-            log.append(conversation.session, new, started)
-        if not dry_run:
-            logged = log.messages(conversation.session)
-            if logged and log.capture_cursor(conversation.session) < logged[-1].id:
-                done.touched.append(conversation.session)
+            ids += log.append(conversation.session, new, started)
+        if ids and not dry_run and log.capture_cursor(conversation.session) < ids[-1]:
+            done.touched.append(conversation.session)
         done.appended += len(new)
         if progress is not None:
             progress(n, len(conversations))
@@ -228,7 +227,7 @@ def _chatgpt(item: dict[str, Any], where: str, check: Checks) -> tuple[Conversat
         raise InvalidInputError(f"{where}: a ChatGPT conversation has an id and a mapping")
     where = f"{where} ({check.text(ident, f'{where}.id')[:60]})"
     for key, node in mapping.items():
-        _check_node(key, node, f"{where}.mapping[{key[:60]!r}]")
+        _check_node(node, f"{where}.mapping[{key[:60]!r}]")
     fallback = item.get("create_time")
     conversation = Conversation(f"import:chatgpt:{ident}")
     skipped = 0
@@ -260,7 +259,7 @@ def _chatgpt(item: dict[str, Any], where: str, check: Checks) -> tuple[Conversat
     return conversation, skipped
 
 
-def _check_node(key: Any, node: Any, where: str) -> None:
+def _check_node(node: Any, where: str) -> None:
     if not isinstance(node, dict):
         raise InvalidInputError(f"{where}: expected an object")
     parent, children, message = node.get("parent"), node.get("children"), node.get("message")
@@ -358,12 +357,11 @@ class Checks:
             return ""
         if not isinstance(value, str) or (not value and not empty):
             raise InvalidInputError(f"{where}: must be a non-empty string")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
+        bad = surrogate_offset(value)
+        if bad is not None:
             raise InvalidInputError(
-                f"{where}: not valid UTF-8 text (a lone surrogate at character {exc.start})"
-            ) from None
+                f"{where}: not valid UTF-8 text (a lone surrogate at character {bad})"
+            )
         return value
 
     def time(self, value: Any, where: str) -> float:

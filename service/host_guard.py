@@ -16,11 +16,12 @@ route added later is covered without knowing it.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
+
+from service.discovery import is_loopback
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -28,16 +29,16 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 ANY_HOST = "*"
 OPEN_PATHS = frozenset({"/healthz"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def allowed_hosts(bound: str, configured: Iterable[str] = ()) -> frozenset[str]:
-    """The names a request may use: loopback always, the bound address when it
-    is a real one (not a wildcard), and what the operator configured."""
-    names = set(LOOPBACK_NAMES)
+    """The names a request may use besides loopback's (always answered): the
+    bound address when it is a real one (not a wildcard), and what the operator
+    configured."""
+    names: set[str] = set()
     host = bound.strip().strip("[]").lower()
     if host and host not in ("0.0.0.0", "::"):
         names.add(host)
@@ -61,12 +62,7 @@ def host_name(authority: str) -> str:
 
 
 def is_allowed(name: str, allowed: frozenset[str]) -> bool:
-    if ANY_HOST in allowed or name in allowed:
-        return True
-    try:  # every 127.x.y.z is this machine too
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
+    return ANY_HOST in allowed or name in allowed or is_loopback(name)
 
 
 class HostGuard:

@@ -15,6 +15,7 @@ from typing import Any
 
 from service.memory import Memory
 from substrate import StoreUnavailableError
+from substrate.errors import from_os_error
 from substrate.safety import WRITE_ROOM, require_room
 
 
@@ -42,8 +43,8 @@ def import_history(memory: Memory, fmt: str, path: Path, dry_run: bool = False) 
                     else:
                         captured = capture_session(memory.settings, log, client, session, now)
                 except (StoreUnavailableError, OSError) as exc:
-                    why = exc.message if isinstance(exc, StoreUnavailableError) else str(exc)
-                    stopped = f"stopped at session {n} of {len(done.touched)}: {why}"
+                    typed = from_os_error(exc) if isinstance(exc, OSError) else exc
+                    stopped = f"stopped at session {n} of {len(done.touched)}: {typed.message}"
                     break
                 done.capture.append(captured)
                 bar(n, len(done.touched))

@@ -11,7 +11,7 @@ content words the spans hold (`extract.substance_problem`), the evidence
 must agree with the fact in three more ways:
 
 - **fragments never add up**: a one-word span vouches for nothing, and the
-  best single span must carry at least half of what the fact says;
+  best single span must carry more than half of what the fact says;
 - **polarity**: the spans and the fact negate the same number of times, up
   to parity (not, never, don't, no longer, without; dislike, hate, avoid;
   Arabic لا لم لن ما ليس غير بدون أبدا);

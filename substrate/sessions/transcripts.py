@@ -35,6 +35,7 @@ from substrate.safety import (
     append_bytes,
     last_byte,
     read_regular_file,
+    surrogate_offset,
     unlinked_folder,
     write_atomic,
 )
@@ -130,7 +131,7 @@ def record_problem(record: Record) -> str | None:
             return f"{kind} record: {name} is missing or not {types[-1].__name__}"
         if name in _TIMES and not _a_time(value):
             return f"{kind} record: {name} = {value!r} is no time between 1970 and 9999"
-        if isinstance(value, str) and not _utf8(value):
+        if isinstance(value, str) and surrogate_offset(value) is not None:
             return f"{kind} record: {name} is not valid UTF-8 text"
     return None
 
@@ -140,14 +141,6 @@ def _a_time(value: Any) -> bool:
         return 0.0 <= float(value) <= LATEST_EPOCH  # NaN compares false
     except OverflowError:
         return False
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def transcript_files(workspace: Workspace) -> Iterator[tuple[Path, int]]:
