@@ -73,8 +73,10 @@ def record_change(settings: Settings, row: dict[str, Any]) -> None:
 
 
 def changes_journal(settings: Settings) -> Path:
-    """The journal of a change of memory/ and the history row that tells it."""
-    return settings.workspace.state_dir / "tending.journal"
+    """The journal of a change of memory/ and the history row that tells it:
+    under memory/ beside the other journals, since a half-made change it
+    describes cannot be rebuilt if `.substrate/` is deleted."""
+    return settings.workspace.memory_dir / ".changes.journal"
 
 
 def commit_change(
