@@ -9,7 +9,9 @@ edges journal and the conversation files (`lanes.health`), the job queue's
 expired leases, a stale service file, changes a killed writer left half
 done (the journals of `remember` and of the profile), promotion records and
 curation candidates that no longer match the profile files, and links a
-killed page move left to rewrite (`doctor_records`). No model is loaded to
+killed page move left to rewrite (`doctor_records`), views that show what the
+pages no longer hold, pages that do not parse and facts held for review
+(`doctor_memory`). No model is loaded to
 check. On a workspace it cannot write (read-only), the embedded store cannot
 be opened: its checks are skipped and said in `notes`.
 
@@ -19,7 +21,8 @@ rebuilds the collection when it holds orphan points or another model's
 vectors), releases expired leases and removes a dead service's file. The one
 repair that writes under `memory/` finishes a half-done change from its
 journal, as the next writer would have (and the records and links of
-`doctor_records`, which follow the person's files, never change them): the
+`doctor_records`, which follow the person's files, never change them, and the
+views, derived from the pages): the
 change was already decided, and rolling it forward is what makes the buffer
 and archive (or the profile and its records) agree again. While a service
 runs for the workspace it owns the embedded index: the store checks are
@@ -35,6 +38,7 @@ from typing import Any
 
 from lanes.checks import conversation_problems, edges_problems
 from service.discovery import running_service, service_file, stale_service_file
+from service.doctor_memory import DERIVE, derive_views, memory_problems
 from service.doctor_records import FORGET_RECORD, RELINK, record_problems, repair_record
 from service.jobs import JobQueue
 from substrate import Settings, StoreUnavailableError, open_search_index
@@ -100,6 +104,7 @@ def diagnose(settings: Settings) -> Checkup:
     problems += _journal_problems(settings)
     problems += _transcript_problems(settings)
     problems += record_problems(settings, index)
+    problems += memory_problems(settings, index)
     stale = stale_service_file(settings.workspace)
     if stale is not None:
         problems.append(
@@ -137,6 +142,8 @@ def repair(settings: Settings, found: Checkup, maintain: Maintain) -> Checkup:
             _roll_forward(settings, problem.subject[0])
         elif problem.repair in (FORGET_RECORD, RELINK):
             repair_record(settings, problem)
+        elif problem.repair == DERIVE:
+            derive_views(settings, checked_page_index(settings.workspace)[0])
     needs_index = rebuild or any(p.repair == REINDEX for p in found.problems)
     if reindex and not rebuild:
         mark_stale(state_path(corpus.workspace.index_dir), reindex)

@@ -359,7 +359,9 @@ class Memory(Tending):
         if report.pages and not report.rebuilt:
             from substrate.consolidation.tending import note_hand_edits
 
-            note_hand_edits(self.settings, report.pages)
+            edited = note_hand_edits(self.settings, report.pages)
+            if edited:
+                _views_after_hand_edits(self.settings, edited)
         if self._injector is not None:
             self._injector.refresh_pages()
         return report
@@ -530,3 +532,14 @@ class Memory(Tending):
             self._llm.close()
         if self._index is not None:
             self._index.store.close()
+
+
+def _views_after_hand_edits(settings: Settings, pages: list[str]) -> None:
+    """A page a person edited may no longer hold what a view shows (or holds what
+    it should): the views derived again from those pages."""
+    from substrate.consolidation.views import refresh_views
+    from substrate.pages import load_page_index
+    from substrate.safety import hold_lock
+
+    with hold_lock(settings.workspace.consolidation_lock_path, purpose="views"):
+        refresh_views(settings, load_page_index(settings.workspace), changed=pages)

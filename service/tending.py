@@ -118,14 +118,19 @@ class Tending:
             facts = forget_facts(self.settings, what, page, every)
         except NotFoundError:
             if not files:
-                where = f"on page {page!r}" if page else "on any page, nor a line in the profile"
+                where = (
+                    f"on page {page!r}"
+                    if page
+                    else "on any page, in the buffer, nor a line in the profile"
+                )
                 raise NotFoundError(
                     f"nothing to forget: no fact matches {what!r} {where}"
                 ) from None
             facts = []
         content = facts[0]["text"] if len(facts) == 1 and not files else what
         done = {"forgot": what, "content": content, "files": files, "facts": facts}
-        return _reindexed(self, done, {f["page"] for f in facts}) if facts else done
+        pages = {f["page"] for f in facts if f["page"] is not None}
+        return _reindexed(self, done, pages) if pages else done
 
     def correct(self: _Workspace, fact_id: str, text: str) -> dict[str, Any]:
         """Supersede a page fact with the corrected text (scanned, dated now)."""

@@ -31,7 +31,8 @@ def forget(
         print_json(done)
         return
     for fact in done.get("facts", []):
-        click.echo(f"forgot fact {fact['id']} on {fact['page']}: {' '.join(fact['text'].split())}")
+        where = f"on {fact['page']}" if fact["page"] else "in the buffer"
+        click.echo(f"forgot fact {fact['id']} {where}: {' '.join(fact['text'].split())}")
     for name in done.get("files", []):
         click.echo(f"forgot the line from {name}: {done['content']}")
     if "facts" not in done:

@@ -2,7 +2,7 @@
 
 `<info>` shows essentials on every turn, so it carries the current value of
 the user's core slots (name, home, employer, role, phone, e-mail, partner),
-read from their own pages (`me/…`) after each run: the newest current fact of
+read from their own pages (`me/…`) by `views`, after every change: the newest current fact of
 each slot, its day and its page. The section is the one under `SECTION`, up
 to the next `## ` heading; the rest of the file (a person's notes, the LLM
 planner's rewrite) is kept as it is. The write is drift-aware: an edit made
@@ -11,10 +11,9 @@ during the run wins, and the next run rewrites from it.
 
 from __future__ import annotations
 
-from substrate.config import Settings
-from substrate.errors import InvalidInputError, StaleWriteError
-from substrate.pages import FactBullet, PageIndex, fact_bullets, fold, in_words
-from substrate.safety import read_text_file, read_text_snapshot, write_atomic
+from typing import Protocol
+
+from substrate.pages import FactBullet, fact_bullets, fold, in_words
 
 ESSENTIALS = "essentials.md"
 SECTION = "## Now"
@@ -32,17 +31,21 @@ MINE = "me/"
 FACT_CHARS = 200
 
 
-def current_core(settings: Settings, index: PageIndex) -> list[tuple[str, FactBullet, str]]:
+class PageReader(Protocol):
+    """The pages as a change leaves them (`views.Pages`)."""
+
+    def slugs(self) -> set[str]: ...
+
+    def text(self, slug: str) -> str | None: ...
+
+
+def current_core(pages: PageReader) -> list[tuple[str, FactBullet, str]]:
     """(slot, its newest current fact, the page) for each core slot that has one."""
     best: dict[str, tuple[FactBullet, str]] = {}
-    for slug, entry in index.entries.items():
+    for slug in sorted(pages.slugs()):
         if not slug.startswith(MINE):
             continue
-        try:
-            text = read_text_file(settings.workspace.concepts_dir / entry.path) or ""
-        except (OSError, UnicodeDecodeError, InvalidInputError):
-            continue
-        for bullet in fact_bullets(text):
+        for bullet in fact_bullets(pages.text(slug) or ""):
             if bullet.current and bullet.slot in CORE:
                 held = best.get(bullet.slot)
                 if held is None or bullet.day >= held[0].day:
@@ -50,20 +53,10 @@ def current_core(settings: Settings, index: PageIndex) -> list[tuple[str, FactBu
     return [(slot, *best[slot]) for slot in CORE if slot in best]
 
 
-def update_essentials(settings: Settings, index: PageIndex) -> bool:
-    """Rewrite the section from the pages; whether the file changed."""
-    path = settings.workspace.view_path(ESSENTIALS)
-    text, snapshot = read_text_snapshot(path)
-    rows = current_core(settings, index)
-    section = render(rows) if rows else ""
-    updated = with_section(text, section)
-    if updated == text:
-        return False
-    try:
-        write_atomic(path, updated, expected=snapshot)
-    except StaleWriteError:
-        return False
-    return True
+def now_section(text: str, pages: PageReader) -> str:
+    """`text` (the file) with its section derived from `pages`."""
+    rows = current_core(pages)
+    return with_section(text, render(rows) if rows else "")
 
 
 def render(rows: list[tuple[str, FactBullet, str]]) -> str:

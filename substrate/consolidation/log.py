@@ -20,7 +20,9 @@ from typing import Any
 
 from substrate.config import Settings
 from substrate.consolidation.outcome import EntryOutcome
+from substrate.consolidation.views import pages_after, view_steps
 from substrate.errors import InvalidInputError
+from substrate.pages import load_page_index
 from substrate.safety import (
     MAX_FILE_BYTES,
     append_bytes,
@@ -85,13 +87,17 @@ def commit_change(
     """Make a change of memory/ (`steps`: a page replaced, moved into the trash…)
     and log the rows that tell it as one journaled change: a kill anywhere
     leaves both or, once the next writer rolls it forward, both — never a
-    history of a move that did not happen, nor a delete history lost. Call
-    under the consolidation lock."""
+    history of a move that did not happen, nor a delete history lost. The
+    views derived from the pages (`views.view_steps`) join the same change, so
+    no view outlives a forget, a correction or a delete. Call under the
+    consolidation lock."""
     lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     with _log_lock(settings):
         journal.recover(changes_journal(settings))
+        index = load_page_index(settings.workspace)
+        views = view_steps(settings, index, pages_after(settings, steps))
         step = journal.Append(log_path(settings), lines.encode("utf-8"))
-        journal.commit(changes_journal(settings), [*steps, step])
+        journal.commit(changes_journal(settings), [*steps, *views, step])
 
 
 def recover_changes(settings: Settings) -> list[str]:

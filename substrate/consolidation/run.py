@@ -10,8 +10,7 @@ Order, and why nothing is lost or filed twice whatever is killed when:
 3. then trim what was filed or skipped from the buffer, under the buffer
    lock and against the buffer as it is then (a fact remembered meanwhile
    stays); entries whose page was edited by hand meanwhile stay as well;
-4. then the views: `recent.md`, and the current core facts in
-   `essentials.md` read back from the pages just written.
+4. then the views, derived again from the pages just written (`views`).
 A crash between 2 and 3 leaves filed entries in the buffer too; step 1 of the
 next run sees their ids on the pages and trims them without filing again.
 """
@@ -23,14 +22,13 @@ from collections.abc import Callable
 
 from substrate.config import Settings, is_memory_enabled, uses_concept_page_memory
 from substrate.consolidation.deterministic import Batch, DeterministicFiler
-from substrate.consolidation.essentials import ESSENTIALS, update_essentials
 from substrate.consolidation.filters import screen
 from substrate.consolidation.llm_planner import VIEWS, LlmPlanner
 from substrate.consolidation.log import moved_pages, record
 from substrate.consolidation.outcome import ConsolidationOutcome, EntryOutcome
 from substrate.consolidation.plan import Plan
-from substrate.consolidation.views import RECENT, update_recent
-from substrate.consolidation.writer import Writer, bullet_text
+from substrate.consolidation.views import refresh_views
+from substrate.consolidation.writer import Writer
 from substrate.errors import ConfigError, InvalidInputError, MemoryDisabledError
 from substrate.index import SearchIndex, matcher_for
 from substrate.intake import BufferEntry, hold_entries, read_buffer, trim_buffer
@@ -88,10 +86,7 @@ def consolidate(
         )
         after = load_page_index(ws) if written.created or written.updated else index
         if not dry_run:
-            _commit(settings, outcome, batch, marks, clock(), after)
-        wrote = not dry_run and bool(written.created or written.updated)
-        if wrote and update_essentials(settings, after):
-            outcome.views_written.append(ESSENTIALS)
+            _commit(settings, outcome, marks, clock(), after)
         outcome.dangling_links = len(after.dangling_links)
     outcome.remaining = len(read_buffer(settings))
     outcome.seconds = time.perf_counter() - started
@@ -188,7 +183,6 @@ def _batch(settings: Settings, entries: list[BufferEntry], index: PageIndex) -> 
 def _commit(
     settings: Settings,
     outcome: ConsolidationOutcome,
-    batch: list[BufferEntry],
     marks: dict[str, str],
     at: float,
     after: PageIndex,
@@ -198,14 +192,12 @@ def _commit(
     `after`, the pages as this run left them)."""
     hold_entries(settings, marks)
     trim_buffer(settings, {e.id for e in outcome.entries if not e.in_buffer})
-    by_id = {e.id: e for e in batch}
-    filed = [
-        (by_id[e.id].at.date(), bullet_text(by_id[e.id].text, e.page), e.page)
-        for e in outcome.entries
-        if e.status == "filed" and not e.in_buffer and e.id in by_id and e.page
-    ]
-    if update_recent(settings, filed):
-        outcome.views_written.append(RECENT)
     written = {*outcome.pages_created, *outcome.pages_updated}
+    if written:
+        outcome.views_written += [
+            v
+            for v in refresh_views(settings, after, changed=sorted(written))
+            if v not in outcome.views_written
+        ]
     hashes = {s: after.entries[s].content_hash for s in written if s in after.entries}
     record(settings, at, outcome.planner, outcome.entries, hashes)

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from substrate.config import Settings
-from substrate.consolidation.essentials import update_essentials
 from substrate.consolidation.explain import fact_json
 from substrate.consolidation.log import (
     changes_journal,
@@ -35,7 +34,14 @@ from substrate.consolidation.log import (
     rows,
 )
 from substrate.errors import InvalidInputError, LockHeldError, NotFoundError
-from substrate.intake import archive_fact, entry_id
+from substrate.intake import (
+    BufferEntry,
+    archive_fact,
+    buffer_without,
+    entry_id,
+    holding_buffer,
+    read_buffer,
+)
 from substrate.pages import (
     FactBullet,
     PageIndex,
@@ -114,18 +120,27 @@ def forget_facts(
     every: bool = False,
     now: datetime | None = None,
 ) -> list[dict[str, Any]]:
-    """Retract the facts `what` names (several only with `every`); what was forgotten."""
+    """Retract the facts `what` names, on pages and (without `page`) still in the
+    buffer, several only with `every`; what was forgotten. A buffered fact
+    leaves the buffer in the same journaled change (it would otherwise be
+    filed later, and `<info>` shows the buffer meanwhile)."""
     index = load_page_index(settings.workspace)
     matches = find_facts(settings, what, page, index)
-    if not matches:
-        raise NotFoundError(f"no fact on any page matches {what!r}")
-    if len(matches) > 1 and not every:
-        raise InvalidInputError(_several(what, matches))
+    buffered = [] if page is not None else find_buffered(settings, what)
+    named = {m.bullet.entry_id or f"{m.slug}:{m.bullet.key}" for m in matches}
+    named |= {e.id for e in buffered}
+    if not named:
+        raise NotFoundError(f"no fact on any page or in the buffer matches {what!r}")
+    if len(named) > 1 and not every:
+        raise InvalidInputError(_several(what, matches, buffered))
     at = now or datetime.now(UTC)
     done: list[dict[str, Any]] = []
     steps: list[journal.Step] = []
-    with hold_lock(
-        settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="forget"
+    with (
+        hold_lock(
+            settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="forget"
+        ),
+        holding_buffer(settings),
     ):
         recover_changes(settings)
         for slug in dict.fromkeys(m.slug for m in matches):
@@ -133,10 +148,23 @@ def forget_facts(
             step, rows_ = _retract(settings, slug, [i for i in ids if i], at, index)
             steps += [step] if step is not None else []
             done += rows_
+        taken, left = buffer_without(settings, {e.id for e in buffered})
+        steps += [taken] if taken is not None else []
+        done += [{"id": e.id, "page": None, "text": e.text, "buffer": True} for e in left]
         logged = [{"at": time.time(), "op": "forget", **row} for row in done]
-        commit_change(settings, steps, logged)  # the pages and their history, together
-        _views(settings, index)
+        commit_change(settings, steps, logged)  # the pages, their views and history, together
     return [{k: v for k, v in row.items() if k != "sha256"} for row in done]
+
+
+def find_buffered(settings: Settings, what: str) -> list[BufferEntry]:
+    """The buffer entries `what` names, by the rules of `find_facts`: an entry id,
+    else the entries whose text equals it, else those that contain it."""
+    wanted = fold(what).casefold()
+    entries = read_buffer(settings)
+    if is_entry_id(what.strip()):
+        return [e for e in entries if e.id == what.strip()]
+    exact = [e for e in entries if fold(e.text).casefold() == wanted]
+    return exact or [e for e in entries if wanted in fold(e.text).casefold()]
 
 
 def note_hand_edits(settings: Settings, pages: Sequence[str]) -> list[str]:
@@ -234,7 +262,6 @@ def correct_fact(
         row = {"at": time.time(), "op": "correct", "id": new.entry_id, "page": slug}
         row |= {"text": cleaned, "replaced": [fact_id], "sha256": content_hash(data)}
         commit_change(settings, [journal.Replace(path, data, snapshot)], [row])
-        _views(settings, index)
     archive_fact(settings, at, cleaned, new.entry_id or "")
     return {"page": slug, "fact": fact_json(new), "replaced": fact_json(old.superseded_by(new))}
 
@@ -315,18 +342,12 @@ def _page(settings: Settings, slug: str, index: PageIndex) -> tuple[Path, str, F
     return path, text, snapshot
 
 
-def _views(settings: Settings, index: PageIndex) -> None:
-    """The views after a change that added or removed no page: `index` (loaded
-    under the same lock) still names every page, and the views read the files."""
-    update_essentials(settings, index)
-
-
-def _several(what: str, matches: Sequence[FactMatch]) -> str:
-    shown = "; ".join(
-        f"{m.bullet.entry_id} on {m.slug}: {fold(m.bullet.text)[:60]}" for m in matches[:LISTED]
-    )
-    more = f" (and {len(matches) - LISTED} more)" if len(matches) > LISTED else ""
+def _several(what: str, matches: Sequence[FactMatch], buffered: Sequence[BufferEntry]) -> str:
+    named = [f"{m.bullet.entry_id} on {m.slug}: {fold(m.bullet.text)[:60]}" for m in matches]
+    named += [f"{e.id} in the buffer: {fold(e.text)[:60]}" for e in buffered]
+    shown = "; ".join(named[:LISTED])
+    more = f" (and {len(named) - LISTED} more)" if len(named) > LISTED else ""
     return (
-        f"{len(matches)} facts match {what!r}: {shown}{more}; name one by its id, narrow "
+        f"{len(named)} facts match {what!r}: {shown}{more}; name one by its id, narrow "
         "with --page, or forget them all with --all"
     )

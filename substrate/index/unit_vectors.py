@@ -116,6 +116,8 @@ class UnitVectors:
         at = HASH_BYTES + 8
         if len(data) != at + count * 8 + count * dim * 2:
             return None  # torn or of another layout
+        if count == 0:
+            return np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
         keys = np.frombuffer(data, np.int64, count, at)
         vectors = np.frombuffer(data, np.float16, count * dim, at + count * 8)
         return keys, vectors.reshape(count, dim).astype(np.float32)
@@ -141,7 +143,7 @@ class UnitVectors:
         out: dict[str, dict[int, float]] = {}
         for slug, content_hash in pages:
             loaded = self.read(slug, content_hash)
-            if loaded is not None:
+            if loaded is not None and len(loaded[0]):  # a page with no current fact has none
                 keys, vectors = loaded
                 out[slug] = dict(zip(keys.tolist(), (vectors @ q).tolist(), strict=True))
         return out

@@ -19,6 +19,8 @@ from substrate.intake.buffer import (
 from substrate.intake.landing import finish_intake, intake_journal
 from substrate.intake.remember import (
     archive_fact,
+    buffer_without,
+    holding_buffer,
     read_buffer,
     reconcile_archive,
     remember,
@@ -29,12 +31,14 @@ from substrate.intake.review import held_entries, hold_entries, release_entries
 __all__ = [
     "BufferEntry",
     "archive_fact",
+    "buffer_without",
     "entry_id",
     "finish_intake",
     "format_entry",
     "format_timestamp",
     "held_entries",
     "hold_entries",
+    "holding_buffer",
     "intake_journal",
     "parse_at",
     "parse_buffer",

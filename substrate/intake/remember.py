@@ -14,6 +14,8 @@ here: an entry never leaves the buffer before the archive holds it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from substrate.config.settings import Settings
@@ -31,6 +33,7 @@ from substrate.intake.buffer import (
 )
 from substrate.intake.landing import Fact, land, recover_intake
 from substrate.pages.slugs import validate_slug
+from substrate.safety import journal
 from substrate.safety.inputs import checked_text
 from substrate.safety.locks import hold_lock
 from substrate.safety.safe_files import read_text_snapshot, write_atomic
@@ -133,6 +136,32 @@ def trim_buffer(settings: Settings, ids: set[str]) -> int:
             ws.buffer_path, format_buffer(buffer_preamble(buffer), kept), expected=snapshot
         )
     return len(leaving)
+
+
+@contextmanager
+def holding_buffer(settings: Settings) -> Iterator[None]:
+    """The buffer lock, with a half-landed remember finished first: what a change
+    that takes entries out (`buffer_without`) holds until it commits."""
+    with hold_lock(settings.workspace.buffer_lock_path, purpose="buffer"):
+        recover_intake(settings)
+        yield
+
+
+def buffer_without(
+    settings: Settings, ids: set[str]
+) -> tuple[journal.Replace | None, list[BufferEntry]]:
+    """Under `holding_buffer`: the step that takes these entries out of the buffer
+    (for a change that must land with other files: a forget), and the entries.
+    The archive is completed first, as for a trim."""
+    ws = settings.workspace
+    buffer, snapshot = read_text_snapshot(ws.buffer_path)
+    entries = parse_buffer(buffer)
+    leaving = [e for e in entries if e.id in ids]
+    if not leaving:
+        return None, []
+    reconcile_archive(settings, leaving)
+    kept = format_buffer(buffer_preamble(buffer), [e for e in entries if e.id not in ids])
+    return journal.Replace(ws.buffer_path, kept.encode("utf-8"), snapshot), leaving
 
 
 def read_buffer(settings: Settings) -> list[BufferEntry]:

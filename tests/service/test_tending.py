@@ -18,8 +18,9 @@ from service.runtime import Runtime
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, remember
 from substrate.consolidation import consolidate
+from substrate.consolidation.views import stale_views
 from substrate.curation.store import CurationStore
-from substrate.pages import fact_bullets
+from substrate.pages import fact_bullets, load_page_index
 from substrate.promotion import PromotionStore, promote_turn
 from substrate.sessions import NewMessage, open_session_log
 from tests.conftest import PageWriter
@@ -214,3 +215,22 @@ def test_doctor_finishes_the_links_of_a_move_killed_before_it_rewrote_them(
     status, report = doctor(workspace, "--fix")
     assert status == 0, report
     assert "[[people/sam-lee]]" in lisbon.read_text()
+
+
+def test_a_card_after_forgetting_a_pages_last_fact_answers_without_it(
+    workspace: Workspace,
+) -> None:
+    settings = build_settings(workspace.root)
+    remember(settings, "I'm planning a trip to Lisbon in March.")
+    consolidate(settings)
+    rt = runtime(settings)
+    try:
+        rt.memory.maintain()
+        assert "Lisbon" in rt.memory.card("my trip to Lisbon")["memory"]
+        rt.memory.forget("trip to Lisbon")
+        for turn in ("hello", "my trip to Lisbon in March"):
+            card = rt.memory.card(turn)
+            assert "Lisbon" not in card["memory"] + card.get("info", "")
+    finally:
+        rt.close()
+    assert stale_views(settings, load_page_index(settings.workspace)) == []

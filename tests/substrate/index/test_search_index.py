@@ -13,6 +13,7 @@ import pytest
 from substrate import Settings
 from substrate.index import Capability, EdgeStore, SearchIndex, ServerStore, VectorStore
 from substrate.index.chunks import chunk_page, page_text
+from substrate.index.unit_vectors import UnitVectors
 from tests.conftest import PageWriter
 from tests.embedders import HashingEmbedder
 
@@ -439,3 +440,11 @@ def test_a_chunk_of_facts_no_longer_current_ranks_below_the_value_now(
     assert order.index("b/now") < order.index("a/then")  # same words: the current one first
     old = next(h for h in hits if h.slug == "a/then")
     assert old.kind == "page" and "was: I keep my bike" in old.excerpt  # still found, marked
+
+
+def test_a_page_without_units_scores_nothing(tmp_path: Path) -> None:
+    """A page whose facts are all forgotten has no unit: its file holds none,
+    and scoring the page finds nothing instead of failing."""
+    units = UnitVectors(tmp_path / "units")
+    units.write("me/travel", "h1", [], np.zeros((0, 48), dtype=np.float32))
+    assert units.scores(np.ones(48, dtype=np.float32), [("me/travel", "h1")]) == {}
