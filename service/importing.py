@@ -2,9 +2,9 @@
 
 The log is the authority for what was said; pages are learned from it, never
 written from the export directly. Capture runs over the sessions the import
-touched: the model's extractor when a model is configured, else the offline
-extractor. Consolidation then files what capture left in the buffer, like any
-remembered fact.
+touched: the model's extractor when a model is configured and answers, else
+(no model, or one that is down) the offline extractor. Consolidation then
+files what capture left in the buffer, like any remembered fact.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def import_history(memory: Memory, fmt: str, path: Path, dry_run: bool = False) 
     that fills during capture ends the run with what was done said, and the next
     run of the same file captures the rest."""
     from ingest.chat_import import import_conversations
-    from substrate.curation import capture_offline, capture_session
+    from substrate.curation import capture_any
 
     if not dry_run:
         require_room(memory.settings.workspace.memory_dir, WRITE_ROOM, "an import")
@@ -38,10 +38,7 @@ def import_history(memory: Memory, fmt: str, path: Path, dry_run: bool = False) 
         with memory.progress("capturing facts") as bar:
             for n, session in enumerate(done.touched, start=1):
                 try:
-                    if client is None:
-                        captured = capture_offline(memory.settings, log, session, now)
-                    else:
-                        captured = capture_session(memory.settings, log, client, session, now)
+                    captured = capture_any(memory.settings, log, client, session, now)
                 except (StoreUnavailableError, OSError) as exc:
                     typed = from_os_error(exc) if isinstance(exc, OSError) else exc
                     stopped = f"stopped at session {n} of {len(done.touched)}: {typed.message}"

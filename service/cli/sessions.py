@@ -76,6 +76,43 @@ def sessions_show(
         click.echo(f"[{_when(m.at)}] {m.role}{direct}: {m.text}")
 
 
+@sessions.command("explain")
+@group_workspace_option
+@group_json_option
+@click.argument("session_id")
+@click.pass_context
+def sessions_explain(
+    ctx: click.Context, workspace: Path | None, as_json: bool | None, session_id: str
+) -> None:
+    """Each user turn of SESSION_ID: what capture takes from it, what it skips
+    (quoted, forwarded, pasted, given to transform, code, reported speech, not a
+    lasting statement) and why."""
+    from substrate.curation import explain_capture
+
+    workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
+    settings = build_settings(workspace)
+    log = open_session_log(settings.workspace, read_only=True)
+    if log.session(check_session_id(session_id)) is None:
+        raise NotFoundError(f"no session {session_id!r} in the log")
+    turns = explain_capture(settings, log, session_id)
+    if as_json:
+        print_json({"session": session_id, "turns": turns})
+        return
+    for turn in turns:
+        click.echo(f"[{_when(turn['at'])}] message {turn['message']}")
+        for text in turn["captured"]:
+            click.echo(f"  captured: {text}")
+        for skip in turn["skipped"]:
+            click.echo(f"  skipped ({skip['why']}): {_short(skip['text'])}")
+    if not turns:
+        click.echo("no user turns in this session")
+
+
+def _short(text: str, chars: int = 100) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= chars else one_line[: chars - 1] + "…"
+
+
 def _when(epoch: float | None) -> str:
     if epoch is None:
         return "-"

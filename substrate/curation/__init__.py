@@ -7,7 +7,13 @@ candidate is recorded (`store`) and the operator controls are implemented
 once (`operations`). Offline (no LLM configured) curation is off and says so.
 """
 
-from substrate.curation.capture import capture, capture_offline, capture_session
+from substrate.curation.capture import (
+    capture,
+    capture_any,
+    capture_offline,
+    capture_session,
+    explain_capture,
+)
 from substrate.curation.compact import compact, restore
 from substrate.curation.curate import CurationOutcome, curate
 from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
@@ -39,11 +45,13 @@ __all__ = [
     "Fact",
     "apply_candidate",
     "capture",
+    "capture_any",
     "capture_offline",
     "capture_session",
     "compact",
     "curate",
     "edit_candidate",
+    "explain_capture",
     "extract",
     "forget_candidate",
     "forget_text",

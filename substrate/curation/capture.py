@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -23,11 +24,12 @@ from typing import Any
 from substrate.config.settings import Settings
 from substrate.curation.extract import extract, slices
 from substrate.curation.judge import DurabilityJudge
-from substrate.curation.statements import Judge, durable_statements
-from substrate.errors import InvalidInputError
+from substrate.curation.statements import Judge, durable_statements, read_turn
+from substrate.curation.voices import own_words
+from substrate.errors import BillingError, InvalidInputError, LlmAnswerError, TransientError
 from substrate.intake import read_buffer, remember
 from substrate.llm import ChatClient
-from substrate.sessions import SessionLog
+from substrate.sessions import LoggedMessage, SessionLog
 
 
 def capture_session(
@@ -35,7 +37,7 @@ def capture_session(
 ) -> dict[str, Any]:
     """Remember what this session's unread messages state; counts, no text."""
     cursor = log.capture_cursor(session_id)
-    messages = [m for m in log.messages(session_id) if m.id > cursor]
+    messages = [_own(m) for m in log.messages(session_id) if m.id > cursor]
     known = {e.text for e in read_buffer(settings)}
     saved = skipped = dropped = 0
     stamp = datetime.fromtimestamp(now, UTC)
@@ -57,6 +59,30 @@ def capture_session(
     if messages:  # every slice finished: tool messages after the last one are read too
         log.set_capture_cursor(session_id, messages[-1].id, now)
     return {"session": session_id, "saved": saved, "skipped": skipped, "dropped": dropped}
+
+
+MODEL_DOWN = (TransientError, BillingError, LlmAnswerError)
+
+
+def capture_any(
+    settings: Settings,
+    log: SessionLog,
+    client: ChatClient | None,
+    session_id: str,
+    now: float,
+    upto: int | None = None,
+) -> dict[str, Any]:
+    """The model's extractor when a model is configured and answers, else the
+    offline one: a model that is down (unreachable, rate- or billing-limited past
+    its retries, answering nonsense) never leaves a conversation uncaptured. What
+    the model read before it failed keeps its cursor; the rest is read offline."""
+    if client is None:
+        return capture_offline(settings, log, session_id, now, upto)
+    try:
+        return capture_session(settings, log, client, session_id, now)
+    except MODEL_DOWN as exc:
+        done = capture_offline(settings, log, session_id, now, upto)
+        return {**done, "fallback": f"{type(exc).__name__}: {exc}"[:300]}
 
 
 def capture_offline(
@@ -93,6 +119,35 @@ def capture_offline(
     return {"session": session_id, "saved": len(facts), "skipped": skipped, "extractor": "offline"}
 
 
+def _own(message: LoggedMessage) -> LoggedMessage:
+    """A user turn as the model's extractor reads it: the person's own words only
+    (what they quote, forward, paste or give to transform is not their fact)."""
+    if message.role != "user":
+        return message
+    own = "\n".join(span.text.strip() for span in own_words(message.text))
+    return message if own == message.text else replace(message, text=own)
+
+
+def explain_capture(settings: Settings, log: SessionLog, session_id: str) -> list[dict[str, Any]]:
+    """Each user turn of the session with what the offline extractor captures from
+    it, what it skips and why (`memory sessions explain`). A turn the host only
+    forwarded (not direct) is never read."""
+    judge = durability_judge(settings)
+    turns = []
+    for message in log.messages(session_id):
+        if message.role != "user":
+            continue
+        row: dict[str, Any] = {"message": message.id, "at": message.at, "direct": message.direct}
+        if not message.direct:
+            row |= {"captured": [], "skipped": [{"text": message.text, "why": "not direct"}]}
+        else:
+            readings = read_turn(message.text, judge)
+            row["captured"] = [r.statement.text for r in readings if r.statement is not None]
+            row["skipped"] = [{"text": r.text, "why": r.why} for r in readings if r.why]
+        turns.append(row)
+    return turns
+
+
 def durability_judge(settings: Settings) -> Judge | None:
     """The learned judge over the rules' proposals, when the composition root
     gave the process's sentence embedder (the rules alone otherwise)."""
@@ -118,6 +173,4 @@ def capture(
     now = time.time() if clock is None else clock
     quiet = now - settings.tuning.sweep_idle_minutes * 60 if trigger == "sweep" else None
     sessions = log.uncaptured(quiet_since=quiet)
-    if client is None:
-        return [capture_offline(settings, log, session, now) for session in sessions]
-    return [capture_session(settings, log, client, session, now) for session in sessions]
+    return [capture_any(settings, log, client, session, now) for session in sessions]

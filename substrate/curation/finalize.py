@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from substrate.config.settings import Settings
-from substrate.curation.capture import capture_offline
+from substrate.curation.capture import MODEL_DOWN, capture_offline
 from substrate.curation.curate import curate
 from substrate.errors import MemoryServiceError
 from substrate.llm import ChatClient, LlmAnswerError
@@ -65,9 +65,13 @@ def run_finalizations(
             )
         except (MemoryServiceError, LlmAnswerError, OSError) as exc:  # retried from the cursor
             status = queue.fail(log, job.id, f"{type(exc).__name__}: {exc}", clock())
-            ran.append(
-                {"id": job.id, "session": job.session_id, "status": status, "code": str(exc)[:200]}
-            )
+            row = {"id": job.id, "session": job.session_id, "status": status}
+            if isinstance(exc, MODEL_DOWN):  # the facts are not kept waiting for the model
+                done = capture_offline(
+                    settings, log, job.session_id, clock(), upto=job.cutoff_message_id
+                )
+                row["captured_offline"] = done["saved"]
+            ran.append({**row, "code": str(exc)[:200]})
             break
         queue.finish(log, job.id, "done", None, clock())
         ran.append({"id": job.id, "session": job.session_id, "status": "done", **outcome.as_json()})

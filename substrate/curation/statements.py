@@ -11,7 +11,9 @@ question, "can you…", "I'm looking for recommendations…"), hedges ("I think"
 "I wonder"), speaks of the assistant, or is not about the speaker. What is
 kept is the person's own words, trimmed of discourse openers ("By the way,",
 "Anyway,"), so consolidation files it as they said it. Our own blocks echoed
-back into a turn are cut out first, and the assistant's turns are never read.
+back into a turn are cut out first, then what the person only passes on
+(quoted, forwarded, pasted, given to transform, code, reported speech:
+`voices`); the assistant's turns are never read.
 
 Every pattern runs on one sentence of bounded length
 (`safety.patterns.short`), so a turn costs its length.
@@ -30,6 +32,7 @@ from substrate.curation.sentences import (
     within_reach,
     word_list,
 )
+from substrate.curation.voices import voices
 from substrate.safety import IGNORECASE, runs, short
 from substrate.safety.echoes import strip_echoes
 
@@ -252,17 +255,49 @@ Judge = Callable[[str], bool]
 def durable_statements(turn: str, judge: Judge | None) -> list[Statement]:
     """The durable first-person statements of one user turn, in order: what the
     rules propose and, when a `judge` is given (`judge.DurabilityJudge`), it
-    keeps."""
+    keeps. Only the person's own words are read (`voices`)."""
+    return [r.statement for r in read_turn(turn, judge) if r.statement is not None]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One part of a turn and what capture made of it: a `statement`, or why not."""
+
+    text: str
+    statement: Statement | None = None
+    why: str | None = None
+
+
+NOT_LASTING = "not a lasting statement about you"
+JUDGED_PASSING = "the judge read it as passing"
+REPEATED = "said earlier in the turn"
+
+
+def read_turn(turn: str, judge: Judge | None) -> list[Reading]:
+    """Every part of the turn in order, captured or skipped with the reason: what
+    `memory sessions explain` shows."""
     text = strip_echoes(turn[:MAX_TURN])
-    out: list[Statement] = []
-    for offset, piece in sentence_pieces(text):
-        kept = _statement(piece)
-        if kept is None or any(kept[0] == s.text for s in out):
+    out: list[Reading] = []
+    kept: set[str] = set()
+    for span in voices(text):
+        if span.why is not None:
+            if span.text.strip():
+                out.append(Reading(span.text.strip(), why=span.why))
             continue
-        statement = Statement(kept[0], offset, kept[1])
-        if judge is None or not statement.judged or judge(statement.text):
-            out.append(statement)
-    return out
+        for offset, piece in sentence_pieces(span.text):
+            found = _statement(piece)
+            if found is None:
+                out.append(Reading(piece.strip(), why=NOT_LASTING))
+            elif found[0] in kept:
+                out.append(Reading(piece.strip(), why=REPEATED))
+            else:
+                statement = Statement(found[0], span.offset + offset, found[1])
+                if judge is not None and statement.judged and not judge(statement.text):
+                    out.append(Reading(piece.strip(), why=JUDGED_PASSING))
+                    continue
+                kept.add(found[0])
+                out.append(Reading(piece.strip(), statement))
+    return [r for r in out if r.text]
 
 
 def _statement(piece: str) -> tuple[str, bool] | None:

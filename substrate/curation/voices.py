@@ -1,0 +1,227 @@
+"""Whose words a user's turn holds: the person's own, and what they only pass
+on (quoted, forwarded, pasted, given to transform, code, reported speech).
+
+A turn that forwards Bob's email ("I moved to Berlin in June") or asks to
+translate "I moved to Vienna" holds first-person sentences that are not the
+person's: captured, they would become the person's facts and supersede what
+the person said themselves. So capture reads only the spans this module
+calls the person's own, and `--explain` says what it skipped and why.
+
+Line by line: a code fence (and what it holds), an indented code line, a `>`
+quoted line, and a forwarded-message header with everything after it are
+skipped. Sentence by sentence: an introduction of someone else's text
+("here is the email…", "my landlord wrote:", "Bob sent me this:") or of text
+to transform ("translate to French:", "summarise this email…?") skips the
+rest of the turn; reported speech ("Bob said he…", "she told me that…") skips
+its sentence; a quotation after a verb of saying skips the quoted part. In
+English and Arabic. Every pattern reads one line of bounded length.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from substrate.safety import IGNORECASE, short
+
+QUOTED = "quoted"
+FORWARDED = "forwarded"
+PASTED = "pasted"
+TRANSFORM = "to transform"
+CODE = "code"
+REPORTED = "reported speech"
+LINE_CHARS = 2000  # what a pattern reads of one line
+
+_FENCE = short(r"^\s*(```|~~~)", LINE_CHARS)
+_INDENTED = short(r"^(    |\t)\S", LINE_CHARS)
+_QUOTE_LINE = short(r"^\s*(>|&gt;|\|\s)", LINE_CHARS)
+_FORWARDED = short(
+    r"^[\s\-_*=>]{0,20}(forwarded message|begin forwarded message|original message|fwd?:|"
+    r"-{1,20} ?forwarded|رسالة (محولة|معاد توجيهها|مُعاد توجيهها|مُحوّلة)|الرسالة الأصلية)"
+    r"|^\s{0,8}(from|sent|to|subject|date|cc) ?: ?\S.*(@|\d{4}|\bat\b)",
+    LINE_CHARS,
+    IGNORECASE,
+)
+_TEXT = (
+    r"(e-?mails?|messages?|texts?|notes?|letters?|articles?|posts?|pages?|documents?|docs?|"
+    r"paragraphs?|drafts?|threads?|chats?|reviews?|comments?|replies|reply|passages?|"
+    r"excerpts?|story|stories|essays?|transcripts?|bio|announcements?|updates?|newsletters?|"
+    r"sentences?|words|lines?|script|lyrics|poem|tweets?|dms?|voicemail|memo|speech)"
+)
+_PASTED = short(
+    r"\b(here is|here's|here are|below is|below are|pasting|pasted|copying|copied|"
+    r"i (got|received|was sent))\b[^.!?\n]{0,60}?\b" + _TEXT + r"\b"
+    r"|\b(this|the following|that) " + _TEXT + r"\b[^.!?\n]{0,60}?\b(from|by|sent|wrote|says)\b"
+    r"|\b(wrote|writes|sent|sends|e-?mailed|texted|messaged|posted|shared|forwarded)\b"
+    r"( (me|us|to me|to us))?( (this|the following|that|it))?( (today|yesterday|earlier))?\s*:"
+    r"|(إليك|هذه|هذا|وصلتني|وصلني|أرسل لي|أرسلت لي|كتب لي|كتبت لي)\s?[^.!؟\n]{0,40}?"
+    r"(رسالة|الرسالة|نص|النص|بريد|البريد|مقال|المقال|ما يلي)",
+    LINE_CHARS,
+    IGNORECASE,
+)
+_TRANSFORM = short(
+    r"\b(translate|summari[sz]e|sum up|tl;?dr|proof-?read|re-?write|paraphrase|reword|rephrase|"
+    r"edit|polish|shorten|simplify|condense|fix (the )?(grammar|spelling|typos)|"
+    r"correct (the )?(grammar|spelling)|make (this|it|the following) [a-z ]{0,20}"
+    r"(formal|casual|shorter|longer|better|friendlier|polite|professional))\b"
+    r"(?P<rest>[^.!?\n]{0,80})"
+    r"|(ترجم|لخص|لخّص|صحح|صحّح|دقق|أعد صياغة|اعد صياغة|أعد كتابة)(?P<rest_ar>[^.!؟\n]{0,80})",
+    LINE_CHARS,
+    IGNORECASE,
+)
+_THIS = short(
+    r"\b(this|these|that|the following|following|below|it|text|message|email|paragraph)\b|"
+    r"(هذا|هذه|التالي|الآتي|النص|الرسالة)",
+    LINE_CHARS,
+    IGNORECASE,
+)
+_REPORTED = short(
+    r"^(my [a-z]+( [a-z]+)?|[A-Z][a-z]+( [A-Z][a-z]+)?|he|she|they|his [a-z]+|her [a-z]+|"
+    r"the [a-z]+|our [a-z]+)"
+    r" (said|says|told me|tells me|told us|mentioned|claims|claimed|wrote|writes|texted|"
+    r"emailed|announced|explained|insisted|replied|answered|added)\b"
+    r"|^(قال|قالت|يقول|تقول|أخبرني|أخبرتني|ذكر|ذكرت|كتب|كتبت)\b",
+    LINE_CHARS,
+    IGNORECASE,
+)
+_SAYING_QUOTE = short(
+    r"\b(said|says|wrote|writes|told me|asked|replied|texted|posted)\b[,:]?\s*"
+    r"[\"“«‘']|(قال|قالت|كتب|كتبت)\s*:?\s*[\"“«]",
+    LINE_CHARS,
+    IGNORECASE,
+)
+_CLOSE = {'"': '"', "“": "”", "«": "»", "‘": "’", "'": "'"}
+
+
+@dataclass(frozen=True)
+class Span:
+    """A part of the turn: where it starts, its text, and, when skipped, why."""
+
+    offset: int
+    text: str
+    why: str | None = None
+
+
+def voices(turn: str) -> list[Span]:
+    """The turn in order, cut into the person's own spans (`why` None) and the
+    skipped ones (`why` says what they are)."""
+    out: list[Span] = []
+    in_code = False
+    at = 0
+    lines = turn.split("\n")
+    for number, line in enumerate(lines):
+        start, at = at, at + len(line) + 1
+        head = line[:LINE_CHARS]
+        if _FENCE.match(head):
+            in_code = not in_code
+            out.append(Span(start, line, CODE))
+            continue
+        if in_code or _INDENTED.match(head):
+            out.append(Span(start, line, CODE))
+            continue
+        if _QUOTE_LINE.match(head):
+            out.append(Span(start, line, QUOTED))
+            continue
+        if _FORWARDED.search(head):
+            out.append(Span(start, "\n".join(lines[number:]), FORWARDED))
+            return _merged(out)
+        spans, rest = _sentences(line, start)
+        out += spans
+        if rest is not None:
+            tail = "\n".join([rest.text, *lines[number + 1 :]])
+            out.append(Span(rest.offset, tail, rest.why))
+            return _merged(out)
+    return _merged(out)
+
+
+def own_words(turn: str) -> list[Span]:
+    """The person's own spans of the turn."""
+    return [s for s in voices(turn) if s.why is None and s.text.strip()]
+
+
+def _sentences(line: str, start: int) -> tuple[list[Span], Span | None]:
+    """A line's sentences judged one by one; the span from an introduction of
+    someone else's text (or of text to transform) to the line's end, if any."""
+    out: list[Span] = []
+    cut = 0
+    for end in [*_ends(line), len(line)]:
+        sentence = line[cut:end]
+        if not sentence.strip():
+            cut = end
+            continue
+        at = start + cut
+        head = sentence[:LINE_CHARS]
+        intro = _introduced(head)
+        if intro is not None:
+            why, after = intro
+            out.append(Span(at, sentence[:after]))
+            return out, Span(at + after, line[cut + after :], why)
+        if _REPORTED.match(head.strip()):
+            out.append(Span(at, sentence, REPORTED))
+        else:
+            out += _without_quotes(sentence, at)
+        cut = end
+    return out, None
+
+
+def _introduced(sentence: str) -> tuple[str, int] | None:
+    """(why, where the introduced text starts in the sentence) when the sentence
+    introduces someone else's text or text to transform ("rewrite my resume"
+    without a colon introduces nothing: what follows is the person's)."""
+    pasted = _PASTED.search(sentence)
+    if pasted is not None:
+        return PASTED, _after(sentence, pasted.start(), pasted.end())
+    transform = _TRANSFORM.search(sentence)
+    if transform is not None:
+        rest = transform.group("rest") or transform.group("rest_ar") or ""
+        colon = sentence.find(":", transform.start())
+        if colon >= 0 or _THIS.search(rest):
+            return TRANSFORM, _after(sentence, transform.start(), transform.end())
+    return None
+
+
+def _after(sentence: str, start: int, end: int) -> int:
+    """Where the introduced text begins: after the introduction's colon, else
+    after the introducing sentence."""
+    colon = sentence.find(":", start)
+    if 0 <= colon <= end + 40:
+        return colon + 1
+    return len(sentence)
+
+
+def _without_quotes(sentence: str, at: int) -> list[Span]:
+    """The sentence with the quotation after a verb of saying cut out."""
+    said = _SAYING_QUOTE.search(sentence[:LINE_CHARS])
+    if said is None:
+        return [Span(at, sentence)]
+    opener = sentence[said.end() - 1]
+    close = sentence.find(_CLOSE.get(opener, opener), said.end())
+    end = len(sentence) if close < 0 else close + 1
+    parts = [
+        Span(at, sentence[: said.end() - 1]),
+        Span(at + said.end() - 1, sentence[said.end() - 1 : end], QUOTED),
+    ]
+    if end < len(sentence):
+        parts.append(Span(at + end, sentence[end:]))
+    return parts
+
+
+def _ends(line: str) -> list[int]:
+    """Where the line's sentences end (after a stop followed by a space)."""
+    return [i + 1 for i, ch in enumerate(line) if ch in ".!?؟" and line[i + 1 : i + 2] == " "]
+
+
+def _merged(spans: list[Span]) -> list[Span]:
+    """Neighbours of the same kind joined, so the person's own text keeps its
+    sentences together for the extractor."""
+    out: list[Span] = []
+    for span in spans:
+        if (
+            out
+            and out[-1].why == span.why
+            and out[-1].offset + len(out[-1].text) + 1 >= span.offset
+        ):
+            gap = span.offset - out[-1].offset - len(out[-1].text)
+            out[-1] = Span(out[-1].offset, out[-1].text + "\n" * max(gap, 0) + span.text, span.why)
+        else:
+            out.append(span)
+    return out
