@@ -157,7 +157,7 @@ class Scanner:
         if hit is not None:
             found.append(hit)
         if policy == "strict":
-            strict = instruction(readings)
+            strict = instruction(readings, style_ok=source == "captured")
             if strict is not None:
                 found.append(strict)
         if (

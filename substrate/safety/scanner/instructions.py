@@ -78,13 +78,10 @@ INSTRUCTIONS = [
     r"\bexecute\s+the\s+following\s+(?:task|command|instructions?|code)\s+immediately\b",
     r"\byour\s+(?:true|real|actual|original|hidden)\s+(?:purpose|nature|self|identity)\b",
     # how replies are to be written
-    rf"\b(?:respond|reply|answer|write back|talk to me|speak to me)\s+(?:to me\s+|to the user\s+|to users\s+)?(?:always\s+|only\s+)?(?:in|with|using|as)\s+(?:only\s+)?(?:an?\s+|the\s+)?{_LANG}\b",
-    r"\b(?:respond|reply|answer)\s+(?:to me\s+|to the user\s+)?(?:only\s+)?(?:briefly|concisely|tersely|formally|informally|sarcastically|in character)\b",
     rf"\b(?:start|begin|end|finish|close|sign|prefix|preface|open)\s+(?:every|each|all|your|any)\s+(?:of your\s+)?{_REPLY}\b",
     rf"\b(?:always\s+)?(?:prefix|preface|suffix)\s+(?:all\s+|every\s+|each\s+|your\s+)?{_REPLY}\s+with\b",
     rf"\b(?:in|for|to)\s+(?:every|each|all|any|your|all future|future)\s+(?:future\s+)?(?:{_REPLY}|conversations?|chats? with me|messages to me)\b[^.\n]{{0,80}}\b{_DO}\b",
     rf"\b{_DO}\b[^.\n]{{0,60}}\b(?:in|to|for)\s+(?:every|each|all|any|your|all future|future)\s+(?:future\s+)?(?:{_REPLY}|conversations?)\b",
-    rf"\b(?:keep|make)\s+(?:your\s+|all\s+|the\s+|my\s+)?(?:{_REPLY}|explanations)\s+(?:short|brief|concise|shorter|under|below|to (?:a|one|two|three|\d+))\b",
     rf"\b(?:your|all your|every one of your)\s+{_REPLY}\s+(?:must|should|shall|will|need to|have to|are to)\b",
     r"\b(?:always|never|only|don'?t|do not|please)\s+(?:respond|reply|answer)\s+(?:to me|to the user|me|the user)\b",
     r"\b(?:respond|reply|answer|talk|speak|write)\b[^.\n]{0,60}\b(?:from now on|going forward|henceforth|for the rest of (?:this|the) conversation)\b",
@@ -113,12 +110,24 @@ INSTRUCTIONS = [
     r"(?:لا|أبدا|أبداً)\s+تخبر\S*\s+المستخدم",
     r"(?:عندما|إذا|متى)\s+(?:يسأل|سأل|يسألك|سألك)\S*\s+(?:المستخدم\s+|أحد\s+)?[^.\n]{0,60}(?:قل|أجب|رد|أخبره)",
 ]
+# How the person likes answers written: length, language, format, tone. Their
+# own preference when they say it; captured from their own turn (`captured`,
+# the person's words only), it is kept as one, never held as an attack.
+ANSWER_STYLE = [
+    rf"\b(?:respond|reply|answer|write back|talk to me|speak to me)\s+(?:to me\s+|to the user\s+|to users\s+)?(?:always\s+|only\s+)?(?:in|with|using|as)\s+(?:only\s+)?(?:an?\s+|the\s+)?{_LANG}\b",
+    r"\b(?:respond|reply|answer)\s+(?:to me\s+|to the user\s+)?(?:only\s+)?(?:briefly|concisely|tersely|formally|informally|sarcastically|in character)\b",
+    rf"\b(?:keep|make)\s+(?:your\s+|all\s+|the\s+|my\s+)?(?:{_REPLY}|explanations)\s+(?:short|brief|concise|shorter|under|below|to (?:a|one|two|three|\d+))\b",
+]
 _PATTERNS = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in INSTRUCTIONS)
+_STYLE = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in ANSWER_STYLE)
 
 
-def instruction(views: Views) -> Finding | None:
+def instruction(views: Views, *, style_ok: bool = False) -> Finding | None:
+    """The first instruction aimed at the assistant; with `style_ok`, how answers
+    are to be written (`ANSWER_STYLE`) is a preference, not an instruction."""
+    patterns = _PATTERNS if style_ok else (*_PATTERNS, *_STYLE)
     for text in views.all():
-        for pattern in _PATTERNS:
+        for pattern in patterns:
             match = pattern.search(text)
             if match:
                 detail = f"instruction aimed at the assistant: {quoted(match.group(0))}"
