@@ -117,8 +117,10 @@ def create_app(
 
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, Any]:
+        runtime = app.state.runtime
         return {
             "status": "ok",
+            "model": "starting" if runtime is None else runtime.memory.model_health(),
             "tier": memory_tier(settings.config),
             "tier_reason": tier_reason(settings.config),
             "advice": migration_advice(settings.config),

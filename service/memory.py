@@ -492,6 +492,17 @@ class Memory(Tending):
         released = release_entries(self.settings, chosen)
         return [entry_row(e) for e in released]
 
+    def model_health(self) -> str:
+        """`not configured`, `ok`, `not used yet`, or `unreachable: why` (the last
+        call failed; capture and filing run offline meanwhile). Never calls it."""
+        from substrate.llm import resolve_llm
+
+        with self._opening:
+            client = self._llm if self._llm_opened else None
+        if client is not None:
+            return client.health()
+        return "not used yet" if resolve_llm(self.settings) is not None else "not configured"
+
     def status(self) -> dict[str, Any]:
         """Counts only, never transcript text: the log, finalizations, curation
         candidates, promotions and the profile files' use of their budgets."""
@@ -510,6 +521,7 @@ class Memory(Tending):
         return {
             "curation_mode": self.settings.tuning.curation_mode,
             "model_configured": resolve_llm(self.settings) is not None,
+            "model": self.model_health(),
             "sessions": sessions,
             "messages": messages,
             "finalizations": finals,

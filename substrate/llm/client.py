@@ -108,6 +108,19 @@ class ChatClient:
         )
         self._lock = threading.Lock()
         self.usage = Usage()
+        self.last_failure: tuple[float, str] | None = None  # (when, why): unreachable now
+        self.answered = False
+
+    def health(self) -> str:
+        """`ok`, `not used yet`, or why the last call failed (unreachable, rate- or
+        billing-limited): what `/healthz` and `status` say of the model, without
+        calling it."""
+        with self._lock:
+            failed = self.last_failure
+            used = self.answered
+        if failed is not None:
+            return f"unreachable: {failed[1]}"
+        return "ok" if used else "not used yet"
 
     def complete_json(
         self, messages: list[dict[str, str]], schema: dict[str, Any], name: str
@@ -130,10 +143,15 @@ class ChatClient:
                 temperature=0,
             )
         except openai.APIError as exc:
-            raise _translated(exc, self.settings) from None
+            failure = _translated(exc, self.settings)
+            if isinstance(failure, TransientError | BillingError):
+                with self._lock:
+                    self.last_failure = (time.time(), str(failure))
+            raise failure from None
         usage = _usage(response)
         with self._lock:
             self.usage = self.usage + usage
+            self.last_failure, self.answered = None, True
         return JsonAnswer(_parsed(response), usage, time.perf_counter() - started)
 
     def close(self) -> None:

@@ -230,7 +230,7 @@ def test_a_v1_service_answers_from_the_knowledge_base_and_seeds_nothing_else(
     with client_for(build_settings(workspace.root)) as client:
         wait_for_startup_maintain(client)  # the boot maintenance indexed the knowledge base
         health = client.get("/healthz").json()
-        assert health["tier"] == "v1"
+        assert health["tier"] == "v1" and health["model"] == "not configured"
         assert (
             health["tier_reason"] == ("memory.v3.live = false, memory.v2.enabled = false")
             and "--to-v3" in health["advice"]

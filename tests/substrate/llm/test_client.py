@@ -87,3 +87,16 @@ def test_provider_failures_are_transient_or_billing(
     llm_server.fail(500, "boom")
     with pytest.raises(TransientError, match="500"):
         client.complete_json(ASK, SCHEMA, "t")
+
+
+def test_health_says_a_model_is_unreachable_until_it_answers_again(
+    client: ChatClient, llm_server: ScriptedLLM
+) -> None:
+    assert client.health() == "not used yet"
+    llm_server.fail(503, "down")
+    with pytest.raises(TransientError):
+        client.complete_json(ASK, SCHEMA, "t")
+    assert client.health().startswith("unreachable:") and "503" in client.health()
+    llm_server.say({"facts": []})
+    client.complete_json(ASK, SCHEMA, "t")
+    assert client.health() == "ok"
