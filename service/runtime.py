@@ -124,6 +124,7 @@ class Runtime:
         self.memory.after_read = self.note_read
         self.memory.stop_check = self._unless_stopping
         self._settled = time.monotonic()
+        self._logged: set[str] = set()  # what `_log_unseen` already said
         self._stopping = threading.Event()
         self._last_read = time.monotonic()
         self._next_watch = 0.0
@@ -304,7 +305,31 @@ class Runtime:
         return self.maintain().as_json()
 
     def _maintain_job(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
+        done = self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
+        self._log_unseen()
+        return done
+
+    def _log_unseen(self) -> None:
+        """What the person would otherwise lose sight of, in the service log once
+        each: a page that does not parse (out of search and the card) and a fact
+        held for review."""
+        from substrate.intake import held_entries
+        from substrate.pages import load_page_index
+
+        index = load_page_index(self.settings.workspace)
+        for failure in index.parse_failures:
+            key = f"parse:{failure.path}:{failure.error}"
+            if key not in self._logged:
+                self._logged.add(key)
+                log.warning(
+                    "page %s does not parse (%s): it is left out of search and the card",
+                    failure.path,
+                    failure.error,
+                )
+        for entry in held_entries(self.settings):
+            if f"held:{entry.id}" not in self._logged:
+                self._logged.add(f"held:{entry.id}")
+                log.warning("fact %s is held for review (rule %s)", entry.id, entry.held)
 
     def finalize_soon(self) -> None:
         self.queue.enqueue(FINALIZE, {"reason": "session end"})

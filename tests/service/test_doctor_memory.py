@@ -5,16 +5,20 @@ showing what the pages no longer hold (`stale_view`, derived again by
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from service.cli import cli
+from service.runtime import Runtime
 from service.settings_loader import build_settings
 from substrate import Workspace, remember
 from substrate.consolidation import consolidate
 from substrate.intake import hold_entries
 from tests.conftest import PageWriter
+from tests.embedders import HashingEmbedder
 
 
 def doctor(workspace: Workspace, *flags: str) -> tuple[int, dict[str, Any]]:
@@ -63,3 +67,22 @@ def test_an_unparsable_page_and_a_held_fact_are_named(
     code, report = doctor(workspace, "--fix")
     assert {"page_parse", "held_fact"} <= set(kinds(report))  # the person's to decide
     assert (workspace.concepts_dir / "notes/broken.md").read_text().startswith("---\ntitle: [")
+
+
+def test_the_service_log_names_an_unparsable_page_and_a_held_fact_once(
+    workspace: Workspace, write_page: PageWriter, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = build_settings(workspace.root)
+    write_page("notes/broken", "---\ntitle: [unclosed\n---\nText.\n")
+    held = remember(settings, "Keep my notes tidy.")
+    hold_entries(settings, {held.id: "test_rule"})
+    rt = Runtime(settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48))
+    try:
+        with caplog.at_level(logging.WARNING, logger="memory.service"):
+            rt._maintain_job({})
+            rt._maintain_job({})
+    finally:
+        rt.close()
+    said = [r.getMessage() for r in caplog.records if r.name == "memory.service"]
+    assert sum("broken.md does not parse" in m for m in said) == 1
+    assert sum(f"fact {held.id} is held for review (rule test_rule)" in m for m in said) == 1
