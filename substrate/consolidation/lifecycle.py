@@ -12,8 +12,9 @@ history or none, decided without a model.
   A fact that only resembles an old one is added beside it.
 - A fact that names the old value but no new one ("I broke up with Tom", "I
   no longer eat meat") retracts the old fact rather than replacing it.
-- The same value told again adds (a restatement may say more), and the
-  exact same text adds nothing (the writer's duplicate rule).
+- The same value told again adds (a restatement may say more), except a
+  preference, which keeps one current fact in its newest words; the exact
+  same text adds nothing (the writer's duplicate rule).
 
 The LLM planner's answers (`Intent`) are checked against the same page: ids
 must be current facts there; whatever fails the check falls back to this.
@@ -70,7 +71,9 @@ def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) ->
     same = [b for b in current if _slot(b) == reading.slot]
     if reading.single:
         targets = [b for b in same if not _restates(b, reading)]
-        if not targets and same:
+        if not targets and same and reading.slot.startswith("pref:"):
+            targets = same  # a preference told again: one current, in its newest words
+        elif not targets and same:
             return Decision("add", reading.slot, reason=f"{reading.slot}: the same value again")
     else:
         targets = [b for b in same if _named_old(b, reading)]

@@ -103,6 +103,13 @@ EN: list[Rule] = [
         rf"\b(?:switched|changed|new) jobs?\b.{{0,40}}?\b(?:i'm|i am|now) at\s+{_V}{_END}",
         True,
     ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"\b(?:i|we)\s+(?:just |recently |finally |have |'ve )?(?:started|took|accepted|landed|got|began)\s+(?:a |my |the )?(?:new |first )?(?:job|role|position|post)(?: as (?:a |an |the )?[\w -]{{2,40}}?)?\s+(?:at|with)\s+{_V}{_END}",
+        True,
+    ),
     ("employer", "work", True, rf"\bi (?:left|quit|resigned from)\s+{_OLD}{_END}", True),
     (
         "home",
@@ -116,6 +123,13 @@ EN: list[Rule] = [
         "home",
         True,
         rf"\b(?:i'm|i am|we're|we are)\s+(?:now\s+)?(?:living|based|settled)\s+(?:in|near)\s+{_V}{_END}",
+        True,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"\b(?:i|we)(?:'ve| have)?\s+(?:just |recently |finally )?(?:bought|purchased|rented|found|got|moved into|are moving into)\s+(?:a |an |our |my |the )?(?:new |first )?(?:house|home|flat|apartment|place|condo|cottage|bungalow|townhouse)\s+(?:in|near)\s+{_V}{_END}",
         True,
     ),
     (
@@ -295,6 +309,13 @@ AR: list[Rule] = [
         "home",
         "home",
         True,
+        rf"(?:^|\s)و?(?:اشتريت|اشترينا|استأجرت|استأجرنا)\s+(?:بيتا|بيتاً|بيت|شقة|منزلا|منزلاً|منزل)(?:\s+جديد\S*)?\s+(?:في|ب)\s*(?P<v>[{_AR}]+)",
+        False,
+    ),
+    (
+        "home",
+        "home",
+        True,
         rf"(?:^|\s)و?(?:أسكن|اسكن|أعيش|اعيش|نسكن|نعيش|صرت أسكن|أصبحت أسكن)\s+(?:الآن\s+|حاليا\s+|حالياً\s+)?(?:في|ب)\s*(?:شقة\s+(?:صغيرة\s+)?في\s+)?(?P<v>[{_AR}]+)",
         False,
     ),
@@ -368,6 +389,10 @@ FROM_TO = (
     r"(?P<old>[\w.+#&' -]{2,40}?)\s+(?:to|over to)\s+(?:a |an |the )?(?P<v>[\w.+#&' -]{2,40}?)(?:[.,;!]|$| and| because| last| this| for| now)"
 )
 FROM_TO_AR = rf"من\s+(?P<old>[\w{_AR}]+)\s+(?:إلى|الى)\s+(?P<v>[\w{_AR}]+)"
+FILLER = (
+    r"(?i)(?:^|,\s*|\s)(?:honestly|to be honest|tbh|frankly|if i'?m honest|i think|i guess|i suppose|"
+    r"kind of|kinda|sort of|basically|literally|personally|to be fair|i'd say|really)(?:,|\b)"
+)
 PREF = (
     r"(?i)\b(?:i (?:really |much |definitely |still |now |do |actually )?prefer|i'd (?:much |really )?rather(?: have| drink| use)?|"
     r"i (?:now )?(?:like|love|enjoy) (?P<more>\w+) (?:more than|better than)|i'm (?:more )?(?:a|an) (?P<person>\w+) (?:person|drinker|fan))\s*(?P<v>[\w.+# -]{2,30}?)?"

@@ -66,6 +66,8 @@ _OLDS_AR = [linear(p) for p in rules.OLDS_AR]
 _FROM_TO = linear(rules.FROM_TO)
 _FROM_TO_AR = linear(rules.FROM_TO_AR)
 _PREF = linear(rules.PREF)
+_FILLER = linear(rules.FILLER)
+_BARE_PREF = linear(r"(?i)^(?:i\s+)?(?:do\s+|still\s+|now\s+|really\s+)*prefer(?:s|ring)?\b")
 _SWITCHED_TO = linear(rules.SWITCHED_TO)
 _DRINK_NOW = linear(rules.DRINK_NOW)
 _FAVOURITE = linear(rules.FAVOURITE)
@@ -87,7 +89,7 @@ Found = tuple[str, str, bool, str | None, list[str]]  # slot, topic, single, val
 @lru_cache(maxsize=8192)
 def read_slot(text: str) -> SlotReading:
     """The slot reading of one fact's first sentence or two (see the module doc)."""
-    head = " ".join(text.split())[:400]
+    head = plain(" ".join(text.split())[:400])
     arabic = any("\u0600" <= ch <= "\u06ff" for ch in head)
     change = bool(_CHANGE_EN.search(head) or (arabic and _CHANGE_AR.search(head)))
     olds = _olds(head, arabic)
@@ -101,6 +103,20 @@ def read_slot(text: str) -> SlotReading:
     slot, topic, single, value, old = found
     ended = tuple(o for o in dict.fromkeys([*olds, *old]) if o and o != value)
     return SlotReading(slot, topic, single, change or bool(old), value, ended)
+
+
+def plain(head: str) -> str:
+    """The fact without filler and hedges ("honestly", "to be honest", "I think"),
+    and a bare "Prefer X" read as "I prefer X": "Prefer dark mode, honestly." and
+    "I prefer dark mode" state one preference, so a repeat counts and a new
+    value replaces it."""
+    cleaned = " ".join(_FILLER.sub(" ", head).split()).strip(" ,")
+    for mark in ".,;!?":
+        cleaned = cleaned.replace(f" {mark}", mark)
+    bare = _BARE_PREF.match(cleaned)
+    if bare is not None:
+        cleaned = "I prefer" + cleaned[bare.end() :]
+    return cleaned
 
 
 def _shaped(head: str) -> Found | None:

@@ -29,6 +29,7 @@ from substrate.config import Settings
 from substrate.consolidation.lifecycle import Decision, check_intent, decide, reading_of
 from substrate.consolidation.outcome import EntryOutcome
 from substrate.consolidation.plan import Placement, Plan
+from substrate.consolidation.when import with_dates
 from substrate.pages import (
     FactBullet,
     PageIndex,
@@ -159,7 +160,7 @@ class Writer:
         target = self._room_for(p, reading.slot if reading.single or reading.olds else None)
         target.placements.append(p)
         target.related += [s for s in p.related if s != target.slug and s not in target.related]
-        text = bullet_text(p.entry.text, target.slug)
+        text = with_dates(bullet_text(p.entry.text, target.slug), p.entry.at.date())
         bullet = FactBullet(p.entry.id, p.entry.at.date(), text, p.entry.source, slot=reading.slot)
         if bullet.key in target.keys:
             return EntryOutcome(

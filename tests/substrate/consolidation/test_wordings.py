@@ -1,0 +1,65 @@
+"""Everyday wordings supersede: starting a job, buying a house and moving in, a
+preference told again in other words, in English and Arabic; and a relative
+time is dated by the moment it was said."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from substrate.consolidation.lifecycle import decide, reading_of
+from substrate.consolidation.when import with_dates
+from substrate.pages import FactBullet
+
+
+def action(old: str, new: str) -> str:
+    before = FactBullet("aaaaaaaaaaaa", date(2024, 1, 1), old, slot=reading_of(old).slot)
+    after = FactBullet("bbbbbbbbbbbb", date(2024, 2, 1), new)
+    return decide(after, reading_of(new), [before]).action
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "I work at Initech as an analyst.",
+            "I started a new job as a product manager at Acme Robotics.",
+        ),
+        ("I live in Didsbury.", "We bought a house in Salford and moved in this week."),
+        ("I live in Leeds.", "We just rented a flat in Bristol."),
+        ("Prefer dark mode, honestly.", "Prefer light mode now."),
+        ("I prefer light mode.", "Prefer light mode, honestly."),  # told again: one current
+        ("أسكن في القاهرة.", "اشترينا شقة في دبي."),
+    ],
+)
+def test_an_everyday_wording_supersedes_the_old_value(old: str, new: str) -> None:
+    assert action(old, new) == "update"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Leeds.", "I started a new job at Acme Robotics."),
+        ("I work at Initech.", "We bought a house in Salford."),
+        ("I prefer dark mode.", "I prefer tea to coffee."),
+    ],
+)
+def test_a_different_slot_supersedes_nothing(old: str, new: str) -> None:
+    assert action(old, new) == "add"
+
+
+@pytest.mark.parametrize(
+    ("said", "dated"),
+    [
+        ("I started learning the cello last month.", "last month (February 2024)"),
+        ("I moved here two weeks ago.", "two weeks ago (25 February 2024)"),
+        ("I adopted a cat yesterday.", "yesterday (9 March 2024)"),
+        ("I quit smoking last year (2023).", "last year (2023)."),
+        ("بدأت العمل الشهر الماضي.", "الشهر الماضي (فبراير 2024)"),
+        ("انتقلت منذ 3 أشهر.", "منذ 3 أشهر (ديسمبر 2023)"),
+    ],
+)
+def test_a_relative_time_is_dated_by_when_it_was_said(said: str, dated: str) -> None:
+    assert dated in with_dates(said, date(2024, 3, 10))
+    assert with_dates(with_dates(said, date(2024, 3, 10)), date(2025, 1, 1)).count("(") == 1
