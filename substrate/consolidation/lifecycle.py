@@ -67,7 +67,7 @@ def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) ->
     if reading.past:
         return Decision("add", None, reason="told as the past: history, not an update")
     if reading.slot is None:
-        return _unslotted(reading, current)
+        return _unslotted(reading, current, new)
     same = [b for b in current if _slot(b) == reading.slot]
     if reading.single:
         targets = [b for b in same if not _restates(b, reading)]
@@ -97,8 +97,16 @@ def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) ->
     return Decision("update", reading.slot, ids, f"{reading.slot}: a newer value")
 
 
-def _unslotted(reading: SlotReading, current: list[FactBullet]) -> Decision:
-    """No known slot: only change language that names an old value ends a fact."""
+def _unslotted(
+    reading: SlotReading, current: list[FactBullet], new: FactBullet | None = None
+) -> Decision:
+    """No known slot: change language that names an old value ends a fact, and a
+    newer count of the same thing ("I've added 17 postcards since…" then "…25
+    postcards since…") replaces the older count."""
+    recounted = [b for b in current if new is not None and recounts(b.text, new.text)]
+    if recounted and new is not None and all(b.day <= new.day for b in recounted):
+        ids = tuple(str(b.entry_id) for b in recounted)
+        return Decision("update", None, ids, "a newer count of the same thing")
     if not (reading.change and reading.olds):
         return Decision("add", None, reason="no slot: added")
     ended = [b for b in current if any(_mentions_old(b, old) for old in reading.olds)]
@@ -106,6 +114,19 @@ def _unslotted(reading: SlotReading, current: list[FactBullet]) -> Decision:
         return Decision("add", None, reason="names an old value no current fact holds")
     ids = tuple(str(b.entry_id) for b in ended)
     return Decision("retract", None, ids, f"says {', '.join(reading.olds)} ended")
+
+
+def recounts(old: str, new: str) -> bool:
+    """`new` states the same thing as `old` with another count: most of their words
+    are shared, and the numbers they hold differ."""
+    a, b = frame_of(old), frame_of(new)
+    shared = a.words & b.words
+    return (
+        bool(a.numbers and b.numbers)
+        and a.numbers != b.numbers
+        and len(shared) >= FRAME_WORDS
+        and len(shared) >= FRAME_SHARE * min(len(a.words), len(b.words))
+    )
 
 
 def check_intent(intent: Intent, new: FactBullet, page: Sequence[FactBullet]) -> Decision | None:
@@ -138,3 +159,41 @@ def _named_old(bullet: FactBullet, reading: SlotReading) -> bool:
 def _mentions_old(bullet: FactBullet, old: str) -> bool:
     value = reading_of(bullet.text).value
     return same_value(value, old) or mentions(bullet.text, old)
+
+
+FRAME_WORDS = 3  # shared content words, at least
+FRAME_SHARE = 0.5  # of the shorter fact's content words
+_NUMBER_WORDS = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "first": "1",
+    "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6", "seventh": "7",
+    "eighth": "8", "ninth": "9", "tenth": "10", "dozen": "12", "twenty": "20",
+}  # fmt: skip
+_FRAME_STOP = frozenset(
+    "a an the of to in on at for and or is are was were be been i my me it this that i'm i've "
+    "so but by with from as just have has had do did you your we our now so far already by way "
+    "speaking which really actually also about since new just realized think".split()
+)
+
+
+@dataclass(frozen=True)
+class Frame:
+    words: frozenset[str]
+    numbers: frozenset[str]
+
+
+@lru_cache(maxsize=4096)
+def frame_of(text: str) -> Frame:
+    """A fact's content words (plural folded) and the numbers it states."""
+    words: set[str] = set()
+    numbers: set[str] = set()
+    for raw in text.lower().replace(",", "").split():
+        word = raw.strip(".!?;:()\"'")
+        digits = word.rstrip("stndrh") if word[:1].isdigit() else ""
+        if digits.replace(".", "", 1).isdigit():
+            numbers.add(digits)
+        elif word in _NUMBER_WORDS:
+            numbers.add(_NUMBER_WORDS[word])
+        elif word and word not in _FRAME_STOP and word.isalpha():
+            words.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return Frame(frozenset(words), frozenset(numbers))
