@@ -63,3 +63,25 @@ def test_a_different_slot_supersedes_nothing(old: str, new: str) -> None:
 def test_a_relative_time_is_dated_by_when_it_was_said(said: str, dated: str) -> None:
     assert dated in with_dates(said, date(2024, 3, 10))
     assert with_dates(with_dates(said, date(2024, 3, 10)), date(2025, 1, 1)).count("(") == 1
+
+
+def test_a_newer_count_of_the_same_thing_replaces_the_older() -> None:
+    old = "I've added 17 new postcards to my collection since I started collecting again."
+    new = "I just realized I've added 25 new postcards to my collection since I started again."
+    assert action(old, new) == "update"
+    old = "I've completed 4 projects since starting painting classes."
+    assert (
+        action(old, "I just finished my 5th project since starting painting classes.") == "update"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I ran 5 miles on Monday.", "I ran 3 miles on Tuesday."),  # two runs, not a recount
+        ("I have two cats at home.", "I have two cats at home."),  # the same count
+        ("My sister has 3 kids.", "I bought 3 new books about kids."),
+    ],
+)
+def test_events_and_the_same_count_replace_nothing(old: str, new: str) -> None:
+    assert action(old, new) == "add"
