@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import re
 from datetime import date
@@ -178,7 +179,7 @@ def locomo(data: Path, per_speaker: int = 60) -> list[Pair]:
                 for s in statements(turn["text"][:2000]):
                     said.setdefault(turn["speaker"], []).append(s.text)
         for texts in said.values():
-            for old, new in list(zip(texts, texts[1:], strict=False))[:per_speaker]:
+            for old, new in list(itertools.pairwise(texts))[:per_speaker]:
                 pairs.append((old, new, False, "locomo", half))
     return pairs
 
