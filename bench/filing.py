@@ -193,9 +193,11 @@ def hygiene(settings: Settings) -> dict[str, Any]:
     index = load_page_index(settings.workspace)
     titles = [e.title for e in index.entries.values()]
     counts = []
+    caught = 0
     for entry in index.entries.values():
         text = (settings.workspace.concepts_dir / entry.path).read_text()
         counts.append(sum(1 for b in fact_bullets(text) if b.current))
+        caught += counts[-1] if catch_all(entry.slug) else 0
     links = [len(e.links) for e in index.entries.values()]
     filler = [t for t in titles if filler_title(t)]
     return {
@@ -205,7 +207,14 @@ def hygiene(settings: Settings) -> dict[str, Any]:
         "largest_page_facts": max(counts, default=0),
         "facts_per_page_p50": statistics.median(counts) if counts else 0,
         "links_per_page": round(sum(links) / len(links), 2) if links else 0.0,
+        "facts": sum(counts),
+        "catch_all_facts": caught,
     }
+
+
+def catch_all(slug: str) -> bool:
+    """The pages for what fits nowhere: `me/about` and the dated inboxes."""
+    return slug == "me/about" or slug.startswith("inbox/")
 
 
 def filler_title(title: str) -> bool:
@@ -226,4 +235,7 @@ def merge_hygiene(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "links_per_page": round(sum(r["links_per_page"] * r["pages"] for r in rows) / pages, 2)
         if pages
         else 0.0,
+        "catch_all_share": round(
+            sum(r["catch_all_facts"] for r in rows) / max(1, sum(r["facts"] for r in rows)), 3
+        ),
     }
