@@ -10,6 +10,9 @@
    (recorded as `entity`), or a new one: a relative named as one ("my sister
    Anika") makes `people/anika`, "Anika (sister)"; a cue line ("Caroline: I
    …") makes its speaker's;
+   a fact about one of the user's endeavours (a startup, a course, a trip:
+   `endeavours`) goes onto its page under `projects/`, and so does one
+   that says an endeavour's own name;
 4. `entity`: a page whose title or alias the fact names (the `entity` lane's
    matcher; among equally good names, the one named first), never for the
    user's own words (those go by topic, not under a name they mention);
@@ -32,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from substrate.config import Settings
+from substrate.consolidation.endeavours import FOLDER as ENDEAVOURS, endeavour_of
 from substrate.consolidation.lexicon import TOPICS
 from substrate.consolidation.lifecycle import reading_of
 from substrate.consolidation.naming import leading_name, slugify, unique_slug
@@ -107,7 +111,8 @@ class DeterministicFiler:
             placement = placement or step(entry, text, run)
         if placement is None:
             placement = self._new(entry, "" if subject.kind == "me" else text, run)
-        related = tuple(s for s in run.named_pages(text) if s != placement.slug)
+        named = [s for s in run.named_pages(text) if s != placement.slug]
+        related = tuple(dict.fromkeys([*placement.related, *named]))
         if placement.slug is not None:
             run.said(entry, placement.slug)
         return replace(placement, reading=reading_of(text), related=related)
@@ -122,6 +127,9 @@ class DeterministicFiler:
         slotted = reading_of(text).topic
         if slotted:
             return self._mine(entry, slotted, run)
+        endeavour = self._endeavour(entry, text, run)
+        if endeavour is not None:
+            return endeavour
         topic, words = topic_score(text)
         if words >= STRONG_TOPIC or (topic and len(text.split()) <= SHORT_FACT):
             return self._mine(entry, str(topic), run)
@@ -140,6 +148,40 @@ class DeterministicFiler:
         reading = reading_of(fact_text(entry))
         why = f"about you: {topic}" + (f" (slot {reading.slot})" if reading.slot else "")
         return Placement(entry, "file", slug, "topic", why, title if made else None)
+
+    def _endeavour(self, entry: BufferEntry, text: str, run: BatchRun) -> Placement | None:
+        """The page of the endeavour the fact names (made on first mention), or of
+        one whose own name it says, linking the person's page for its topic."""
+        found = endeavour_of(text)
+        if found is not None:
+            mine = f"{MINE}/{found.topic}"
+            known = run.named(found.name)
+            slug = f"{ENDEAVOURS}/{slugify(found.title)}"
+            if known is not None and known[0].startswith(f"{ENDEAVOURS}/"):
+                slug = known[0]
+            if slug in run:
+                return Placement(
+                    entry, "file", slug, "endeavour", f"about '{found.title}'", related=(mine,)
+                )
+            run.add(slug, found.title)
+            run.add(slug, found.name)  # a later fact names it by its own name
+            return Placement(
+                entry,
+                "file",
+                slug,
+                "endeavour",
+                f"about '{found.title}', a new page",
+                found.title,
+                related=(mine,),
+                aliases=(found.name,) if found.name != found.title else (),
+            )
+        named = [m for m in run.matcher.match(text) if m.slug.startswith(f"{ENDEAVOURS}/")]
+        made = run.named(text)
+        if made is not None and made[0].startswith(f"{ENDEAVOURS}/"):
+            return Placement(entry, "file", made[0], "endeavour", f"names '{made[2]}'")
+        if named:
+            return Placement(entry, "file", named[0].slug, "endeavour", f"names '{named[0].name}'")
+        return None
 
     def _person(self, entry: BufferEntry, subject: Subject, run: BatchRun) -> Placement | None:
         """The page of the person the fact is about: one named by that name, or a
@@ -242,7 +284,7 @@ class BatchRun:
         return slug in self.index.entries or slug in self.created
 
     def add(self, slug: str, title: str, named: bool = True) -> None:
-        self.created[slug] = title
+        self.created.setdefault(slug, title)
         words = name_words(title)
         if named and words:
             self._names.setdefault(words, slug)

@@ -208,5 +208,6 @@ def test_a_long_statement_with_no_topic_of_its_own_continues_the_conversation(
     )
     outcome = consolidate(settings)
     got = {e.id: e for e in outcome.entries}
-    assert got[follow].page == "me/travel" and "continues the conversation" in got[follow].reason
-    assert got[later].page != "me/travel"
+    trip = "projects/trip-to-kyoto"  # an endeavour: its own page
+    assert got[follow].page == trip and "continues the conversation" in got[follow].reason
+    assert got[later].page != trip

@@ -23,6 +23,7 @@ from substrate.safety import journal
 
 HOME = "I live in Leeds, in a flat near Hyde Park."
 TRIP = "I'm planning a trip to Lisbon in March."
+TRIP_PAGE = "projects/trip-to-lisbon"  # an endeavour: its own page
 
 
 def view(settings: Settings, name: str) -> str:
@@ -67,18 +68,18 @@ def test_delete_move_and_restore_carry_the_views_with_the_page(settings: Setting
     assert "Hyde Park" not in shown(settings)
     restore_page(settings, trash(settings)[0]["name"])
     assert HOME in view(settings, "essentials.md") and HOME in view(settings, "recent.md")
-    move_page(settings, "me/travel", "trips/lisbon")
+    move_page(settings, TRIP_PAGE, "trips/lisbon")
     assert f"{TRIP} ([[trips/lisbon]])" in view(settings, "recent.md")
-    assert "[[me/travel]]" not in view(settings, "recent.md")
+    assert f"[[{TRIP_PAGE}]]" not in view(settings, "recent.md")
 
 
 def test_a_hand_edit_of_a_page_is_a_stale_view_until_derived_again(settings: Settings) -> None:
     filed(settings)
-    page = settings.workspace.concepts_dir / "me/travel.md"
+    page = settings.workspace.concepts_dir / f"{TRIP_PAGE}.md"
     page.write_text(page.read_text().replace(TRIP, "I'm planning a trip to Porto in May."))
     index = load_page_index(settings.workspace)
     assert [name for name, _ in stale_views(settings, index)] == ["recent.md"]
-    refresh_views(settings, index, changed=["me/travel"])
+    refresh_views(settings, index, changed=[TRIP_PAGE])
     assert "Porto" in view(settings, "recent.md") and "Lisbon" not in view(settings, "recent.md")
     assert stale_views(settings, index) == []
 
@@ -101,7 +102,7 @@ def test_a_text_on_a_page_and_in_the_buffer_needs_all(settings: Settings) -> Non
     with pytest.raises(InvalidInputError, match="in the buffer"):
         forget_facts(settings, "trip to Lisbon")
     done = forget_facts(settings, "trip to Lisbon", every=True)
-    assert sorted(f["page"] or "" for f in done) == ["", "me/travel"]
+    assert sorted(f["page"] or "" for f in done) == ["", TRIP_PAGE]
     assert "Lisbon" not in shown(settings) and read_buffer(settings) == []
 
 
