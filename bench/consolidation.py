@@ -66,6 +66,7 @@ from filing import (
 from longmemeval import turn_share
 
 from substrate import Settings, parse_config
+from substrate.consolidation.when import without_dates
 from substrate.index import SearchIndex
 from substrate.pages import fact_bullets
 
@@ -145,12 +146,18 @@ def lme_users(data: Path) -> list[dict[str, Any]]:
     return users
 
 
+def said_text(fact: str) -> str:
+    """A filed fact in the words said: without the dates filing adds to its
+    relative times ("last month (February 2024)")."""
+    return fold(without_dates(fact))
+
+
 def page_holds(settings: Settings, texts: set[str]) -> set[str]:
     """The slugs of the pages holding any of `texts` (as a fact or a body line)."""
     found = set()
     for path in settings.workspace.concepts_dir.rglob("*.md"):
         page = path.read_text()
-        bullets = [fold(b.text) for b in fact_bullets(page)] or [fold(page)]
+        bullets = [said_text(b.text) for b in fact_bullets(page)] or [fold(page)]
         if any(t in b for t in texts for b in bullets):
             found.add(str(path.relative_to(settings.workspace.concepts_dir).with_suffix("")))
     return found
@@ -165,7 +172,7 @@ def placed(settings: Settings, facts: list[Fact]) -> dict[str, int]:
         text = path.read_text()
         bullets = fact_bullets(text)
         if bullets:
-            counts.update(fold(b.text) for b in bullets)
+            counts.update(said_text(b.text) for b in bullets)
         else:
             bodies.append(fold(text.split("\n---\n", 1)[-1]))
     said = Counter(fold(f.text) for f in facts)

@@ -40,6 +40,25 @@ _AR_UNITS = {
 AR_MONTHS = "يناير فبراير مارس أبريل مايو يونيو يوليو أغسطس سبتمبر أكتوبر نوفمبر ديسمبر".split()
 
 
+_ADDED = linear(r" \((?:\d{1,2} )?(?:[A-Za-z\x{0600}-\x{06ff}]+ )?\d{4}\)")
+
+
+def without_dates(text: str) -> str:
+    """`text` as said: the dates `with_dates` added taken out again (what a
+    reader comparing a page's fact with the words said needs; a date the
+    person bracketed after a relative time goes too)."""
+    out: list[str] = []
+    at = 0
+    for pattern in (_EN, _AR):
+        for match in pattern.finditer(text):
+            end = match.end() - len(match.group("dated") or "")
+            added = _ADDED.match(text, end)
+            if added is not None and end >= at:
+                out.append(text[at:end])
+                at = added.end()
+    return "".join(out) + text[at:]
+
+
 def with_dates(text: str, said: date) -> str:
     """`text` with each relative time followed by the date it meant on `said`."""
     if any("\u0600" <= ch <= "\u06ff" for ch in text):

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from substrate.consolidation.lifecycle import decide, reading_of
-from substrate.consolidation.when import with_dates
+from substrate.consolidation.when import with_dates, without_dates
 from substrate.pages import FactBullet
 
 
@@ -85,3 +85,16 @@ def test_a_newer_count_of_the_same_thing_replaces_the_older() -> None:
 )
 def test_events_and_the_same_count_replace_nothing(old: str, new: str) -> None:
     assert action(old, new) == "add"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I started learning the cello last month.",
+        "I moved here two weeks ago and yesterday I quit.",
+        "انتقلت منذ 3 أشهر.",
+        "Nothing relative here (2019).",
+    ],
+)
+def test_the_added_dates_come_out_again(said: str) -> None:
+    assert without_dates(with_dates(said, date(2024, 3, 10))) == said
