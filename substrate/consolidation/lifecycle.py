@@ -30,6 +30,7 @@ from typing import Literal
 from substrate.consolidation.slots import SlotReading, mentions, read_slot, same_value
 from substrate.consolidation.subjects import read_subject
 from substrate.pages import FactBullet
+from substrate.safety import linear
 
 Action = Literal["add", "update", "retract", "history", "none"]
 
@@ -77,6 +78,11 @@ def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) ->
             return Decision("add", reading.slot, reason=f"{reading.slot}: the same value again")
     else:
         targets = [b for b in same if _named_old(b, reading)]
+    kept = [b for b in targets if _outranks(b, new)]
+    if kept and len(kept) == len(targets):
+        why = "captured words, not a direct first-person statement, leave a remembered fact"
+        return Decision("add", reading.slot, reason=f"{reading.slot}: {why}")
+    targets = [b for b in targets if b not in kept]
     if not targets:
         why = "the first fact on it" if not same else "it adds a value, nothing says one ended"
         return Decision("add", reading.slot, reason=f"{reading.slot}: {why}")
@@ -114,6 +120,15 @@ def _unslotted(
         return Decision("add", None, reason="names an old value no current fact holds")
     ids = tuple(str(b.entry_id) for b in ended)
     return Decision("retract", None, ids, f"says {', '.join(reading.olds)} ended")
+
+
+def _outranks(old: FactBullet, new: FactBullet) -> bool:
+    """A fact the person remembered outranks a captured one unless the captured
+    words are their direct first-person statement ("I moved to Salford"), not a
+    sentence the capture drew from around it."""
+    if new.source != "captured" or old.source == "captured":
+        return False
+    return not _DIRECT.match(new.text.strip())
 
 
 def recounts(old: str, new: str) -> bool:
@@ -161,6 +176,10 @@ def _mentions_old(bullet: FactBullet, old: str) -> bool:
     return same_value(value, old) or mentions(bullet.text, old)
 
 
+_DIRECT = linear(
+    r"(?i)^(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|me and|i am|i have)\b"
+    r"|^[\x{0600}-\x{06ff}]"
+)
 FRAME_WORDS = 3  # shared content words, at least
 FRAME_SHARE = 0.5  # of the shorter fact's content words
 _NUMBER_WORDS = {

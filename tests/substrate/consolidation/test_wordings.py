@@ -98,3 +98,15 @@ def test_events_and_the_same_count_replace_nothing(old: str, new: str) -> None:
 )
 def test_the_added_dates_come_out_again(said: str) -> None:
     assert without_dates(with_dates(said, date(2024, 3, 10))) == said
+
+
+def test_a_captured_fact_replaces_a_remembered_one_only_in_the_persons_own_words() -> None:
+    old = FactBullet("aaaaaaaaaaaa", date(2024, 1, 1), "I live in Leeds.", slot="home")
+    direct = FactBullet("bbbbbbbbbbbb", date(2024, 2, 1), "I moved to Salford.", "captured")
+    drawn = FactBullet(
+        "cccccccccccc", date(2024, 2, 1), "All, quick update: I moved to Berlin.", "captured"
+    )
+    assert decide(direct, reading_of(direct.text), [old]).action == "update"
+    assert decide(drawn, reading_of(drawn.text), [old]).action == "add"
+    remembered = FactBullet("dddddddddddd", date(2024, 2, 1), drawn.text)
+    assert decide(remembered, reading_of(drawn.text), [old]).action == "update"
