@@ -21,8 +21,9 @@
    leads the runner-up's by `consolidation_search_margin`;
 6. `new`: a new page titled by the name the fact leads with;
 7. `inbox`: a fact that names nothing continues the page of the fact said just
-   before it (within `CONTINUITY_S`: the same conversation), else goes to the
-   dated inbox page.
+   before it (within `CONTINUITY_S`: the same conversation), else gets a new
+   page titled by what it is about (`naming.subject_phrase`: "Music theory"),
+   else goes to the dated inbox page.
 
 Every placement carries the fact's slot reading, for the writer's lifecycle
 decision (`lifecycle`), and the other pages the fact names, which its page
@@ -38,7 +39,7 @@ from substrate.config import Settings
 from substrate.consolidation.endeavours import FOLDER as ENDEAVOURS, endeavour_of
 from substrate.consolidation.lexicon import TOPICS
 from substrate.consolidation.lifecycle import reading_of
-from substrate.consolidation.naming import leading_name, slugify, unique_slug
+from substrate.consolidation.naming import leading_name, slugify, subject_phrase, unique_slug
 from substrate.consolidation.plan import Placement, Plan
 from substrate.consolidation.subjects import Subject, read_subject, topic_score
 from substrate.index import EntityMatcher, Hit, SearchIndex, name_words
@@ -110,7 +111,7 @@ class DeterministicFiler:
         for step in steps:
             placement = placement or step(entry, text, run)
         if placement is None:
-            placement = self._new(entry, "" if subject.kind == "me" else text, run)
+            placement = self._new(entry, text, subject.kind == "me", run)
         named = [s for s in run.named_pages(text) if s != placement.slug]
         related = tuple(dict.fromkeys([*placement.related, *named]))
         if placement.slug is not None:
@@ -251,12 +252,20 @@ class DeterministicFiler:
         query = text.encode("utf-8")[: self._query_bytes].decode("utf-8", "ignore")
         return [h for h in self._search.search(query, SEARCH_K) if h.slug in index.entries]
 
-    def _new(self, entry: BufferEntry, text: str, run: BatchRun) -> Placement:
-        title = leading_name(text)
+    def _new(self, entry: BufferEntry, text: str, mine: bool, run: BatchRun) -> Placement:
+        """A new page titled by the name the fact leads with (never a name in the
+        user's own words) or, for a fact that names nothing and continues no
+        conversation, by what it is about; the day's inbox only when neither."""
+        title = None if mine else leading_name(text)
         follows = run.follows(entry) if title is None else None
         if follows is not None:
             why = f"names nothing: continues the conversation filed on {follows}"
             return Placement(entry, "file", follows, "inbox", why, run.title(follows))
+        about = subject_phrase(text) if title is None else None
+        if about is not None:
+            slug = unique_slug(slugify(about), run)
+            run.add(slug, about, named=False)
+            return Placement(entry, "file", slug, "new", f"a new page about '{about}'", about)
         if title is None:
             slug = f"inbox/{entry.at:%Y-%m-%d}"
             if slug not in run.index.entries and slug not in run.created:

@@ -51,6 +51,29 @@ OPENERS = frozenset(
 )
 MAX_TITLE_WORDS = 4
 MAX_SLUG_CHARS = 60
+# Not a subject: question words, verbs of asking and doing, quantities and the
+# adjectives and adverbs a request is made of ("some effective tips").
+NOT_SUBJECT = frozenset(
+    """what which who whom whose how why where when whether any some specific different
+    effective best better good great new old more most much many few several other another
+    own same such certain particular various important useful helpful possible simple easy
+    quick real really very quite also just still even ever already again always never often
+    usually sometimes maybe perhaps probably actually basically definitely especially
+    recently currently lately today tomorrow yesterday tonight thanks thank please sure
+    okay ok hi hello hey tips tip ideas idea ways way advice suggestions suggestion
+    recommendations recommendation examples example information info steps step things
+    thing options option questions question help something anything everything nothing
+    someone anyone everyone lot lots bit kind sort type types part parts time times day days
+    week weeks month months year years able trying looking wondering thinking going getting
+    making taking having doing using finding planning considering hoping want wants wanted
+    need needs needed know knew think thought feel felt like liked love loved enjoy enjoyed
+    try tried make made take took give gave tell told show showed find found suggest
+    suggested recommend recommended explain create write rewrite summarize summarise
+    describe discuss compare provide list share start started get got go went come came
+    see saw look looked keep kept let put set seem seems seemed mean means meant sound
+    sounds great interesting awesome amazing perfect exciting excited fun nice cool primary
+    main key major benefits benefit greater depth pros cons difference differences""".split()
+)
 
 
 def leading_name(text: str) -> str | None:
@@ -100,6 +123,48 @@ def _opens_sentence(text: str, start: int) -> bool:
     while at > 0 and text[at - 1].isspace():
         at -= 1
     return at == 0 or text[at - 1] in '.!?:;\n"“('
+
+
+def subject_phrase(text: str) -> str | None:
+    """What a fact that names nothing is about, as a noun phrase: its first run
+    of two to four content words ("music theory", "turbinado sugar", "political
+    humor"), never a lone word (an adjective, an adverb or a verb read alone
+    would make a title like "Perfect" or "Finish")."""
+    clean = _HINT.sub(" ", text.split("\n", 1)[0])[:400]
+    run: list[str] = []
+    for match in _WORD.finditer(clean):
+        word = match.group()
+        lower = word.lower().replace("’", "'")
+        if _content(lower) and (not run or _joined(clean, match.start())):
+            run.append(word if word.isupper() else lower)
+            if len(run) == MAX_TITLE_WORDS:
+                break
+            continue
+        if len(run) >= 2:
+            break
+        run = [word if word.isupper() else lower] if _content(lower) else []
+    if len(run) < 2:
+        return None
+    phrase = " ".join(run)
+    return phrase[:1].upper() + phrase[1:]
+
+
+def _content(word: str) -> bool:
+    return (
+        len(word) > 2
+        and "'" not in word
+        and word not in STOPWORDS
+        and word not in NOT_SUBJECT
+        and word not in WEAK
+        and word not in OPENERS
+        and word not in FILLER
+        and word not in CALENDAR
+    )
+
+
+def _joined(text: str, start: int) -> bool:
+    """Only a space between this word and the one before (no comma, no stop)."""
+    return start > 0 and text[start - 1] == " " and text[start - 2 : start - 1].isalnum()
 
 
 def slugify(title: str) -> str:

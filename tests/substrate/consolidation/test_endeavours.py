@@ -11,6 +11,7 @@ import pytest
 from substrate import Settings, remember
 from substrate.consolidation import consolidate
 from substrate.consolidation.endeavours import endeavour_of
+from substrate.consolidation.naming import subject_phrase
 from substrate.pages import fact_bullets, load_page_index
 
 
@@ -58,3 +59,28 @@ def test_an_endeavours_facts_gather_on_its_page_in_time_order(settings: Settings
     facts = [b.text for b in fact_bullets(text)]
     assert [f.split()[1] for f in facts] == ["startup", "signed", "closed"]
     assert not any(slug.startswith("inbox/") for slug in index.entries)
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("What about using turbinado sugar in cakes?", "Turbinado sugar"),
+        ("Do you think political humor can ever cross a line?", "Political humor"),
+        ("How can tea tree oil help to treat acne?", "Tea tree oil"),
+        ("Write again the review, but much harsher.", None),  # no phrase: never "Harsher"
+        ("Perfect, finish it.", None),
+    ],
+)
+def test_a_fact_that_names_nothing_is_titled_by_what_it_is_about(
+    text: str, phrase: str | None
+) -> None:
+    assert subject_phrase(text) == phrase
+
+
+def test_a_conversation_that_names_nothing_gets_a_page_not_the_inbox(settings: Settings) -> None:
+    when = datetime(2024, 3, 1, 10, tzinfo=UTC)
+    remember(settings, "What about using turbinado sugar in cakes?", now=when)
+    remember(settings, "And would it work in the frosting too?", now=when)
+    consolidate(settings)
+    slugs = set(load_page_index(settings.workspace).entries)
+    assert slugs == {"turbinado-sugar"}
