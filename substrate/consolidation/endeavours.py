@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from substrate.consolidation.lexicon import FILLER
 from substrate.safety import linear
 
 FOLDER = "projects"
@@ -128,7 +129,7 @@ _KINDS = [
     ),
 ]
 _COMPILED = [(linear(k.pattern), k) for k in _KINDS]
-_GENERIC = frozenset("it this that them one new my our the a an".split())
+_GENERIC = frozenset("it this that them one new own my our your his her their the a an".split())
 _CUT = frozenset(
     "got get gets is was were are has have had went and but for in at on to this that last next "
     "with which who so because since just now will would".split()
@@ -143,13 +144,22 @@ def endeavour_of(text: str) -> Endeavour | None:
         if match is None:
             continue
         groups = match.groupdict()
-        name = _cut((groups.get("name") or groups.get("thing") or "").strip(" .,'-"))
-        if not name or name.lower() in _GENERIC:
+        name = _cut(_undetermined((groups.get("name") or groups.get("thing") or "").strip(" .,'-")))
+        first = name.split(" ", 1)[0].lower().replace("’", "'") if name else ""
+        if not name or name.lower() in _GENERIC or first in FILLER or first in _GENERIC:
             continue
         shown = name if name[:1].isupper() or not name.isascii() else name.lower()
         title = kind.title.format(name=shown, thing=shown)
         return Endeavour(title[:1].upper() + title[1:], name, kind.topic)
     return None
+
+
+def _undetermined(name: str) -> str:
+    """Without a leading determiner or possessive: "my return flight" is "return flight"."""
+    words = name.split()
+    while words and words[0].lower() in _GENERIC:
+        words = words[1:]
+    return " ".join(words)
 
 
 def _cut(name: str) -> str:
