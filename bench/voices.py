@@ -10,7 +10,8 @@ wrapped in every wording below and read by capture's extractor; a wrapped
 turn *leaks* when a captured statement holds at least 80% of the wrapped
 statement's content words. Two sets of wordings: `dev` (the ones the skip
 rules were written against) and `held` (written before the rules were run on
-them, never tuned on). The control is each statement said directly: the
+them: the rule for "…posted this in Slack:" came after their first report)
+and `fresh` (written after that, reported untuned). The control is each statement said directly: the
 share still captured says the rules skip only what is passed on.
 """
 
@@ -63,6 +64,25 @@ HELD = {
     "quoted": ["| {s}"],
     "reported speech": ['He told me "{s}"'],
     "arabic": ["لخص هذا النص: {s}"],
+}
+# Written after the first report on `held` (which the colon rule then saw), and
+# reported once, untuned: the wordings no rule was written against.
+FRESH = {
+    "forwarded": ["FW: {s}", "-----Original Message-----\nFrom: {name}\n{s}"],
+    "pasted": [
+        "This is what the landlord's letter says: {s}",
+        "Copy of the text {name} sent: {s}",
+        "Got this message from my {rel} this morning —\n{s}",
+    ],
+    "to transform": [
+        "Put this into plain English: {s}",
+        "Can you shorten this for a tweet? {s}",
+        "Turn this into a formal email: {s}",
+    ],
+    "quoted": ['"{s}" — that\'s what {name} wrote.', "» {s}"],
+    "reported speech": ["According to my {rel}, {s}", "{name} keeps saying {s}"],
+    "code": ["`{s}`"],
+    "arabic": ["أرسل لي صديقي هذه الرسالة: {s}", "ترجم النص التالي: {s}"],
 }
 NAMES = ["Bob", "Priya", "Jonas", "Mei", "Carlos"]
 RELS = ["colleague", "sister", "landlord", "boss", "friend"]
@@ -146,6 +166,7 @@ def main() -> None:
                 "control_captured": round(control / len(said), 3),
                 "dev": run(said, DEV),
                 "held": run(said, HELD),
+                "fresh": run(said, FRESH),
             },
             indent=1,
             ensure_ascii=False,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from substrate.curation.sentences import ABBREVIATIONS
 from substrate.safety import IGNORECASE, short
 
 QUOTED = "quoted"
@@ -33,7 +34,7 @@ LINE_CHARS = 2000  # what a pattern reads of one line
 
 _FENCE = short(r"^\s*(```|~~~)", LINE_CHARS)
 _INDENTED = short(r"^(    |\t)\S", LINE_CHARS)
-_QUOTE_LINE = short(r"^\s*(>|&gt;|\|\s)", LINE_CHARS)
+_QUOTE_LINE = short(r"^\s*(>|&gt;|\|\s|»)", LINE_CHARS)
 _FORWARDED = short(
     r"^[\s\-_*=>]{0,20}(forwarded message|begin forwarded message|original message|fwd?:|"
     r"-{1,20} ?forwarded|رسالة (محولة|معاد توجيهها|مُعاد توجيهها|مُحوّلة)|الرسالة الأصلية)"
@@ -58,8 +59,18 @@ _PASTED = short(
     LINE_CHARS,
     IGNORECASE,
 )
+# "My coworker posted this in Slack:" — a verb of saying or sending, then a
+# colon that opens what follows ("Note: I moved…" is the person's own note).
+_SAID_COLON = short(
+    r"\b(posted|wrote|writes|sent|shared|said|says|texted|e-?mailed|messaged|forwarded|"
+    r"published|announced|commented|replied|tweeted)"
+    r"\b[^:\n]{0,60}:",
+    LINE_CHARS,
+    IGNORECASE,
+)
 _TRANSFORM = short(
     r"\b(translate|summari[sz]e|sum up|tl;?dr|proof-?read|re-?write|paraphrase|reword|rephrase|"
+    r"(?:put|turn|convert|format) (?:this|it|the following) (?:into|as|in)|"
     r"edit|polish|shorten|simplify|condense|fix (the )?(grammar|spelling|typos)|"
     r"correct (the )?(grammar|spelling)|make (this|it|the following) [a-z ]{0,20}"
     r"(formal|casual|shorter|longer|better|friendlier|polite|professional))\b"
@@ -75,6 +86,8 @@ _THIS = short(
     IGNORECASE,
 )
 _REPORTED = short(
+    r"^(according to|as (my [a-z]+|he|she|they|[A-Z][a-z]+) (said|says|put it)|"
+    r"(my [a-z]+|[A-Z][a-z]+|he|she|they) (keeps|kept) (saying|telling|insisting))\b|"
     r"^(my [a-z]+( [a-z]+)?|[A-Z][a-z]+( [A-Z][a-z]+)?|he|she|they|his [a-z]+|her [a-z]+|"
     r"the [a-z]+|our [a-z]+)"
     r" (said|says|told me|tells me|told us|mentioned|claims|claimed|wrote|writes|texted|"
@@ -167,7 +180,7 @@ def _introduced(sentence: str) -> tuple[str, int] | None:
     """(why, where the introduced text starts in the sentence) when the sentence
     introduces someone else's text or text to transform ("rewrite my resume"
     without a colon introduces nothing: what follows is the person's)."""
-    pasted = _PASTED.search(sentence)
+    pasted = _PASTED.search(sentence) or _SAID_COLON.search(sentence)
     if pasted is not None:
         return PASTED, _after(sentence, pasted.start(), pasted.end())
     transform = _TRANSFORM.search(sentence)
@@ -189,10 +202,11 @@ def _after(sentence: str, start: int, end: int) -> int:
 
 
 def _without_quotes(sentence: str, at: int) -> list[Span]:
-    """The sentence with the quotation after a verb of saying cut out."""
+    """The sentence with the quotation after a verb of saying cut out, then any
+    other quotation of `QUOTED_WORDS` words or more, and inline code."""
     said = _SAYING_QUOTE.search(sentence[:LINE_CHARS])
     if said is None:
-        return [Span(at, sentence)]
+        return _marked_spans(sentence, at)
     opener = sentence[said.end() - 1]
     close = sentence.find(_CLOSE.get(opener, opener), said.end())
     end = len(sentence) if close < 0 else close + 1
@@ -205,9 +219,55 @@ def _without_quotes(sentence: str, at: int) -> list[Span]:
     return parts
 
 
+QUOTED_WORDS = 4  # a quotation this long is someone's words, not a phrase
+_PAIRS = {"`": ("`", CODE), '"': ('"', QUOTED), "“": ("”", QUOTED), "«": ("»", QUOTED)}
+
+
+def _marked_spans(sentence: str, at: int) -> list[Span]:
+    """Inline code (`…`) and double-quoted text of `QUOTED_WORDS` words or more cut
+    out of the sentence; one pass, each mark looked for once from where the
+    last span ended."""
+    out: list[Span] = []
+    cut = i = 0
+    while i < len(sentence):
+        pair = _PAIRS.get(sentence[i])
+        if pair is None:
+            i += 1
+            continue
+        close = sentence.find(pair[0], i + 1)
+        if close < 0:
+            break
+        inner = sentence[i + 1 : close]
+        if pair[1] == CODE or _speech(inner):
+            out += [Span(at + cut, sentence[cut:i]), Span(at + i, sentence[i : close + 1], pair[1])]
+            cut = close + 1
+        i = close + 1
+    out.append(Span(at + cut, sentence[cut:]))
+    return [span for span in out if span.text]
+
+
+_VOICE = frozenset("i i'm i've i'd i'll my me we we're our you your he she they".split())
+
+
+def _speech(inner: str) -> bool:
+    """Quoted words that are someone's sentence, not a title ("Here Comes the
+    Sun"): long enough, and said by someone or ending as a sentence does."""
+    words = inner.split()
+    return len(words) >= QUOTED_WORDS and (
+        inner.rstrip().endswith((".", "!", "?"))
+        or any(w.lower().strip(",.!?") in _VOICE for w in words)
+    )
+
+
 def _ends(line: str) -> list[int]:
-    """Where the line's sentences end (after a stop followed by a space)."""
-    return [i + 1 for i, ch in enumerate(line) if ch in ".!?؟" and line[i + 1 : i + 2] == " "]
+    """Where the line's sentences end (a stop and a space; not "Dr. Smith")."""
+    ends = []
+    for i, ch in enumerate(line):
+        if ch in ".!?؟" and line[i + 1 : i + 2] == " ":
+            word = line[max(0, i - 5) : i].rsplit(" ", 1)[-1].lower()
+            if ch != "." or (word not in ABBREVIATIONS and not (len(word) == 1 and word.isalpha())):
+                ends.append(i + 1)
+    return ends
 
 
 def _merged(spans: list[Span]) -> list[Span]:

@@ -49,6 +49,13 @@ MINE = "I live in Leeds with my wife and our two cats."
         ("ترجم إلى الإنجليزية: انتقلت إلى برلين في يونيو وبدأت عملا جديدا.", TRANSFORM),
         ("رسالة محولة من أخي: انتقلت إلى برلين في يونيو وبدأت عملا جديدا.", FORWARDED),
         ("قال أخي إنه انتقل إلى برلين في يونيو.", REPORTED),
+        (f"My coworker posted this in Slack:\n{THEIRS}", PASTED),
+        (f'"{THEIRS}" — that\'s what Dr. Patel wrote.', QUOTED),
+        (f"» {THEIRS}", QUOTED),
+        (f"According to my sister, {THEIRS}", REPORTED),
+        (f"Bob keeps saying {THEIRS}", REPORTED),
+        (f"`{THEIRS}`", CODE),
+        (f"Put this into plain English: {THEIRS}", TRANSFORM),
         ("هذه رسالة من صديقي: انتقلت إلى برلين في يونيو.", PASTED),
     ],
 )
@@ -56,6 +63,11 @@ def test_text_passed_on_is_skipped_and_never_captured(turn: str, why: str) -> No
     assert why in {span.why for span in voices(turn)}
     captured = " ".join(s.text for s in durable_statements(turn, None))
     assert "Berlin" not in captured and "برلين" not in captured
+
+
+def test_a_quoted_title_and_a_note_of_ones_own_are_the_persons_words() -> None:
+    for turn in ('I love the song "Here Comes the Sun" so much.', f"Note: {MINE}"):
+        assert [s.why for s in voices(turn)] == [None]
 
 
 def test_the_persons_own_words_around_what_they_pass_on_are_still_read() -> None:
