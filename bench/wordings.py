@@ -7,7 +7,8 @@ Pairs (older statement, newer statement, should it replace):
 
 - **longmemeval**: the knowledge-update questions' evidence turns, in session
   order: from the first and the last turn holding the answer, the two
-  sentences that share the most content words (the update); negatives pair
+  statements (questions left out) that share the most content words (the
+  update); negatives pair
   the newer sentence with a sentence of the same person's other turns that
   shares few words with it.
 - **locomo**: negatives only (LoCoMo marks no updates): consecutive durable
@@ -135,7 +136,9 @@ def replaces(old: str, new: str) -> bool:
 
 
 def sentences(turn: str) -> list[str]:
-    return [p.strip() for _, p in sentence_pieces(turn[:4000]) if len(content(p)) >= 3]
+    """A turn's statements (a question states nothing to supersede)."""
+    pieces = [p.strip() for _, p in sentence_pieces(turn[:4000])]
+    return [p for p in pieces if len(content(p)) >= 3 and not p.endswith("?")]
 
 
 def longmemeval(data: Path) -> list[Pair]:

@@ -75,9 +75,11 @@ def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) ->
         if not targets and same and reading.slot.startswith("pref:"):
             targets = same  # a preference told again: one current, in its newest words
         elif not targets and same:
-            return Decision("add", reading.slot, reason=f"{reading.slot}: the same value again")
+            targets = [b for b in same if recounts(b.text, new.text)]  # the same, recounted
+            if not targets:
+                return Decision("add", reading.slot, reason=f"{reading.slot}: the same value again")
     else:
-        targets = [b for b in same if _named_old(b, reading)]
+        targets = [b for b in same if _named_old(b, reading) or recounts(b.text, new.text)]
     kept = [b for b in targets if _outranks(b, new)]
     if kept and len(kept) == len(targets):
         why = "captured words, not a direct first-person statement, leave a remembered fact"
