@@ -219,11 +219,10 @@ def run_locomo(
                 excerpts, cards, top5s = ask(settings, index, [q["q"] for q in questions], now)
                 index.store.close()
                 for q, shown, card, top5 in zip(questions, excerpts, cards, top5s, strict=True):
-                    rows[name]["evidence_hit@5"] += any(t in fold(shown) for t in q["texts"])
-                    rows[name]["card_evidence_hit"] += any(t in fold(card) for t in q["texts"])
-                    rows[name]["search5_card_evidence_hit"] += any(
-                        t in fold(top5) for t in q["texts"]
-                    )
+                    shown, card, top5 = (said_text(t) for t in (shown, card, top5))
+                    rows[name]["evidence_hit@5"] += any(t in shown for t in q["texts"])
+                    rows[name]["card_evidence_hit"] += any(t in card for t in q["texts"])
+                    rows[name]["search5_card_evidence_hit"] += any(t in top5 for t in q["texts"])
                     rows[name]["questions"] += 1
                 print(f"conversation {c} {name}: {dict(rows[name])}", file=sys.stderr)
     report: dict[str, Any] = {
