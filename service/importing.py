@@ -9,6 +9,7 @@ files what capture left in the buffer, like any remembered fact.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,9 @@ def import_history(memory: Memory, fmt: str, path: Path, dry_run: bool = False) 
                     break
                 done.capture.append(captured)
                 bar(n, len(done.touched))
+    if not dry_run and done.touched and stopped is None:
+        with contextlib.suppress(StoreUnavailableError):
+            memory.maintain_after_write(None)  # the imported sessions' episodes
     answer = {**done.as_json(), "extractor": "offline" if memory.llm is None else "model"}
     if stopped is not None:
         answer["capture"] = f"{stopped} (the conversations are logged; rerun to capture the rest)"

@@ -98,7 +98,7 @@ class Target(Tender, Protocol):
     def maintain(self, rebuild: bool = False) -> MaintainReport: ...
 
     def search(
-        self, query: str, k: int = 10, capabilities: bool = False
+        self, query: str, k: int = 10, capabilities: bool = False, kind: str = "all"
     ) -> list[dict[str, Any]]: ...
 
     def card(
@@ -176,6 +176,9 @@ class Memory(Tending):
         self._written_anything = False
         self._catch_up = threading.Lock()
         self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
+        from substrate.sessions.episodes import LoggedEpisodes
+
+        self._episodes = LoggedEpisodes()
         self.needs_compaction = False
         self.jobs: Jobs | None = None
         self.after_remember: Callable[[], object] | None = None
@@ -347,8 +350,9 @@ class Memory(Tending):
         self._maintain_on_open = False
         index = self.index
         with self._index_lock, self.progress("embedding chunks") as bar:
+            entries = self.capabilities() if only is not None else self._entries()
             report = index.maintain(
-                self.capabilities(),
+                entries,
                 rebuild=rebuild,
                 optimize=self._compact,
                 progress=self._checked(bar),
@@ -399,6 +403,32 @@ class Memory(Tending):
             self._maintained_through = through
             return report
 
+    def _entries(self) -> list[Capability]:
+        """What the index holds beside the pages: the capabilities, and the
+        conversation log's episodes where the concept-page substrate is active."""
+        entries = list(self.capabilities())
+        if self.tier == "v1":
+            return entries
+        from substrate.index import Capability
+
+        try:
+            log = self._reading_log()
+        except StoreUnavailableError:
+            return entries
+        for episode in self._episodes(log):
+            day = episode.meta()["from"]
+            entries.append(
+                Capability(
+                    episode.slug,
+                    episode.title,
+                    episode.text,
+                    kind="episode",
+                    meta=episode.meta(),
+                    origin_date=str(day)[:10],
+                )
+            )
+        return entries
+
     def compact(self, wait: bool = True) -> bool:
         """Compact the store after writes (`compact=False`); False when there was
         nothing to compact or, without `wait`, a write still runs."""
@@ -426,11 +456,14 @@ class Memory(Tending):
 
     # -- the read path ------------------------------------------------------------------
 
-    def search(self, query: str, k: int = 10, capabilities: bool = False) -> list[dict[str, Any]]:
+    def search(
+        self, query: str, k: int = 10, capabilities: bool = False, kind: str = "all"
+    ) -> list[dict[str, Any]]:
+        """Pages and episodes (`kind`: page, episode or all)."""
         index = self.index
         self._note_read()
         with self._reads:
-            hits = index.search(query, k, include_capabilities=capabilities)
+            hits = index.search(query, k, include_capabilities=capabilities, kind=kind)
         return [h.as_json() for h in hits]
 
     def card(

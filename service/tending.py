@@ -21,10 +21,14 @@ from substrate.safety import WRITE_ROOM, require_room
 
 if TYPE_CHECKING:
     from substrate import MaintainReport
+    from substrate.sessions import SessionLog
 
 
 class _Workspace(Protocol):
     settings: Settings
+
+    @property
+    def sessions(self) -> SessionLog: ...
 
     def maintain(self, rebuild: bool = False) -> MaintainReport: ...
 
@@ -40,6 +44,10 @@ class Tender(Protocol):
     def forget(self, what: str, page: str | None = None, every: bool = False) -> dict[str, Any]: ...
 
     def correct(self, fact_id: str, text: str) -> dict[str, Any]: ...
+
+    def forget_conversation(
+        self, session_id: str | None = None, message_id: int | None = None
+    ) -> dict[str, Any]: ...
 
     def history(self, what: str) -> dict[str, Any]: ...
 
@@ -131,6 +139,33 @@ class Tending:
         done = {"forgot": what, "content": content, "files": files, "facts": facts}
         pages = {f["page"] for f in facts if f["page"] is not None}
         return _reindexed(self, done, pages) if pages else done
+
+    def forget_conversation(
+        self: _Workspace, session_id: str | None = None, message_id: int | None = None
+    ) -> dict[str, Any]:
+        """A whole session, or one message: it leaves the transcript, the log's
+        search, the episodes in the index and so every card; the decision log
+        keeps a tombstone (which session, which message ids, when; no text)."""
+        from substrate.consolidation.log import record_change
+
+        log = self.sessions
+        if message_id is not None:
+            found = log.session_of(message_id)
+            if found is None or (session_id is not None and found != session_id):
+                raise NotFoundError(f"no logged message {message_id}")
+            session_id = found
+        if session_id is None:
+            raise InvalidInputError("name a session or a message to forget")
+        _room(self.settings)
+        gone = log.forget(session_id, None if message_id is None else {message_id})
+        if not gone:
+            raise NotFoundError(f"no logged session {session_id!r} with messages")
+        op = "forget_session" if message_id is None else "forget_message"
+        record_change(
+            self.settings, {"at": time.time(), "op": op, "session": session_id, "messages": gone}
+        )
+        done = {"forgot": op.removeprefix("forget_"), "session": session_id, "messages": gone}
+        return _reindexed(self, done)
 
     def correct(self: _Workspace, fact_id: str, text: str) -> dict[str, Any]:
         """Supersede a page fact with the corrected text (scanned, dated now)."""

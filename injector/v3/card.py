@@ -11,15 +11,18 @@ exceeds its character budget: each page shows whole units (a fact, a line, a
 sentence; `fitting`), its best first, and a page that cannot show even one is
 left off (and reported as not rendered, so `selected` matches what the model
 sees). The date line lets the model judge "this week" in a fact dated months
-ago.
+ago. Episodes of earlier conversations follow the pages in the room they
+leave (`episodes`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
 from injector.render import attr, fit_excerpt, is_untrusted, trust_attrs
+from injector.v3.episodes import CardEpisode, render_episodes
 from injector.v3.fitting import Unit, fit, shown, units_of
 
 OPEN = (
@@ -63,10 +66,14 @@ def today_line(today: str | None) -> str:
 
 
 def render_card(
-    pages: list[CardPage], budget: int, today: str | None = None
+    pages: list[CardPage],
+    budget: int,
+    today: str | None = None,
+    episodes: Sequence[CardEpisode] = (),
 ) -> tuple[str, list[CardPage]]:
     """(card text, the pages it holds) within `budget` characters; '' when nothing
-    fits. `today`: the date line ("3 December 2026")."""
+    fits. `today`: the date line ("3 December 2026"). `episodes` follow the
+    pages in the room they leave."""
     opening = OPEN + today_line(today)
     room = budget - len(opening) - len(CLOSE)
     units = [list(p.units) or units_of(p.excerpt, set()) for p in pages]
@@ -74,11 +81,12 @@ def render_card(
     quoted = [p.quarantine is not None for p in pages]
     picked = fit(units, [len(h) + len(TAIL) for h in heads], quoted, room)
     on = [i for i, p in enumerate(picked) if p]
-    if not on:
-        return "", []
     parts = [opening]
     for i in on:
         text = shown(picked[i])
         parts.append(f"{heads[i]}{fit_excerpt(text, len(text) * 8 + 16, quoted[i])}{TAIL}")
-    parts.append(CLOSE)
+    said = render_episodes(list(episodes), budget - sum(map(len, parts)) - len(CLOSE))
+    if not on and not said:
+        return "", []
+    parts += [said, CLOSE]
     return "".join(parts), [pages[i] for i in on]

@@ -15,12 +15,13 @@ conversation's frozen card from its previous turn at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from injector.blocks import SelectedPage
 from injector.page_state import PageState
 from injector.v3.card import CardPage, render_card
+from injector.v3.episodes import CardEpisode, card_episodes
 from injector.v3.fitting import units_of
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.health import note_unsaved
@@ -34,6 +35,7 @@ from substrate.index.search_index import QueryVectors
 from substrate.pages import PageIndex, in_words
 
 SEARCH_K = 20
+EPISODE_K = 4  # episodes searched for a card (it shows at most `episodes.MOST`)
 CARD_SPANS = (4, 0.5)  # a page's chunks a card may show, and how close to its best
 FILL_FLOOR = 0.3  # a hit filling the room left scores this share of the best hit
 ROOM = "room"  # why a page filling the room is on the card
@@ -80,8 +82,13 @@ class V3Engine:
             if vectors and search is not None
             else []
         )
+        said = (
+            search.search_embedded(turn, vectors, EPISODE_K, excerpt_chars=None, kind="episode")
+            if vectors and search is not None and search.holds_episodes()
+            else []
+        )
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
-        return self._assemble(turn, conversation_id, hits, now, vectors)
+        return self._assemble(turn, conversation_id, hits, now, vectors, card_episodes(said))
 
     def _assemble(
         self,
@@ -90,6 +97,7 @@ class V3Engine:
         hits: list[Hit],
         now: float,
         vectors: QueryVectors | None = None,
+        episodes: Sequence[CardEpisode] = (),
     ) -> Picked:
         """The service runs turns on many threads: only what reads or changes the
         shared matcher and learned graph holds the lock; file I/O does not."""
@@ -106,7 +114,7 @@ class V3Engine:
         chosen += room_fill(chosen, hits, v3.max_pages)
         pages = self._card_pages(chosen, index, hits, message, vectors or {})
         today = in_words(datetime.fromtimestamp(now, UTC).date())
-        memory, shown = render_card(pages, v3.card_budget_chars, today)
+        memory, shown = render_card(pages, v3.card_budget_chars, today, episodes)
         shown_slugs = {p.slug for p in shown}
         dated = {p.slug: p.dated for p in shown}
         selected = [

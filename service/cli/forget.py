@@ -15,17 +15,40 @@ from service.cli.target import target_for
 @workspace_option
 @url_option
 @json_option
-@click.argument("what")
+@click.argument("what", required=False)
 @click.option("--page", metavar="SLUG", help="Only facts on this page.")
 @click.option("--all", "every", is_flag=True, help="Forget every fact the text matches.")
+@click.option("--session", metavar="ID", help="Forget a whole logged session.")
+@click.option("--message", "message_id", type=int, metavar="ID", help="Forget one logged message.")
 def forget(
-    workspace: Path, url: str | None, as_json: bool, what: str, page: str | None, every: bool
+    workspace: Path,
+    url: str | None,
+    as_json: bool,
+    what: str | None,
+    page: str | None,
+    every: bool,
+    session: str | None,
+    message_id: int | None,
 ) -> None:
     """Forget WHAT: a page fact (its id, or its text: the fact is retracted, kept on
-    its page as forgotten, and leaves search and the card), a promotion id (p-...),
-    a curation candidate id (c-...) or the text of a profile line (its promotion
-    record and curation candidates agree). Text matching several facts is refused,
-    listing them, unless --all."""
+    its page as forgotten, and leaves search and the card), a fact still in the
+    buffer, a promotion id (p-...), a curation candidate id (c-...) or the text of
+    a profile line (its promotion record and curation candidates agree). Text
+    matching several facts is refused, listing them, unless --all. `--session ID`
+    or `--message ID` forgets a logged conversation or one of its messages
+    instead: out of the log, its search, the episodes and every card."""
+    if session is not None or message_id is not None:
+        if what is not None:
+            raise click.UsageError("give WHAT, or --session/--message, not both")
+        gone = target_for(workspace, url, list).forget_conversation(session, message_id)
+        if as_json:
+            print_json(gone)
+            return
+        ids = ", ".join(str(i) for i in gone["messages"])
+        click.echo(f"forgot {gone['forgot']} {gone['session']}: messages {ids}")
+        return
+    if what is None:
+        raise click.UsageError("give WHAT to forget, or --session ID / --message ID")
     done = target_for(workspace, url, list).forget(what, page, every)
     if as_json:
         print_json(done)

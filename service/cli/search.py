@@ -26,6 +26,13 @@ from service.cli.target import target_for
     "--capabilities", is_flag=True, help="Include synthetic capability entries (CLI commands)."
 )
 @click.option(
+    "--kind",
+    type=click.Choice(["page", "episode", "all"]),
+    default="all",
+    show_default=True,
+    help="Pages, the conversation log's episodes, or both.",
+)
+@click.option(
     "--batch",
     is_flag=True,
     help='Read queries from stdin (text or JSON {"query", "k"}); one JSON line each.',
@@ -37,9 +44,11 @@ def search(
     query: str | None,
     k: int,
     capabilities: bool,
+    kind: str,
     batch: bool,
 ) -> None:
-    """Hybrid (dense + BM25) search over the concept pages."""
+    """Hybrid (dense + BM25) search over the concept pages and the conversation
+    log's episodes (`--kind`); an episode hit names its session and time span."""
     if batch == (query is not None):
         raise click.UsageError("give a QUERY or --batch, not both")
     target = target_for(workspace, url, cli_capabilities)
@@ -47,13 +56,13 @@ def search(
 
         def answer(line: str) -> dict[str, Any]:
             text, line_k = batch_query(line, k)
-            return {"query": text, "hits": target.search(text, line_k, capabilities)}
+            return {"query": text, "hits": target.search(text, line_k, capabilities, kind)}
 
         if answer_each(sys.stdin, answer):
             sys.exit(1)
         return
     assert query is not None
-    hits = target.search(query, k, capabilities)
+    hits = target.search(query, k, capabilities, kind)
     if as_json:
         print_json(hits)
         return

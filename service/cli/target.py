@@ -103,8 +103,10 @@ class Remote:
 
         return MaintainReport(**self._client.post("/v1/memory/maintain", {"rebuild": rebuild}))
 
-    def search(self, query: str, k: int = 10, capabilities: bool = False) -> list[dict[str, Any]]:
-        body = {"query": query, "k": k, "capabilities": capabilities}
+    def search(
+        self, query: str, k: int = 10, capabilities: bool = False, kind: str = "all"
+    ) -> list[dict[str, Any]]:
+        body = {"query": query, "k": k, "capabilities": capabilities, "kind": kind}
         hits: list[dict[str, Any]] = self._client.post("/v1/memory/search", body)["hits"]
         return hits
 
@@ -117,6 +119,21 @@ class Remote:
 
     def forget(self, what: str, page: str | None = None, every: bool = False) -> dict[str, Any]:
         return self._post("forget", {"what": what, "page": page, "all": every})
+
+    def forget_conversation(
+        self, session_id: str | None = None, message_id: int | None = None
+    ) -> dict[str, Any]:
+        if session_id is None:
+            if message_id is None:
+                raise InvalidInputError("name a session or a message to forget")
+            raise InvalidInputError(
+                "a running service forgets a message by its session: give --session too"
+            )
+        body = {"message_id": message_id}
+        done: dict[str, Any] = self._client.post(
+            f"/v1/conversations/{quote(session_id, safe='')}/forget", body
+        )
+        return done
 
     def correct(self, fact_id: str, text: str) -> dict[str, Any]:
         return self._post("correct", {"fact_id": fact_id, "text": text})

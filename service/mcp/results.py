@@ -17,6 +17,8 @@ class Remembered(BaseModel):
 
 
 class SearchHit(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
     slug: str
     title: str
     score: float
@@ -24,6 +26,10 @@ class SearchHit(BaseModel):
     fresh_at: str | None = None
     source: str | None = None
     quarantine: str | None = None
+    kind: str = "page"
+    session_id: str | None = None  # an episode's session and time span
+    from_: str | None = Field(None, alias="from")
+    to: str | None = None
 
 
 class SearchResult(BaseModel):

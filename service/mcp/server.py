@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
 from mcp.server import MCPServer
@@ -56,6 +56,7 @@ def _valid_text(text: str) -> str:
 
 # Every text argument: a JSON string (never a number or a bool coerced), valid Unicode.
 Text = Annotated[StrictStr, AfterValidator(_valid_text)]
+SearchKind = Literal["page", "episode", "all"]
 
 
 async def _call(work: Callable[[], T]) -> T:
@@ -91,11 +92,12 @@ def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         return r.Remembered(id=entry.id, held=entry.held)
 
     @server.tool(annotations=READ)
-    async def search(query: Text, k: StrictInt = 10) -> r.SearchResult:
-        """Hybrid search (dense, BM25, multilingual) over the pages; best first."""
+    async def search(query: Text, k: StrictInt = 10, kind: SearchKind = "all") -> r.SearchResult:
+        """Hybrid search (dense, BM25, multilingual) over the pages and the
+        conversation log's episodes (`kind`: page, episode or all); best first."""
         if not 1 <= k <= MAX_LIST:
             raise ToolError(f"k must be between 1 and {MAX_LIST}, got {k}")
-        hits = await _call(lambda: target().search(query, k, False))
+        hits = await _call(lambda: target().search(query, k, False, kind))
         return r.SearchResult(query=query, hits=[r.SearchHit(**_hit(h)) for h in hits])
 
     @server.tool(annotations=READ)
@@ -187,6 +189,17 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         return r.Changed(result=await _call(lambda: target().forget(what, page, all)))
 
     @server.tool(annotations=CHANGE)
+    async def forget_conversation(
+        session_id: Text | None = None, message_id: StrictInt | None = None
+    ) -> r.Changed:
+        """Forget a whole logged conversation (`session_id`) or one message
+        (`message_id`): out of the log, its search, the episodes and every card;
+        the decision log keeps a tombstone without the words."""
+        return r.Changed(
+            result=await _call(lambda: target().forget_conversation(session_id, message_id))
+        )
+
+    @server.tool(annotations=CHANGE)
     async def correct_fact(fact_id: Text, text: Text) -> r.Changed:
         """Correct a page fact (ids from read_page or fact_history): `text` supersedes
         it, dated now and scanned; the old fact stays on the page as replaced."""
@@ -263,9 +276,9 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
 
 
 def _hit(hit: dict[str, Any]) -> dict[str, Any]:
-    return {key: hit.get(key) for key in r.SearchHit.model_fields} | {
-        "excerpt": hit.get("excerpt") or ""
-    }
+    fields = r.SearchHit.model_fields
+    found = {f.alias or name: hit.get(f.alias or name) for name, f in fields.items()}
+    return {k: v for k, v in found.items() if v is not None} | {"excerpt": hit.get("excerpt") or ""}
 
 
 def _listed(index: PageIndex, prefix: str | None, limit: int) -> r.PageList:

@@ -54,3 +54,16 @@ def messages_post(conversation_id: str, body: MessagesIn, rt: RuntimeDep) -> dic
 def end_post(conversation_id: str, body: EndIn, rt: RuntimeDep) -> dict[str, Any]:
     """End the session; its finalization (curation up to this cutoff) is queued."""
     return rt.memory.end_session(conversation_id, body.reason)
+
+
+class ForgetConversationIn(Strict):
+    message_id: int | None = Field(
+        None, description="One message of the session; the whole session when absent."
+    )
+
+
+@router.post("/conversations/{conversation_id}/forget")
+def forget_post(conversation_id: str, body: ForgetConversationIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Forget a whole session, or one of its messages: out of the transcript, the
+    log's search, the episodes and every card; the decision log keeps a tombstone."""
+    return rt.memory.forget_conversation(conversation_id, body.message_id)

@@ -5,7 +5,7 @@ a content hash, move, delete into the trash, restore, pin). Each route is one
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, BackgroundTasks, Depends
 from fastapi.responses import JSONResponse
@@ -61,6 +61,9 @@ class SearchIn(Strict):
     query: str = Field(description="Refused when blank or over memory.limits.query_bytes.")
     k: int = Field(10, ge=1, le=1000)
     capabilities: bool = False
+    kind: Literal["page", "episode", "all"] = Field(
+        "all", description="Pages, the conversation log's episodes, or both."
+    )
 
 
 class CardIn(Strict):
@@ -126,7 +129,7 @@ def ingest_post(body: IngestIn, rt: RuntimeDep) -> dict[str, Any]:
 
 @router.post("/search")
 def search_post(body: SearchIn, rt: RuntimeDep) -> JSONResponse:
-    hits = rt.memory.search(body.query, body.k, body.capabilities)
+    hits = rt.memory.search(body.query, body.k, body.capabilities, body.kind)
     return JSONResponse({"query": body.query, "hits": hits})  # rendered off the loop
 
 

@@ -276,6 +276,9 @@ def history(settings: Settings, what: str) -> dict[str, Any]:
         if not events:
             raise NotFoundError(f"nothing recorded about fact {what!r}")
         return {"fact": what, "events": events}
+    said = [_event(r) for r in rows(settings) if r.get("session") == what]
+    if said:  # a forgotten conversation's tombstones: which messages, when, no text
+        return {"session": what, "events": said}
     validate_slug(what)
     events = [_event(r) for r in rows(settings) if _about_page(r, what)]
     if not events and what not in load_page_index(settings.workspace).entries:
@@ -307,7 +310,10 @@ def _event(row: dict[str, Any]) -> dict[str, Any]:
         op, via = f"file:{lifecycle}", f"consolidation ({row.get('planner', '?')})"
     else:
         via = row.get("via") or "request"
-    keep = ("id", "page", "text", "replaced", "from", "to", "reason", "slot", "superseded_by")
+    keep = (
+        *("id", "page", "text", "replaced", "from", "to", "reason", "slot", "superseded_by"),
+        *("session", "messages"),
+    )
     return {"at": when, "op": op, "via": via, **{k: row[k] for k in keep if row.get(k)}}
 
 

@@ -20,6 +20,7 @@ from substrate.index.search_index import SearchIndex
 from substrate.pages.page_index import PageIndex
 
 CAPABILITY_PREFIX = "capability/"  # synthetic entries (`Capability`), not pages
+EPISODE_PREFIX = "episode/"  # the conversation log's windows (`sessions.episodes`)
 REINDEX = "reindex"  # fix: re-embed the named pages
 REBUILD = "rebuild"  # fix: rebuild the collection
 DELETE = "delete"  # fix: delete the named derived file
@@ -81,7 +82,7 @@ def _state_problems(state: dict[str, Any], index: PageIndex) -> list[Problem]:
         elif held[0] != entry.content_hash:
             out.append(_reindex("page_hash", slug, f"page {slug} changed since it was indexed"))
     for slug in pages:
-        if slug not in index.entries and not slug.startswith(CAPABILITY_PREFIX):
+        if slug not in index.entries and not slug.startswith((CAPABILITY_PREFIX, EPISODE_PREFIX)):
             out.append(_reindex("page_gone", slug, f"page {slug} is gone but still indexed"))
     return out
 

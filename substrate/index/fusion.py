@@ -44,6 +44,7 @@ class Hit:
     dense_ml_rank: int | None = None
     dense_ml_score: float | None = None  # multilingual cosine of the page's best chunk
     quarantine: str | None = None  # why the scanner quarantined this imported page
+    meta: dict[str, Any] | None = None  # an episode's session and time span
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +65,7 @@ class Hit:
             "source": self.source,
             "origin_date": self.origin_date,
             "quarantine": self.quarantine,
+            **_episode_fields(self.meta if self.kind == "episode" else None),
         }
 
 
@@ -285,7 +287,15 @@ def _hit(
         dense_ml_rank=ranks[DENSE_ML],
         dense_ml_score=raw[DENSE_ML],
         quarantine=payload.get("quarantine"),
+        meta=payload.get("meta") or None,
     )
+
+
+def _episode_fields(meta: dict[str, Any] | None) -> dict[str, Any]:
+    """An episode hit's session and time span (`session_id`, `from`, `to`)."""
+    if not meta:
+        return {}
+    return {"session_id": meta.get("session_id"), "from": meta.get("from"), "to": meta.get("to")}
 
 
 def _iso(epoch: Any) -> str | None:

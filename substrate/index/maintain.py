@@ -60,11 +60,16 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class Capability:
-    """A synthetic entry (a CLI command, a skill): searchable, never fresh."""
+    """A synthetic entry, searchable and never fresh: a CLI command or a skill
+    (`kind` capability), or an episode of the conversation log (`kind` episode,
+    `meta` its session and time span, `origin_date` its day)."""
 
     slug: str
     title: str
     text: str
+    kind: str = "capability"
+    meta: dict[str, Any] | None = None
+    origin_date: str | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,7 @@ class _Doc:
     path: Path | None
     text: str | None
     quarantine: str | None = None
+    meta: dict[str, Any] | None = None
 
 
 SWEEP_EVERY_S = 60.0
@@ -224,9 +230,13 @@ class Maintenance:
             seconds=time.perf_counter() - started,
             rebuilt=rebuilt,
             reweighted=reweighted,
-            capabilities=sum(doc.kind == "capability" for doc in changed),
+            capabilities=sum(doc.kind != "page" for doc in changed),
             pages=tuple(doc.slug for doc in changed if doc.kind == "page"),
         )
+
+    def holds(self, prefix: str) -> bool:
+        """Whether the last maintain indexed any entry whose slug starts with `prefix`."""
+        return any(slug.startswith(prefix) for slug in self._capabilities)
 
     def is_current(self, index: PageIndex) -> bool | None:
         """Whether the collection holds exactly `index`'s pages at their content
@@ -289,7 +299,16 @@ class Maintenance:
             if not _same(indexed.get(cap.slug), digest):
                 changed.append(
                     _Doc(
-                        cap.slug, cap.title, "capability", digest, None, None, None, None, cap.text
+                        cap.slug,
+                        cap.title,
+                        cap.kind,
+                        digest,
+                        None,
+                        None,
+                        cap.origin_date,
+                        None,
+                        cap.text,
+                        meta=cap.meta,
                     )
                 )
         return wanted, changed
@@ -464,4 +483,5 @@ def _payload(doc: _Doc, chunk: Chunk) -> dict[str, Any]:
         "source": doc.source,
         "origin_date": doc.origin_date,
         "quarantine": doc.quarantine,
+        "meta": doc.meta,
     }

@@ -29,6 +29,11 @@ from substrate.safety.inputs import checked_text
 QueryVectors = dict[str, Vectors]  # dense vector name -> the query's vector
 
 
+EPISODE = "episode"
+EPISODE_PREFIX = "episode/"
+KINDS = ("page", "episode", "all")
+
+
 class SearchIndex:
     """`embedder` makes the `dense` vector (and its token counts set the chunk
     size); `multilingual`, when given, makes `dense_ml` for the same chunks."""
@@ -86,6 +91,11 @@ class SearchIndex:
     def optimize(self) -> None:
         self._store.optimize()
 
+    def holds_episodes(self) -> bool:
+        """Whether the last maintain indexed any episode (a card searches them only
+        then: a workspace without a conversation log pays nothing)."""
+        return self._maintenance.holds(EPISODE_PREFIX)
+
     def is_current(self, index: PageIndex) -> bool | None:
         """Whether the collection holds exactly these pages, as this process last
         maintained it (None before its first maintain)."""
@@ -99,6 +109,7 @@ class SearchIndex:
         include_capabilities: bool = False,
         excerpt_chars: int | None = EXCERPT_CHARS,
         spans: tuple[int, float] = (MAX_SPANS, SPAN_RATIO),
+        kind: str = "page",
     ) -> list[Hit]:
         """Hits for `query`: refused when blank (any page would "match") or over
         `memory.limits.query_bytes`. `excerpt_chars` bounds each hit's first span
@@ -114,6 +125,7 @@ class SearchIndex:
             include_capabilities=include_capabilities,
             excerpt_chars=excerpt_chars,
             spans=spans,
+            kind=kind,
         )
 
     def warm(self) -> None:
@@ -140,9 +152,16 @@ class SearchIndex:
         include_capabilities: bool = False,
         excerpt_chars: int | None = EXCERPT_CHARS,
         spans: tuple[int, float] = (MAX_SPANS, SPAN_RATIO),
+        kind: str = "page",
     ) -> list[Hit]:
-        """`search` with the query's dense vectors already computed (batches embed at once)."""
-        kinds = ["page", HISTORY, *(["capability"] if include_capabilities else [])]
+        """`search` with the query's dense vectors already computed (batches embed
+        at once). `kind`: `page` (the pages, as the card reads them), `episode`
+        (the conversation log's windows) or `all`."""
+        if kind not in KINDS:
+            raise InvalidInputError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        pages = ["page", HISTORY] if kind in ("page", "all") else []
+        kinds = [*pages, *([EPISODE] if kind in ("episode", "all") else [])]
+        kinds += ["capability"] if include_capabilities else []
         tokens, keys = query_terms(query), question_keys(query)
         sparse = query_vector(tokens, keys)
         signals = self._store.search(vectors, sparse, candidate_chunks(k), kinds)

@@ -406,6 +406,19 @@ class SessionLog:
         with self._write() as db:
             return prune(db, self.workspace, older_than)
 
+    def session_of(self, message_id: int) -> str | None:
+        """The session a logged message belongs to."""
+        rows = self.query("SELECT session_id FROM messages WHERE id = ?", (message_id,))
+        return str(rows[0][0]) if rows else None
+
+    def forget(self, session_id: str, message_ids: set[int] | None = None) -> list[int]:
+        """The person's request: these messages (the whole session when None) leave
+        the transcript and the database; the ids that went."""
+        from substrate.sessions.retention import forget
+
+        with self._write() as db:
+            return forget(db, self.workspace, session_id, message_ids)
+
     def capture_cursor(self, session_id: str) -> int:
         """The last message id capture has read in this session (0: none)."""
         rows = self.query("SELECT cursor FROM capture_cursors WHERE session_id = ?", (session_id,))

@@ -1,6 +1,7 @@
-"""Retention: messages older than `sessions_retention_days` leave the log, from
-the transcripts (the authority) and the database alike, in one transaction.
-A session left with no message (and no child session) goes too."""
+"""Retention and forgetting: messages older than `sessions_retention_days`, or
+the ones a person asked to forget (a message, a whole session), leave the log,
+from the transcripts (the authority) and the database alike, in one
+transaction. A session left with no message (and no child session) goes too."""
 
 from __future__ import annotations
 
@@ -39,3 +40,36 @@ def prune(db: sqlite3.Connection, workspace: Workspace, older_than: float) -> in
         (older_than,),
     )
     return sum(len(ids) for ids in by_session.values())
+
+
+def forget(
+    db: sqlite3.Connection, workspace: Workspace, session_id: str, ids: set[int] | None
+) -> list[int]:
+    """Call inside a write transaction: these messages of the session (all of them
+    when `ids` is None) leave its transcript and the database; the ids that went."""
+    held = {
+        int(r[0]) for r in db.execute("SELECT id FROM messages WHERE session_id = ?", (session_id,))
+    }
+    gone = held if ids is None else held & ids
+    if not gone:
+        return []
+    path = transcript_path(workspace, session_id)
+    if ids is not None and rewrite_without(path, gone):
+        db.execute(
+            "UPDATE transcripts SET offset = ? WHERE name = ?", (path.stat().st_size, path.name)
+        )
+    else:
+        path.unlink(missing_ok=True)
+        db.execute("DELETE FROM transcripts WHERE name = ?", (path.name,))
+    db.executemany("DELETE FROM messages WHERE id = ?", [(i,) for i in gone])
+    db.execute(
+        "UPDATE sessions SET messages = (SELECT COUNT(*) FROM messages m"
+        " WHERE m.session_id = sessions.id) WHERE id = ?",
+        (session_id,),
+    )
+    db.execute(
+        "DELETE FROM sessions WHERE id = ? AND messages = 0"
+        " AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_id = sessions.id)",
+        (session_id,),
+    )
+    return sorted(gone)

@@ -39,6 +39,7 @@ TOOLS = {
     "consolidate",
     "promotions",
     "forget",
+    "forget_conversation",
     "correct_fact",
     "fact_history",
     "write_page",

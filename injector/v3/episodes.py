@@ -1,0 +1,83 @@
+"""Episodes on the `<memory>` card: what was said in a conversation, after the
+pages, in the room they leave.
+
+Pages say what is true now; an episode is what was said then, so it is dated
+and labelled as such, every line keeps its speaker ("you" for the person,
+"assistant", "tool"), and one that holds anything but the person's words is
+marked `trust="untrusted"` like an imported page: the assistant's or a tool's
+words are not the person's facts. Escaped like pages, so conversation text can
+never open or close the card's tags.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from substrate.index import Hit
+
+NOTE = "What was said in an earlier conversation, as said then (it may no longer be true).\n"
+UNTRUSTED_NOTE = "Lines not from you are the assistant's or a tool's words, not facts about you.\n"
+MOST = 2  # episodes a card shows
+FLOOR = 0.35  # the best chunk's cosine an episode needs to be shown
+MIN_ROOM = 160  # characters an episode needs to show one line
+TAIL = "</episode>\n"
+
+
+@dataclass(frozen=True)
+class CardEpisode:
+    session_id: str
+    dated: str  # YYYY-MM-DD of its first turn
+    text: str  # its lines, "[time] speaker: words"
+    speakers: tuple[str, ...]
+
+    @property
+    def untrusted(self) -> bool:
+        return any(s != "user" for s in self.speakers)
+
+
+def card_episodes(hits: list[Hit]) -> list[CardEpisode]:
+    """The episode hits worth a card's room, best first."""
+    out = []
+    for hit in hits:
+        meta = hit.meta or {}
+        cosine = max(hit.dense_score or 0.0, hit.dense_ml_score or 0.0)
+        if hit.kind != "episode" or cosine < FLOOR or not meta.get("session_id"):
+            continue
+        roles = tuple(str(r) for r in meta.get("roles") or ())
+        out.append(
+            CardEpisode(str(meta["session_id"]), str(meta.get("from", ""))[:10], hit.excerpt, roles)
+        )
+    return out[:MOST]
+
+
+def render_episodes(episodes: list[CardEpisode], room: int) -> str:
+    """As many episodes as fit in `room` characters, each cut to whole lines."""
+    parts: list[str] = []
+    for episode in episodes:
+        head = _head(episode)
+        left = room - len(head) - len(TAIL)
+        if left < MIN_ROOM - len(head):
+            break
+        lines: list[str] = []
+        for line in episode.text.split("\n"):
+            shown = escape(line, quote=False) + "\n"
+            if len(shown) > left:
+                break
+            lines.append(shown)
+            left -= len(shown)
+        if not lines:
+            break
+        block = head + "".join(lines) + TAIL
+        parts.append(block)
+        room -= len(block)
+    return "".join(parts)
+
+
+def _head(episode: CardEpisode) -> str:
+    attrs = [f'session="{escape(episode.session_id)}"', f'dated="{escape(episode.dated)}"']
+    notice = NOTE
+    if episode.untrusted:
+        attrs.append('trust="untrusted"')
+        notice += UNTRUSTED_NOTE
+    return f"<episode {' '.join(attrs)}>\n{notice}"
