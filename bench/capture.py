@@ -61,8 +61,10 @@ from substrate.curation.statements import Statement, durable_statements
 from substrate.index import open_search_index
 from substrate.index.use_embedder import shared_use
 from substrate.sessions import open_session_log
+from substrate.sessions.episodes import LoggedEpisodes
 
 import_conversations = project_module("ingest.chat_import").import_conversations
+episode_entries = project_module("service.memory").episode_entries
 STOP = set(
     "a an the of to in on at for and or is are was were be been i my me you your it this that "
     "with from by as how many much what which who when where did do does have has had".split()
@@ -266,6 +268,7 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
     models = load_models()
     scored: dict[str, dict[str, list[dict[str, float]]]] = {
         "imported": defaultdict(list),
+        "imported_episodes": defaultdict(list),
         "pages": defaultdict(list),
     }
     with tempfile.TemporaryDirectory() as scratch:
@@ -284,14 +287,16 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
             if not evidence:
                 continue
             now = max(lme_time(d) for _, d, _ in sessions) + timedelta(days=1).total_seconds()
-            for name in ("imported", "pages"):
+            for name in ("imported", "imported_episodes", "pages"):
                 root = Path(scratch, f"{n}-{name}")
                 if name == "pages":
                     pages = {slug_of(s): page_text(s, d, t) for s, d, t in sessions}
                     settings, index, _ = build_pages(root, pages, models)
                     captured = 0
                 else:
-                    settings, index, captured = imported(root, sessions, models)
+                    settings, index, captured = imported(
+                        root, sessions, models, episodes=name == "imported_episodes"
+                    )
                 _, [card], _ = ask(settings, index, [q["question"]], now)
                 index.store.close()
                 share = turn_share(card, evidence)
@@ -299,7 +304,7 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
                 answer = str(q["answer"])
                 if len(answer) <= SHORT_ANSWER:
                     row["answer_in_card"] = float(answer.casefold() in card.casefold())
-                if name == "imported":
+                if name != "pages":
                     row["captured"] = float(captured)
                 for group in groups_of(q["question_type"]):
                     scored[name][group].append(row)
@@ -322,8 +327,14 @@ def groups_of(question_type: str) -> tuple[str, ...]:
 
 
 def imported(
-    root: Path, sessions: list[tuple[str, str, list[dict[str, Any]]]], models: Models
+    root: Path,
+    sessions: list[tuple[str, str, list[dict[str, Any]]]],
+    models: Models,
+    episodes: bool = False,
 ) -> tuple[Any, Any, int]:
+    """The sessions imported as chat history, captured offline and consolidated;
+    with `episodes`, the log's episodes indexed beside the pages too (as
+    `memory import` does)."""
     settings = replace(workspace(root), embed=EXTRACTOR.embed)
     export = root / "export.jsonl"
     export.write_text("".join(jsonl_rows(s, d, t) for s, d, t in sessions))
@@ -336,6 +347,10 @@ def imported(
     index = open_search_index(settings.indexed_corpus(), embedder=models[0], multilingual=models[1])
     index.maintain()
     consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+    if episodes:
+        log = open_session_log(settings.workspace, read_only=True)
+        index.maintain(episode_entries(LoggedEpisodes()(log)))
+        log.close()
     return settings, index, captured
 
 

@@ -33,7 +33,7 @@ import contextlib
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # each part is imported where it is first used (a cold comman
     from substrate.promotion import PromotionOutcome
     from substrate.safety import Verdict
     from substrate.sessions import NewMessage, SessionLog
+    from substrate.sessions.episodes import Episode
 
 Capabilities = Callable[[], list["Capability"]]
 ProgressFn = Callable[[int, int], None]
@@ -409,25 +410,11 @@ class Memory(Tending):
         entries = list(self.capabilities())
         if self.tier == "v1":
             return entries
-        from substrate.index import Capability
-
         try:
             log = self._reading_log()
         except StoreUnavailableError:
             return entries
-        for episode in self._episodes(log):
-            day = episode.meta()["from"]
-            entries.append(
-                Capability(
-                    episode.slug,
-                    episode.title,
-                    episode.text,
-                    kind="episode",
-                    meta=episode.meta(),
-                    origin_date=str(day)[:10],
-                )
-            )
-        return entries
+        return entries + episode_entries(self._episodes(log))
 
     def compact(self, wait: bool = True) -> bool:
         """Compact the store after writes (`compact=False`); False when there was
@@ -588,3 +575,21 @@ def _views_after_hand_edits(settings: Settings, pages: list[str]) -> None:
 
     with hold_lock(settings.workspace.consolidation_lock_path, purpose="views"):
         refresh_views(settings, load_page_index(settings.workspace), changed=pages)
+
+
+def episode_entries(episodes: Iterable[Episode]) -> list[Capability]:
+    """Episodes as the index's synthetic entries (`kind` episode, their session
+    and span as `meta`)."""
+    from substrate.index import Capability
+
+    return [
+        Capability(
+            e.slug,
+            e.title,
+            e.text,
+            kind="episode",
+            meta=e.meta(),
+            origin_date=str(e.meta()["from"])[:10],
+        )
+        for e in episodes
+    ]
