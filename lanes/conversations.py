@@ -157,6 +157,12 @@ class ConversationStore:
             out.extend((conv.id, turn) for turn in conv.turns)
         return sorted(out, key=lambda pair: -pair[1].at)
 
+    def drop(self, conv_id: str) -> None:
+        """The conversation's state and frozen card gone (its session forgotten:
+        the voice front door must not replay a card that quoted it)."""
+        with hold_lock(self._lock, purpose="conversation state"):
+            self._path(conv_id).unlink(missing_ok=True)
+
     def _path(self, conv_id: str) -> Path:
         digest = hashlib.blake2b(conv_id.encode(), digest_size=16).hexdigest()
         return self._folder / f"{digest}.json"

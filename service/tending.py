@@ -160,6 +160,9 @@ class Tending:
         gone = log.forget(session_id, None if message_id is None else {message_id})
         if not gone:
             raise NotFoundError(f"no logged session {session_id!r} with messages")
+        from lanes.conversations import ConversationStore
+
+        ConversationStore(self.settings.workspace.state_dir / "conversations").drop(session_id)
         op = "forget_session" if message_id is None else "forget_message"
         record_change(
             self.settings, {"at": time.time(), "op": op, "session": session_id, "messages": gone}

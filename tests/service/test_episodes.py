@@ -150,7 +150,10 @@ def test_a_forgotten_message_or_session_leaves_the_log_the_episodes_and_every_ca
         assert [m.text[:10] for m in memory.sessions.messages("trip-chat")] == ["The ferry "]
         assert not any("Santorini" in h["excerpt"] for h in memory.search("Santorini ferry", 5))
         assert "Santorini" not in memory.card("book the ferry to Santorini")["memory"]
+        memory.card("the ferry from Piraeus", conversation_id="trip-chat")
+        assert "Piraeus" in memory.card("", "trip-chat", voice=True)["memory"]
         memory.forget_conversation("trip-chat")
+        assert memory.card("", "trip-chat", voice=True)["memory"] == ""  # no frozen card left
         assert memory.sessions.messages("trip-chat") == []
         assert memory.search("ferry Piraeus", 5, kind="episode") == []
         history = memory.history("trip-chat")["events"]
