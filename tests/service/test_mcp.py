@@ -202,6 +202,7 @@ def pages(workspace: Workspace, write_page: PageWriter) -> Settings:
 def test_every_tool_round_trips_in_memory(pages: Settings) -> None:
     rt = runtime(pages)
     rt.start()
+    rt.memory.maintain()  # the pages indexed before the first search, not racing the worker's
     try:
         server = build_server(pages, lambda: rt.memory)
 
