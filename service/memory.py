@@ -410,11 +410,13 @@ class Memory(Tending):
         entries = list(self.capabilities())
         if self.tier == "v1":
             return entries
+        from substrate.consolidation.log import forgotten_texts
+
         try:
             log = self._reading_log()
         except StoreUnavailableError:
             return entries
-        return entries + episode_entries(self._episodes(log))
+        return entries + episode_entries(self._episodes(log, forgotten_texts(self.settings)))
 
     def compact(self, wait: bool = True) -> bool:
         """Compact the store after writes (`compact=False`); False when there was

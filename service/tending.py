@@ -138,6 +138,8 @@ class Tending:
         content = facts[0]["text"] if len(facts) == 1 and not files else what
         done = {"forgot": what, "content": content, "files": files, "facts": facts}
         pages = {f["page"] for f in facts if f["page"] is not None}
+        if any(self.sessions.search([f["text"]], limit=1) for f in facts):
+            return _reindexed(self, done)  # a conversation said it: its episodes are cut again
         return _reindexed(self, done, pages) if pages else done
 
     def forget_conversation(

@@ -123,6 +123,16 @@ def append_rows(settings: Settings, rows: list[dict[str, Any]]) -> None:
             write_atomic(path, "".join(kept))
 
 
+def forgotten_texts(settings: Settings) -> frozenset[str]:
+    """The words of every fact a person forgot (casefolded, spacing folded): what
+    an episode of the conversation that said it no longer shows."""
+    return frozenset(
+        " ".join(str(row["text"]).split()).casefold()
+        for row in rows(settings)
+        if row.get("op") == "forget" and isinstance(row.get("text"), str) and row["text"].strip()
+    )
+
+
 def decisions(settings: Settings, entry_id: str) -> list[dict[str, Any]]:
     """Every logged decision about `entry_id`, oldest first."""
     return [row for row in rows(settings) if row.get("id") == entry_id]

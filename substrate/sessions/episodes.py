@@ -55,13 +55,16 @@ class Episode:
         }
 
 
-def episodes_of(messages: Sequence[LoggedMessage]) -> list[Episode]:
-    """One session's messages (oldest first) as episodes."""
+def episodes_of(
+    messages: Sequence[LoggedMessage], suppressed: frozenset[str] = frozenset()
+) -> list[Episode]:
+    """One session's messages (oldest first) as episodes; the `suppressed` words
+    (casefolded) shown as `[forgotten]`."""
     out: list[Episode] = []
     window: list[tuple[LoggedMessage, str]] = []
     size = 0
     for message in messages:
-        line = _line(message)
+        line = _line(message, suppressed)
         if window and size + len(line) > WINDOW_CHARS:
             out.append(_episode(window))
             window, size = [], 0
@@ -79,13 +82,20 @@ class LoggedEpisodes:
 
     def __init__(self) -> None:
         self._cut: dict[str, tuple[int, list[Episode]]] = {}
+        self._suppressed: frozenset[str] = frozenset()
 
-    def __call__(self, log: SessionLog) -> Iterator[Episode]:
+    def __call__(
+        self, log: SessionLog, suppressed: frozenset[str] = frozenset()
+    ) -> Iterator[Episode]:
+        """`suppressed`: words a person forgot (casefolded): shown as `[forgotten]`."""
+        if suppressed != self._suppressed:
+            self._cut.clear()  # a forget: every session is cut again without its words
+            self._suppressed = suppressed
         rows = log.sessions(SESSIONS_READ)
         for row in rows:
             held = self._cut.get(row.id)
             if held is None or held[0] != row.messages:
-                held = (row.messages, episodes_of(log.messages(row.id)))
+                held = (row.messages, episodes_of(log.messages(row.id), suppressed))
                 self._cut[row.id] = held
             yield from held[1]
         listed = {row.id for row in rows}
@@ -120,12 +130,31 @@ def _episode(window: list[tuple[LoggedMessage, str]]) -> Episode:
     )
 
 
-def _line(message: LoggedMessage) -> str:
-    words = " ".join(message.text.split())
+def _line(message: LoggedMessage, suppressed: frozenset[str]) -> str:
+    words = _without(" ".join(message.text.split()), suppressed)
     if len(words) > TURN_CHARS:
         words = words[:TURN_CHARS].rsplit(" ", 1)[0] + " …"
     speaker = SPEAKERS.get(message.role, message.role)
     return f"[{_minute(message.at)}] {speaker}: {words}"
+
+
+FORGOTTEN = "[forgotten]"
+
+
+def _without(text: str, suppressed: frozenset[str]) -> str:
+    """`text` with each suppressed phrase (any case) replaced by `[forgotten]`."""
+    if not suppressed:
+        return text
+    folded = text.casefold()
+    if len(folded) != len(text):  # casefolding moved offsets: match the folded text whole
+        return FORGOTTEN if any(s in folded for s in suppressed) else text
+    for phrase in suppressed:
+        at = folded.find(phrase)
+        while at >= 0:
+            text = text[:at] + FORGOTTEN + text[at + len(phrase) :]
+            folded = text.casefold()
+            at = folded.find(phrase, at + len(FORGOTTEN))
+    return text
 
 
 def _iso(epoch: float) -> str:

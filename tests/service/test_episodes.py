@@ -165,3 +165,29 @@ def test_a_forgotten_message_or_session_leaves_the_log_the_episodes_and_every_ca
         cli, ["forget", "--session", "nope", "--workspace", str(runtime.settings.workspace.root)]
     )
     assert refused.exit_code != 0 and "no logged session" in refused.output
+
+
+def test_forgetting_a_fact_a_conversation_stated_hides_it_in_the_episodes(
+    runtime: Runtime,
+) -> None:
+    from substrate.consolidation import consolidate
+    from substrate.curation import capture_offline
+
+    try:
+        memory = runtime.memory
+        memory.sessions.append(
+            "news", [NewMessage("user", "By the way, I moved to Berlin in June.", True)], 1.7e9
+        )
+        capture_offline(memory.settings, memory.sessions, "news", 1.7e9 + 60)
+        consolidate(memory.settings)
+        memory.maintain()
+        [before] = memory.search("moved to Berlin in June", 5, kind="episode")[:1]
+        assert "I moved to Berlin in June" in before["excerpt"]
+        memory.forget("I moved to Berlin in June")
+        for hit in memory.search("moved to Berlin in June", 5):
+            assert "moved to Berlin" not in hit["excerpt"]
+        episodes = memory.search("moved Berlin June", 5, kind="episode")
+        assert any("[forgotten]" in h["excerpt"] for h in episodes)
+        assert "moved to Berlin" not in memory.card("where did I move in June?")["memory"]
+    finally:
+        runtime.close()
