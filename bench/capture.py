@@ -269,6 +269,7 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
     scored: dict[str, dict[str, list[dict[str, float]]]] = {
         "imported": defaultdict(list),
         "imported_episodes": defaultdict(list),
+        "episodes_only": defaultdict(list),
         "pages": defaultdict(list),
     }
     with tempfile.TemporaryDirectory() as scratch:
@@ -287,7 +288,7 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
             if not evidence:
                 continue
             now = max(lme_time(d) for _, d, _ in sessions) + timedelta(days=1).total_seconds()
-            for name in ("imported", "imported_episodes", "pages"):
+            for name in ("imported", "imported_episodes", "episodes_only", "pages"):
                 root = Path(scratch, f"{n}-{name}")
                 if name == "pages":
                     pages = {slug_of(s): page_text(s, d, t) for s, d, t in sessions}
@@ -295,7 +296,11 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
                     captured = 0
                 else:
                     settings, index, captured = imported(
-                        root, sessions, models, episodes=name == "imported_episodes"
+                        root,
+                        sessions,
+                        models,
+                        episodes=name != "imported",
+                        learn=name != "episodes_only",
                     )
                 _, [card], _ = ask(settings, index, [q["question"]], now)
                 index.store.close()
@@ -331,22 +336,25 @@ def imported(
     sessions: list[tuple[str, str, list[dict[str, Any]]]],
     models: Models,
     episodes: bool = False,
+    learn: bool = True,
 ) -> tuple[Any, Any, int]:
-    """The sessions imported as chat history, captured offline and consolidated;
-    with `episodes`, the log's episodes indexed beside the pages too (as
-    `memory import` does)."""
+    """The sessions imported as chat history, captured offline and consolidated
+    (without `learn`: neither, the log alone); with `episodes`, the log's
+    episodes indexed beside the pages too (as `memory import` does)."""
     settings = replace(workspace(root), embed=EXTRACTOR.embed)
     export = root / "export.jsonl"
     export.write_text("".join(jsonl_rows(s, d, t) for s, d, t in sessions))
     log = open_session_log(settings.workspace)
     done = import_conversations(log, "jsonl", export)
     captured = sum(
-        capture_offline(settings, log, sid, time.time())["saved"] for sid in done.touched
+        capture_offline(settings, log, sid, time.time())["saved"]
+        for sid in (done.touched if learn else [])
     )
     log.close()
     index = open_search_index(settings.indexed_corpus(), embedder=models[0], multilingual=models[1])
     index.maintain()
-    consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+    if learn:
+        consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
     if episodes:
         log = open_session_log(settings.workspace, read_only=True)
         index.maintain(episode_entries(LoggedEpisodes()(log)))
