@@ -100,3 +100,61 @@ def test_a_killed_update_re_embeds_what_it_had_not_finished(
     assert hits[0].slug == "notes/n005" and "quince" in hits[0].excerpt
     assert all("apricot" not in h.excerpt for h in index.search("apricot", 5))
     index.store.close()
+
+
+KILLED_EPISODES = """
+import sys, time
+from pathlib import Path
+from service.memory import episode_entries
+from service.settings_loader import build_settings
+from substrate.index import EdgeStore, SearchIndex
+from substrate.sessions import open_session_log
+from substrate.sessions.episodes import LoggedEpisodes
+from tests.embedders import HashingEmbedder
+
+settings = build_settings(Path(sys.argv[1]))
+store = EdgeStore(settings.workspace.state_dir / "qdrant")
+real_upsert = store.upsert
+def slow_upsert(points):
+    real_upsert(points)
+    store.flush()
+    print("UPSERTED", flush=True)
+    time.sleep(0.5)
+store.upsert = slow_upsert
+index = SearchIndex(settings, HashingEmbedder(), store)
+log = open_session_log(settings.workspace, read_only=True)
+index.maintain(episode_entries(LoggedEpisodes()(log)))
+print("DONE", flush=True)
+"""
+
+
+def test_a_maintain_killed_while_indexing_episodes_is_repaired_by_the_next(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    from service.memory import episode_entries
+    from substrate.sessions import NewMessage, open_session_log
+    from substrate.sessions.episodes import LoggedEpisodes
+
+    write_corpus(write_page, "apricot")
+    log = open_session_log(settings.workspace)
+    for s in range(60):
+        turns = [
+            NewMessage("user", f"session {s} turn {t} " + "words " * 60, True) for t in range(8)
+        ]
+        log.append(f"s{s}", turns, 1_700_000_000.0 + s)
+    log.close()
+    with subprocess.Popen(
+        [sys.executable, "-c", KILLED_EPISODES, str(settings.workspace.root)],
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        assert proc.stdout is not None and proc.stdout.readline() == "UPSERTED\n"
+        proc.send_signal(signal.SIGKILL)
+    index = open_index(settings)
+    reading = open_session_log(settings.workspace, read_only=True)
+    entries = episode_entries(LoggedEpisodes()(reading))
+    index.maintain(entries)
+    assert_claims_match_the_store(settings, index)
+    state = read_index_state(state_path(settings.workspace.index_dir))
+    assert {e.slug for e in entries} <= set(state["pages"])
+    assert index.maintain(entries).embedded == 0
