@@ -4,6 +4,8 @@ grew, and never mistaken for a page by the checks."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.runtime import Runtime
@@ -191,3 +193,39 @@ def test_forgetting_a_fact_a_conversation_stated_hides_it_in_the_episodes(
         assert "moved to Berlin" not in memory.card("where did I move in June?")["memory"]
     finally:
         runtime.close()
+
+
+def test_http_searches_by_kind_and_forgets_a_conversation(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    import httpx
+
+    from service.app import create_app
+    from tests.service.served import served, wait_for_startup_maintain
+
+    write_page("people/sam", "---\ntitle: Sam\n---\nSam is allergic to shellfish.\n")
+    settings = build_settings(workspace.root)
+
+    def factory(s: Any) -> Runtime:
+        return Runtime(s, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48), poll_s=0.05)
+
+    app = create_app(settings, runtime_factory=factory)
+    with served(app) as base, httpx.Client(base_url=base, timeout=60) as client:
+        wait_for_startup_maintain(client)
+        turns = [{"role": "user", "text": "We should book the ferry to Santorini soon."}]
+        assert client.post("/v1/conversations/trip/messages", json={"messages": turns}).is_success
+        assert client.post("/v1/memory/maintain", json={}).is_success
+        found = client.post(
+            "/v1/memory/search", json={"query": "ferry Santorini", "kind": "episode"}
+        )
+        [hit] = found.json()["hits"]
+        assert (hit["kind"], hit["session_id"]) == ("episode", "trip")
+        bad = client.post("/v1/memory/search", json={"query": "ferry", "kind": "pages"})
+        assert bad.status_code == 422
+        gone = client.post("/v1/conversations/trip/forget", json={})
+        assert gone.json()["forgot"] == "session"
+        after = client.post(
+            "/v1/memory/search", json={"query": "ferry Santorini", "kind": "episode"}
+        )
+        assert after.json()["hits"] == []
+        assert client.post("/v1/conversations/trip/forget", json={}).status_code == 404
