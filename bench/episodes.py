@@ -1,5 +1,5 @@
 """What episodes cost: card latency with a conversation log beside the pages,
-the embedding time per 1,000 turns and the index's growth.
+the embedding time per 1,000 turns and the index's growth in points.
 
     python bench/episodes.py --workspace DIR [--sessions 1000] [--turns 10]
         [--queries 200] [--data ../shared/data]
@@ -9,8 +9,7 @@ DIR`); it is copied, never changed. In one process: the card's p50/p95 over
 the same queries on the copy without sessions, then `--sessions` sessions of
 `--turns` turns each (LoCoMo's dialog turns, both speakers) are logged and
 indexed by a full maintain, then the card again. Prints both, their ratio,
-the seconds per 1,000 turns and the collection's points and bytes before and
-after.
+the seconds per 1,000 turns and the collection's points before and after.
 """
 
 from __future__ import annotations
@@ -57,10 +56,6 @@ def cards(memory: Any, queries: list[str]) -> dict[str, float]:
     }
 
 
-def size(root: Path) -> int:
-    return sum(p.stat().st_size for p in (root / ".substrate" / "qdrant").rglob("*") if p.is_file())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workspace", type=Path, required=True)
@@ -76,7 +71,7 @@ def main() -> None:
         shutil.copytree(args.workspace, root)
         memory = Memory(build_settings(root), compact=True)
         memory.maintain()
-        before = {"card": cards(memory, queries), "bytes": size(root)}
+        before = {"card": cards(memory, queries), "points": memory.index.store.count()}
         log = memory.sessions
         n = 0
         for s in range(args.sessions):
@@ -91,7 +86,7 @@ def main() -> None:
         started = time.perf_counter()
         report = memory.maintain()
         seconds = time.perf_counter() - started
-        after = {"card": cards(memory, queries), "bytes": size(root)}
+        after = {"card": cards(memory, queries), "points": memory.index.store.count()}
         memory.close()
     turns = args.sessions * args.turns
     print(
