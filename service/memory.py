@@ -32,16 +32,15 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from service.reviewing import Reviewing
 from service.tending import Tender, Tending
 from substrate import (
-    InvalidInputError,
     MemoryServiceError,
     Settings,
     StoreUnavailableError,
@@ -109,20 +108,6 @@ class Target(Tender, Protocol):
     def ingest(self, source: Source, options: IngestOptions) -> Ingested: ...
 
 
-def entry_row(entry: BufferEntry) -> dict[str, Any]:
-    from substrate import iso_utc
-
-    return {"id": entry.id, "at": iso_utc(entry.at), "text": entry.text}
-
-
-def held_json(entry: BufferEntry, settings: Settings) -> dict[str, Any]:
-    """A held fact as every surface shows it: what holds it and why (the rules
-    asked again; when they pass, only the learned detector can hold it)."""
-    verdict = settings.scanner.check(entry.text, "user", learned=False)
-    why = verdict.detail if not verdict.ok else "the learned detector reads it as an attack"
-    return {**entry_row(entry), "rule": entry.held, "why": why}
-
-
 @dataclass(frozen=True)
 class Ingested:
     """An ingest's report, and what indexing made of it: the maintain report, or
@@ -133,7 +118,7 @@ class Ingested:
     index_error: str | None = None
 
 
-class Memory(Tending):
+class Memory(Tending, Reviewing):
     def __init__(
         self,
         settings: Settings,
@@ -495,65 +480,6 @@ class Memory(Tending):
         if self.jobs is not None:
             self.jobs.finalize_soon()
         return row.as_json()
-
-    def held(self) -> list[dict[str, Any]]:
-        """The facts held for review, oldest first, each with the scanner's
-        reading of it today."""
-        from substrate.intake import held_entries
-
-        return [held_json(e, self.settings) for e in held_entries(self.settings)]
-
-    def release(self, ids: Sequence[str] = (), every: bool = False) -> list[dict[str, Any]]:
-        """Release held facts (`every`: all of them) so the next consolidation files
-        them; an unknown id is refused, naming it, and nothing is released."""
-        from substrate.intake import held_entries, release_entries
-
-        chosen = [e.id for e in held_entries(self.settings)] if every else list(ids)
-        if not chosen and not every:
-            raise InvalidInputError("name the held entries to release, or ask for all")
-        released = release_entries(self.settings, chosen)
-        return [entry_row(e) for e in released]
-
-    def model_health(self) -> str:
-        """`not configured`, `ok`, `not used yet`, or `unreachable: why` (the last
-        call failed; capture and filing run offline meanwhile). Never calls it."""
-        from substrate.llm import resolve_llm
-
-        with self._opening:
-            client = self._llm if self._llm_opened else None
-        if client is not None:
-            return client.health()
-        return "not used yet" if resolve_llm(self.settings) is not None else "not configured"
-
-    def status(self) -> dict[str, Any]:
-        """Counts only, never transcript text: the log, finalizations, curation
-        candidates, promotions and the profile files' use of their budgets."""
-        from substrate.curation import CurationStore
-        from substrate.llm import resolve_llm
-        from substrate.profile import read_profile
-        from substrate.promotion import PromotionStore
-        from substrate.sessions import finalizations
-
-        log = self._reading_log()
-        finals = finalizations.counts(log)
-        sessions, messages = log.session_count(), log.count()
-        ws = self.settings.workspace
-        candidates = Counter(c.status for c in CurationStore.load(ws).candidates)
-        promotions = Counter(r.status for r in PromotionStore.load(ws).records.values())
-        return {
-            "curation_mode": self.settings.tuning.curation_mode,
-            "model_configured": resolve_llm(self.settings) is not None,
-            "model": self.model_health(),
-            "sessions": sessions,
-            "messages": messages,
-            "finalizations": finals,
-            "candidates": dict(sorted(candidates.items())),
-            "promotions": dict(sorted(promotions.items())),
-            "profile": {
-                f.name: {"chars": len(f.text), "budget": f.budget}
-                for f in read_profile(self.settings).values()
-            },
-        }
 
     def close(self) -> None:
         for injector in (self._injector, self._indexless):
