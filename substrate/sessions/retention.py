@@ -20,19 +20,7 @@ def prune(db: sqlite3.Connection, workspace: Workspace, older_than: float) -> in
     ):
         by_session[str(session_id)].add(int(message_id))
     for session_id, ids in by_session.items():
-        path = transcript_path(workspace, session_id)
-        if rewrite_without(path, ids):
-            db.execute(
-                "UPDATE transcripts SET offset = ? WHERE name = ?", (path.stat().st_size, path.name)
-            )
-        else:
-            db.execute("DELETE FROM transcripts WHERE name = ?", (path.name,))
-        db.executemany("DELETE FROM messages WHERE id = ?", [(i,) for i in ids])
-        db.execute(
-            "UPDATE sessions SET messages = (SELECT COUNT(*) FROM messages m"
-            " WHERE m.session_id = sessions.id) WHERE id = ?",
-            (session_id,),
-        )
+        _drop(db, workspace, session_id, ids)
     db.execute(
         "DELETE FROM sessions WHERE messages = 0"
         " AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_id = sessions.id)"
@@ -53,23 +41,28 @@ def forget(
     gone = held if ids is None else held & ids
     if not gone:
         return []
-    path = transcript_path(workspace, session_id)
-    if ids is not None and rewrite_without(path, gone):
-        db.execute(
-            "UPDATE transcripts SET offset = ? WHERE name = ?", (path.stat().st_size, path.name)
-        )
-    else:
-        path.unlink(missing_ok=True)
-        db.execute("DELETE FROM transcripts WHERE name = ?", (path.name,))
-    db.executemany("DELETE FROM messages WHERE id = ?", [(i,) for i in gone])
-    db.execute(
-        "UPDATE sessions SET messages = (SELECT COUNT(*) FROM messages m"
-        " WHERE m.session_id = sessions.id) WHERE id = ?",
-        (session_id,),
-    )
+    _drop(db, workspace, session_id, gone)
     db.execute(
         "DELETE FROM sessions WHERE id = ? AND messages = 0"
         " AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_id = sessions.id)",
         (session_id,),
     )
     return sorted(gone)
+
+
+def _drop(db: sqlite3.Connection, workspace: Workspace, session_id: str, ids: set[int]) -> None:
+    """These messages out of the session's transcript (removed when none is left)
+    and the database, and the session's count brought up to it."""
+    path = transcript_path(workspace, session_id)
+    if rewrite_without(path, ids):
+        db.execute(
+            "UPDATE transcripts SET offset = ? WHERE name = ?", (path.stat().st_size, path.name)
+        )
+    else:
+        db.execute("DELETE FROM transcripts WHERE name = ?", (path.name,))
+    db.executemany("DELETE FROM messages WHERE id = ?", [(i,) for i in ids])
+    db.execute(
+        "UPDATE sessions SET messages = (SELECT COUNT(*) FROM messages m"
+        " WHERE m.session_id = sessions.id) WHERE id = ?",
+        (session_id,),
+    )
