@@ -21,15 +21,8 @@ CLAUSE_BREAKS = (", ", "; ", " - ", " — ", " and I ", " and my ", " and we ")
 def sentence_pieces(text: str) -> list[tuple[int, str]]:
     """Sentences (a stop and a space, or a line break, ends one) and the asides
     inside them ("…, by the way, I …"), with where each starts."""
-    cuts = [0]
+    cuts = [0, *(i + 1 for i, ch in enumerate(text) if ch == "\n"), *sentence_ends(text)]
     lowered = text.lower()
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            cuts.append(i + 1)
-        elif ch in ENDS and i + 1 < len(text) and text[i + 1].isspace():
-            word = text[max(0, i - 5) : i].rsplit(" ", 1)[-1].lower()
-            if ch != "." or (word not in ABBREVIATIONS and not (len(word) == 1 and word.isalpha())):
-                cuts.append(i + 1)
     for aside in ASIDES:
         at = lowered.find(aside)
         while at >= 0:
@@ -37,6 +30,18 @@ def sentence_pieces(text: str) -> list[tuple[int, str]]:
             at = lowered.find(aside, at + 1)
     bounds = [*sorted(set(cuts)), len(text)]
     return [(a, text[a:b]) for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
+
+
+def sentence_ends(text: str) -> list[int]:
+    """Where sentences end: after a stop followed by a space, unless the stop ends
+    an abbreviation or an initial ("Dr. Patel", "J. Smith")."""
+    ends = []
+    for i, ch in enumerate(text):
+        if ch in ENDS and i + 1 < len(text) and text[i + 1].isspace():
+            word = text[max(0, i - 5) : i].rsplit(" ", 1)[-1].lower()
+            if ch != "." or (word not in ABBREVIATIONS and not (len(word) == 1 and word.isalpha())):
+                ends.append(i + 1)
+    return ends
 
 
 def clauses_of(sentence: str) -> list[str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from substrate.curation.sentences import ABBREVIATIONS
+from substrate.curation.sentences import sentence_ends
 from substrate.safety import IGNORECASE, short
 
 QUOTED = "quoted"
@@ -156,7 +156,7 @@ def _sentences(line: str, start: int) -> tuple[list[Span], Span | None]:
     someone else's text (or of text to transform) to the line's end, if any."""
     out: list[Span] = []
     cut = 0
-    for end in [*_ends(line), len(line)]:
+    for end in [*sentence_ends(line), len(line)]:
         sentence = line[cut:end]
         if not sentence.strip():
             cut = end
@@ -257,17 +257,6 @@ def _speech(inner: str) -> bool:
         inner.rstrip().endswith((".", "!", "?"))
         or any(w.lower().strip(",.!?") in _VOICE for w in words)
     )
-
-
-def _ends(line: str) -> list[int]:
-    """Where the line's sentences end (a stop and a space; not "Dr. Smith")."""
-    ends = []
-    for i, ch in enumerate(line):
-        if ch in ".!?؟" and line[i + 1 : i + 2] == " ":
-            word = line[max(0, i - 5) : i].rsplit(" ", 1)[-1].lower()
-            if ch != "." or (word not in ABBREVIATIONS and not (len(word) == 1 and word.isalpha())):
-                ends.append(i + 1)
-    return ends
 
 
 def _merged(spans: list[Span]) -> list[Span]:
