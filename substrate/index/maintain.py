@@ -154,6 +154,7 @@ class Maintenance:
         self._indexed: dict[str, str] | None = None  # slug -> content hash, as last maintained
         self._swept_at = float("-inf")  # when this process last swept temp files
         self._capabilities: set[str] = set()
+        self._entry_kinds: set[str] = set()  # the kinds among `_capabilities`
 
     def _dims(self) -> dict[str, int]:
         return {name: e.dim for name, e in self._embedders.items()}
@@ -234,9 +235,10 @@ class Maintenance:
             pages=tuple(doc.slug for doc in changed if doc.kind == "page"),
         )
 
-    def holds(self, prefix: str) -> bool:
-        """Whether the last maintain indexed any entry whose slug starts with `prefix`."""
-        return any(slug.startswith(prefix) for slug in self._capabilities)
+    def holds(self, kind: str) -> bool:
+        """Whether the last full maintain indexed any synthetic entry of `kind`
+        (asked on every card: a set lookup, not a walk of the entries)."""
+        return kind in self._entry_kinds
 
     def is_current(self, index: PageIndex) -> bool | None:
         """Whether the collection holds exactly `index`'s pages at their content
@@ -291,11 +293,12 @@ class Maintenance:
             for e in index.entries.values()
             if not _same(indexed.get(e.slug), e.content_hash)
         ]
-        self._capabilities = set()
+        self._capabilities, self._entry_kinds = set(), set()
         for cap in capabilities:
             digest = hashlib.sha256(f"{cap.title}\n{cap.text}".encode()).hexdigest()
             wanted.add(cap.slug)
             self._capabilities.add(cap.slug)
+            self._entry_kinds.add(cap.kind)
             if not _same(indexed.get(cap.slug), digest):
                 changed.append(
                     _Doc(

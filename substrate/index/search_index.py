@@ -30,7 +30,6 @@ QueryVectors = dict[str, Vectors]  # dense vector name -> the query's vector
 
 
 EPISODE = "episode"
-EPISODE_PREFIX = "episode/"
 KINDS = ("page", "episode", "all")
 
 
@@ -94,7 +93,7 @@ class SearchIndex:
     def holds_episodes(self) -> bool:
         """Whether the last maintain indexed any episode (a card searches them only
         then: a workspace without a conversation log pays nothing)."""
-        return self._maintenance.holds(EPISODE_PREFIX)
+        return self._maintenance.holds(EPISODE)
 
     def is_current(self, index: PageIndex) -> bool | None:
         """Whether the collection holds exactly these pages, as this process last
