@@ -207,16 +207,13 @@ def _gone(settings: Settings, after: PageTexts) -> set[str]:
 
 def _disk_text(settings: Settings, slug: str) -> str | None:
     try:
-        return read_text_file(path_for_slug(settings.workspace.concepts_dir, slug))
-    except (OSError, UnicodeDecodeError, InvalidInputError):
+        return _file_text(path_for_slug(settings.workspace.concepts_dir, slug))
+    except InvalidInputError:  # a slug no page can have
         return None
 
 
 def _view(settings: Settings, name: str) -> str:
-    try:
-        return read_text_file(settings.workspace.view_path(name)) or ""
-    except (OSError, UnicodeDecodeError, InvalidInputError):
-        return ""
+    return _file_text(settings.workspace.view_path(name)) or ""
 
 
 def pages_after(settings: Settings, steps: Iterable[journal.Step]) -> dict[str, str | None]:
@@ -248,6 +245,8 @@ def _slug_of(concepts: Path, path: Path) -> str | None:
 
 
 def _file_text(path: Path) -> str | None:
+    """The file's text; None when it is missing, unreadable or not UTF-8 (a view
+    derives from what it can read)."""
     try:
         return read_text_file(path)
     except (OSError, UnicodeDecodeError, InvalidInputError):
