@@ -31,7 +31,14 @@ def slow_upsert(points):
     time.sleep(0.5)
 store.upsert = slow_upsert
 index = SearchIndex(settings, HashingEmbedder(), store)
-index.maintain(rebuild=sys.argv[2] == "rebuild")
+entries = []
+if sys.argv[2] == "episodes":
+    from service.memory import episode_entries
+    from substrate.sessions import open_session_log
+    from substrate.sessions.episodes import LoggedEpisodes
+
+    entries = episode_entries(LoggedEpisodes()(open_session_log(settings.workspace, read_only=True)))
+index.maintain(entries, rebuild=sys.argv[2] == "rebuild")
 print("DONE", flush=True)
 """
 
@@ -102,32 +109,6 @@ def test_a_killed_update_re_embeds_what_it_had_not_finished(
     index.store.close()
 
 
-KILLED_EPISODES = """
-import sys, time
-from pathlib import Path
-from service.memory import episode_entries
-from service.settings_loader import build_settings
-from substrate.index import EdgeStore, SearchIndex
-from substrate.sessions import open_session_log
-from substrate.sessions.episodes import LoggedEpisodes
-from tests.embedders import HashingEmbedder
-
-settings = build_settings(Path(sys.argv[1]))
-store = EdgeStore(settings.workspace.state_dir / "qdrant")
-real_upsert = store.upsert
-def slow_upsert(points):
-    real_upsert(points)
-    store.flush()
-    print("UPSERTED", flush=True)
-    time.sleep(0.5)
-store.upsert = slow_upsert
-index = SearchIndex(settings, HashingEmbedder(), store)
-log = open_session_log(settings.workspace, read_only=True)
-index.maintain(episode_entries(LoggedEpisodes()(log)))
-print("DONE", flush=True)
-"""
-
-
 def test_a_maintain_killed_while_indexing_episodes_is_repaired_by_the_next(
     settings: Settings, write_page: PageWriter
 ) -> None:
@@ -143,13 +124,7 @@ def test_a_maintain_killed_while_indexing_episodes_is_repaired_by_the_next(
         ]
         log.append(f"s{s}", turns, 1_700_000_000.0 + s)
     log.close()
-    with subprocess.Popen(
-        [sys.executable, "-c", KILLED_EPISODES, str(settings.workspace.root)],
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as proc:
-        assert proc.stdout is not None and proc.stdout.readline() == "UPSERTED\n"
-        proc.send_signal(signal.SIGKILL)
+    kill_after_first_batch(settings, "episodes")
     index = open_index(settings)
     reading = open_session_log(settings.workspace, read_only=True)
     entries = episode_entries(LoggedEpisodes()(reading))
