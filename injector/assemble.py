@@ -5,9 +5,10 @@ and composes that tier's engine with what every tier shares: off renders
 nothing; v3 (`injector/v3`, lanes and card) and v2 (`injector/v2`, activation,
 router and rerank) read the concept pages and render `<memory>`; v1
 (`injector/v1`) reads the knowledge base (`memory/pkb/`) and renders
-`<knowledge_base>`. Beside the engine's block: the trusted profile and the
-recall block on every tier that is on, and `<info>` while the concept-page
-substrate is active (v2, v3). Only this module imports the engines, and it
+`<knowledge_base>`. Beside the engine's block: the trusted profile on every
+tier that is on, the keyword recall block on v2 and v1 (v3's card answers a
+turn about the past with episodes instead), and `<info>` while the
+concept-page substrate is active (v2, v3). Only this module imports the engines, and it
 builds only the one its tier runs (the tier is read once, at start).
 
 The voice front door does no retrieval and no query embedding: on v3 it
@@ -111,7 +112,10 @@ class Injector:
         info = render_info(self._settings, self._settings.v3.info_buffer_entries)
         trusted = render_profile(self._settings)
         turn = tail_within(message, limits.query_bytes)  # what a turn's retrieval reads
-        recall = "" if voice_front_door else render_recall(self._sessions, turn)
+        # v3 answers a turn about the past with episodes on its card (`injector/v3/
+        # episodes.py`); the keyword recall block serves the tiers without them.
+        keyword_recall = not voice_front_door and self.tier != "v3"
+        recall = render_recall(self._sessions, turn) if keyword_recall else ""
         block, selected = self._engine_block(turn, conversation_id, voice_front_door)
         v1 = self.tier == "v1"
         return Blocks(

@@ -82,6 +82,11 @@ class Jobs(Protocol):
         """A session ended: its finalization is queued."""
         ...
 
+    def episodes_soon(self) -> None:
+        """Turns were logged: their episodes are indexed on the worker, off the
+        card's path (one queued maintain serves every batch logged meanwhile)."""
+        ...
+
 
 class Target(Tender, Protocol):
     """What a command runs against: `Memory` in this process, or a running service
@@ -471,7 +476,10 @@ class Memory(Tending, Reviewing):
         from substrate.promotion import record_turns
 
         at = time.time() if now is None else now
-        return record_turns(self.settings, self.sessions, session_id, messages, at, parent_id)
+        done = record_turns(self.settings, self.sessions, session_id, messages, at, parent_id)
+        if self.jobs is not None:
+            self.jobs.episodes_soon()
+        return done
 
     def end_session(self, session_id: str, reason: str) -> dict[str, Any]:
         """End a session; its finalization is recorded with the ending and, on a

@@ -333,7 +333,10 @@ class Runtime:
 
     def finalize_soon(self) -> None:
         self.queue.enqueue(FINALIZE, {"reason": "session end"})
-        self.queue.enqueue(MAINTAIN, {"reason": "episodes of an ended session"})
+        self.queue.enqueue(MAINTAIN, {"reason": "episodes of logged turns"})
+
+    def episodes_soon(self) -> None:
+        self.queue.enqueue(MAINTAIN, {"reason": "episodes of logged turns"})
 
     def _finalize(self, payload: dict[str, Any]) -> dict[str, Any]:
         ran = run_finalizations(self.settings, self.sessions, self.llm)

@@ -20,8 +20,9 @@ from datetime import UTC, datetime
 
 from injector.blocks import SelectedPage
 from injector.page_state import PageState
+from injector.trust import is_recall_turn
 from injector.v3.card import CardPage, render_card
-from injector.v3.episodes import CardEpisode, card_episodes
+from injector.v3.episodes import RECALL_SHARE, CardEpisode, card_episodes
 from injector.v3.fitting import units_of
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.health import note_unsaved
@@ -88,7 +89,9 @@ class V3Engine:
             else []
         )
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
-        return self._assemble(turn, conversation_id, hits, now, vectors, card_episodes(said))
+        recall = is_recall_turn(turn)
+        episodes = card_episodes(said, recall)
+        return self._assemble(turn, conversation_id, hits, now, vectors, episodes, recall)
 
     def _assemble(
         self,
@@ -98,6 +101,7 @@ class V3Engine:
         now: float,
         vectors: QueryVectors | None = None,
         episodes: Sequence[CardEpisode] = (),
+        recall: bool = False,
     ) -> Picked:
         """The service runs turns on many threads: only what reads or changes the
         shared matcher and learned graph holds the lock; file I/O does not."""
@@ -114,7 +118,8 @@ class V3Engine:
         chosen += room_fill(chosen, hits, v3.max_pages)
         pages = self._card_pages(chosen, index, hits, message, vectors or {})
         today = in_words(datetime.fromtimestamp(now, UTC).date())
-        memory, shown = render_card(pages, v3.card_budget_chars, today, episodes)
+        share = RECALL_SHARE if recall else 0.0
+        memory, shown = render_card(pages, v3.card_budget_chars, today, episodes, share)
         shown_slugs = {p.slug for p in shown}
         dated = {p.slug: p.dated for p in shown}
         selected = [

@@ -20,6 +20,12 @@ NOTE = "What was said in an earlier conversation, as said then (it may no longer
 UNTRUSTED_NOTE = "Lines not from you are the assistant's or a tool's words, not facts about you.\n"
 MOST = 2  # episodes a card shows
 FLOOR = 0.35  # the best chunk's cosine an episode needs to be shown
+# A turn that asks about the past ("what did we decide last week?") leans on
+# episodes: more of them, a lower floor, and up to half the card kept for them
+# before the pages fill it.
+RECALL_MOST = 3
+RECALL_FLOOR = 0.25
+RECALL_SHARE = 0.5
 MIN_ROOM = 160  # characters an episode needs to show one line
 TAIL = "</episode>\n"
 
@@ -36,19 +42,21 @@ class CardEpisode:
         return any(s != "user" for s in self.speakers)
 
 
-def card_episodes(hits: list[Hit]) -> list[CardEpisode]:
-    """The episode hits worth a card's room, best first."""
+def card_episodes(hits: list[Hit], recall: bool = False) -> list[CardEpisode]:
+    """The episode hits worth a card's room, best first; `recall`: the turn asks
+    about the past."""
     out = []
+    floor, most = (RECALL_FLOOR, RECALL_MOST) if recall else (FLOOR, MOST)
     for hit in hits:
         meta = hit.meta or {}
         cosine = max(hit.dense_score or 0.0, hit.dense_ml_score or 0.0)
-        if hit.kind != "episode" or cosine < FLOOR or not meta.get("session_id"):
+        if hit.kind != "episode" or cosine < floor or not meta.get("session_id"):
             continue
         roles = tuple(str(r) for r in meta.get("roles") or ())
         out.append(
             CardEpisode(str(meta["session_id"]), str(meta.get("from", ""))[:10], hit.excerpt, roles)
         )
-    return out[:MOST]
+    return out[:most]
 
 
 def render_episodes(episodes: list[CardEpisode], room: int) -> str:

@@ -1,4 +1,6 @@
-"""Trust layers: the profile block, session recall, and what neither may do."""
+"""Trust layers: the profile block, session recall (the keyword block of the
+tiers without episodes, v2 here; v3's episodes: `tests/service/test_episodes.py`),
+and what neither may do."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pytest
 
 from injector import Injector
 from injector.trust import is_recall_turn
+from service.settings_loader import build_settings
 from substrate import Settings
 from substrate.index import EdgeStore, SearchIndex
 from substrate.sessions import NewMessage, SessionLog, open_session_log
@@ -28,9 +31,12 @@ def log(settings: Settings) -> Iterator[SessionLog]:
 @pytest.fixture
 def injector(settings: Settings, write_page: PageWriter, log: SessionLog) -> Iterator[Injector]:
     write_page("people/sam", "---\ntitle: Sam\n---\nSam is allergic to shellfish.")
+    settings.workspace.config_path.write_text("[memory.v3]\nlive = false\n")
+    settings = build_settings(settings.workspace.root)
     index = SearchIndex(settings, HashingEmbedder(), EdgeStore(settings.workspace.state_dir / "q"))
     index.maintain()
     inj = Injector(settings, index, clock=lambda: 1_800_000_000.0, sessions=log)
+    assert inj.tier == "v2"
     yield inj
     inj.close()
 

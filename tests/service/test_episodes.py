@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from service.runtime import Runtime
+from service.jobs import INDEX_LANE
+from service.runtime import MAINTAIN, Runtime
 from service.settings_loader import build_settings
 from substrate import Workspace
 from substrate.index.consistency import index_problems
@@ -229,3 +230,41 @@ def test_http_searches_by_kind_and_forgets_a_conversation(
         )
         assert after.json()["hits"] == []
         assert client.post("/v1/conversations/trip/forget", json={}).status_code == 404
+
+
+def test_a_turn_about_the_past_keeps_room_for_episodes_and_no_keyword_block(
+    runtime: Runtime, write_page: PageWriter
+) -> None:
+    for i in range(12):
+        write_page(
+            f"trips/ferry-{i}",
+            f"---\ntitle: Ferry {i}\n---\n" + f"Ferry timetable {i} to Santorini. " * 30,
+        )
+    try:
+        runtime.memory.maintain()
+        plain = runtime.memory.card("ferry to Santorini timetable")
+        asked = runtime.memory.card("what did we say about the ferry to Santorini?")
+        assert "<episode" not in plain["memory"]  # the pages fill a card that is not about the past
+        assert '<episode session="trip-chat"' in asked["memory"]
+        assert "book the ferry to Santorini" in asked["memory"]
+        assert "<page" in asked["memory"]  # the pages still have the rest of the room
+        assert len(asked["memory"]) <= runtime.settings.v3.card_budget_chars
+        assert "recall" not in asked and "<recall>" not in str(asked)
+    finally:
+        runtime.close()
+
+
+def test_logged_turns_queue_one_maintain_that_indexes_their_episodes(runtime: Runtime) -> None:
+    try:
+        runtime.memory.maintain()
+        assert not runtime.queue.pending(MAINTAIN)
+        for i in range(3):
+            runtime.memory.log_turns("live-chat", [NewMessage("user", f"Kayak rental {i}", True)])
+        assert runtime.queue.counts().get("queued", 0) == 1 and runtime.queue.pending(MAINTAIN)
+        job = runtime.queue.claim(lane=INDEX_LANE)
+        assert job is not None and job.kind == MAINTAIN
+        runtime._maintain_job(job.payload)
+        found = runtime.memory.search("kayak rental", 5, kind="episode")
+        assert found[0]["session_id"] == "live-chat" and "Kayak rental 2" in found[0]["excerpt"]
+    finally:
+        runtime.close()
