@@ -30,7 +30,13 @@ Figures:
   `bench/longmemeval.py` stages them). Scored per question type:
   `evidence_in_card` (the best evidence turn's content words present in the
   card), `turn_in_card` (at least 80% of them), `answer_in_card` (the answer
-  as written, when it is at most 40 characters), `captured` facts per question.
+  as written, when it is at most 40 characters), `search5_answer_in_card` (the
+  same in plain search's top 5 over that workspace, rendered at the card's
+  budget), `stale_only` (knowledge-update: an evidence turn said before the
+  value changed is on the card and the current answer is not), `captured`
+  facts per question. The arms: `imported` (captured pages: today's path),
+  `imported_episodes` (those pages and the log's episodes), `episodes_only`
+  (the log's episodes, no capture), `pages` (one page per session).
 """
 
 from __future__ import annotations
@@ -302,13 +308,19 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
                         episodes=name != "imported",
                         learn=name != "episodes_only",
                     )
-                _, [card], _ = ask(settings, index, [q["question"]], now)
+                _, [card], [top5] = ask(settings, index, [q["question"]], now)
                 index.store.close()
                 share = turn_share(card, evidence)
                 row = {"evidence_in_card": share, "turn_in_card": float(share >= KEEP)}
                 answer = str(q["answer"])
                 if len(answer) <= SHORT_ANSWER:
                     row["answer_in_card"] = float(answer.casefold() in card.casefold())
+                    row["search5_answer_in_card"] = float(answer.casefold() in top5.casefold())
+                    stale = earlier_evidence(sessions)
+                    if q["question_type"] == "knowledge-update" and stale:
+                        row["stale_only"] = float(
+                            turn_share(card, stale) >= KEEP and not row["answer_in_card"]
+                        )
                 if name != "pages":
                     row["captured"] = float(captured)
                 for group in groups_of(q["question_type"]):
@@ -321,6 +333,16 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
             for name, groups in scored.items()
         },
     }
+
+
+def earlier_evidence(sessions: list[tuple[str, str, list[dict[str, Any]]]]) -> list[str]:
+    """The evidence turns said before the last session holding evidence: on a
+    knowledge-update question, what was true before the value changed."""
+    held = [(lme_time(d), t) for _, d, turns in sessions for t in turns if t.get("has_answer")]
+    if len({at for at, _ in held}) < 2:
+        return []
+    last = max(at for at, _ in held)
+    return [t["content"] for at, t in held if at < last]
 
 
 def groups_of(question_type: str) -> tuple[str, ...]:

@@ -9,7 +9,9 @@ own date, the library call behind `memory remember --at`, then filed by
 `consolidate_all` with the search index and a re-index after each run, as
 `memory consolidate` does; `--variant NAME=TOML` adds one per
 `[memory.substrate]` setting, `;` separating lines), `per_statement` (one page
-per fact) and `per_session` (one page per session holding its facts).
+per fact) and `per_session` (one page per session holding its facts); with
+`--episodes`, `episodes` (the facts as logged conversation turns, each
+session's episodes indexed, no pages) and `consolidated+episodes` (both).
 
 **LoCoMo** (a file): one memory per conversation. `--facts observations`
 (third person: the per-speaker observation facts, 2,541 with their dialog
@@ -45,11 +47,13 @@ import json
 import re
 import sys
 import tempfile
+import time
 from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from common import project_module
 from filing import (
     Fact,
     Models,
@@ -69,6 +73,12 @@ from substrate import Settings, parse_config
 from substrate.consolidation.when import without_dates
 from substrate.index import SearchIndex
 from substrate.pages import fact_bullets
+from substrate.sessions import NewMessage, open_session_log
+from substrate.sessions.episodes import LoggedEpisodes
+
+episode_entries = project_module("service.memory").episode_entries
+EPISODES = "episodes"  # the log's episodes alone, no pages
+BOTH = "consolidated+episodes"  # consolidated pages and the log's episodes
 
 EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
@@ -187,10 +197,30 @@ def placed(settings: Settings, facts: list[Fact]) -> dict[str, int]:
 def build(
     name: str, root: Path, facts: list[Fact], models: Models, variants: dict[str, str]
 ) -> tuple[Settings, SearchIndex, dict[str, float]]:
+    if name == EPISODES:
+        settings, index, timing = build_pages(root, {}, models)
+        return settings, index, timing | log_episodes(settings, index, facts)
+    if name == BOTH:
+        settings, index, timing = build_consolidated(root, facts, models, variants["consolidated"])
+        return settings, index, timing | log_episodes(settings, index, facts)
     if name in variants:
         return build_consolidated(root, facts, models, variants[name])
     layout = per_statement(facts) if name == "per_statement" else per_session(facts)
     return build_pages(root, layout, models)
+
+
+def log_episodes(settings: Settings, index: SearchIndex, facts: list[Fact]) -> dict[str, float]:
+    """The facts as the conversation log holds them (each session a logged
+    session, each fact a user turn at its time), its episodes indexed beside
+    whatever the workspace has, as a served workspace indexes them."""
+    started = time.perf_counter()
+    log = open_session_log(settings.workspace)
+    for i, fact in enumerate(facts):
+        message = NewMessage("user", fact.text, True)
+        log.append(f"session-{fact.session}", [message], fact.at.timestamp() + i * 1e-3)
+    index.maintain(episode_entries(LoggedEpisodes()(log)))
+    log.close()
+    return {"episode_seconds": time.perf_counter() - started}
 
 
 def run_locomo(
@@ -349,12 +379,18 @@ def main() -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=TOML")
     parser.add_argument("--no-baselines", action="store_true")
     parser.add_argument(
+        "--episodes",
+        action="store_true",
+        help=f"add `{EPISODES}` (the log's episodes alone) and `{BOTH}`",
+    )
+    parser.add_argument(
         "--dump", type=argparse.FileType("w"), help="LongMemEval: each question's scores and card"
     )
     parser.add_argument("--types", default="", help="LongMemEval: only these question types")
     args = parser.parse_args()
     variants = {"consolidated": ""} | dict(_variant(v) for v in args.variant)
     kinds = [*variants, *([] if args.no_baselines else ["per_statement", "per_session"])]
+    kinds += [EPISODES, BOTH] if args.episodes else []
     models = load_models()
     if args.data.is_dir():
         report = run_longmemeval(args, models, variants, kinds)

@@ -38,7 +38,7 @@ def sessions(ctx: click.Context, workspace: Path | None, as_json: bool | None) -
 def sessions_list(
     ctx: click.Context, workspace: Path | None = None, as_json: bool | None = None, limit: int = 50
 ) -> None:
-    """The newest sessions: id, parent, started, ended and why, message count."""
+    """The newest sessions: id, title, parent, started, ended and why, message count."""
     workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     log = open_session_log(build_settings(workspace).workspace, read_only=True)
     rows = log.sessions(limit)
@@ -48,7 +48,10 @@ def sessions_list(
     for r in rows:
         parent = f" (child of {r.parent_id})" if r.parent_id else ""
         ended = f", ended {_when(r.ended)} ({r.end_reason})" if r.ended else ""
-        click.echo(f"{r.id}{parent}: {r.messages} messages, started {_when(r.started)}{ended}")
+        title = f" “{r.title}”" if r.title != r.id else ""
+        click.echo(
+            f"{r.id}{title}{parent}: {r.messages} messages, started {_when(r.started)}{ended}"
+        )
     if not rows:
         click.echo("no sessions logged yet")
 

@@ -398,7 +398,7 @@ async function search(query) {
   const best = Math.max(...data.hits.map((h) => h.score), 1e-9);
   for (const hit of data.hits) {
     const item = el("li");
-    item.append(nodeLink(hit.slug, hit.title));
+    item.append(hit.kind === "episode" ? episodeLink(hit) : nodeLink(hit.slug, hit.title));
     item.append(el("span", " " + hit.score.toFixed(3), "score"));
     item.append(el("div", (hit.excerpt || "").slice(0, 160), "meta"));
     list.append(item);

@@ -50,6 +50,7 @@ log = logging.getLogger("memory.sessions")
 ROLES = ("user", "assistant", "tool", "system")
 END_REASONS = ("new", "reset", "exit", "idle", "one-shot")
 MAX_LIMIT = 10_000
+TITLE_CHARS = 80  # a session title's most characters
 
 
 @dataclass(frozen=True)
@@ -90,10 +91,21 @@ class SessionRow:
     ended: float | None
     end_reason: str | None
     messages: int
+    first_said: str | None = None  # the first user turn's text, which titles the session
+
+    @property
+    def title(self) -> str:
+        """The first line of the person's first turn, cut at a word within 80
+        characters; the id when the session holds no user turn."""
+        line = (self.first_said or "").strip().split("\n", 1)[0].strip()
+        if not line:
+            return self.id
+        return line if len(line) <= TITLE_CHARS else line[:TITLE_CHARS].rsplit(" ", 1)[0] + "…"
 
     def as_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
+            "title": self.title,
             "parent_id": self.parent_id,
             "started": self.started,
             "ended": self.ended,
@@ -347,7 +359,9 @@ class SessionLog:
 
     def _sessions(self, tail: str, args: tuple[Any, ...]) -> list[SessionRow]:
         rows = self.query(
-            "SELECT s.id, s.parent_id, s.started, s.ended, s.end_reason, s.messages"
+            "SELECT s.id, s.parent_id, s.started, s.ended, s.end_reason, s.messages,"
+            " (SELECT m.text FROM messages m WHERE m.session_id = s.id AND m.role = 'user'"
+            " ORDER BY m.id LIMIT 1)"
             f" FROM sessions s {tail}",
             args,
         )

@@ -24,6 +24,7 @@ from service.runtime import Runtime
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, remember
 from substrate.consolidation import consolidate
+from substrate.sessions import NewMessage, open_session_log
 from tests.conftest import PageWriter
 from tests.embedders import HashingEmbedder
 from tests.service.served import served, wait_for_startup_maintain
@@ -265,3 +266,56 @@ def test_the_tab_tends_memory_and_each_action_reaches_the_files(
         page.wait_for_selector("body[data-acted='4']")
         assert not sam.exists()
         assert list((workspace.memory_dir / "trash").rglob("sam.md"))
+
+
+def test_the_tab_lists_conversations_shows_an_episodes_turns_and_forgets_them(
+    workspace: Workspace, write_page: PageWriter, page: Any
+) -> None:
+    """Sessions by title, date and turns; an episode a search found opens on its
+    turns; forgetting one message, then the whole session, from the tab reaches
+    the log and the index. Conversation text is shown as text, never run."""
+    write_page("people/sam", PAGES["people/sam"])
+    log = open_session_log(workspace)
+    log.append(
+        "trip-chat",
+        [
+            NewMessage("user", "We should book the ferry to Santorini for the second week.", True),
+            NewMessage("assistant", "The ferry from Piraeus takes <b>five</b> hours.", True),
+            NewMessage("user", "Also reserve the kite lesson in Naxos.", True),
+        ],
+        1_700_000_000.0,
+    )
+    log.close()
+    page.on("dialog", lambda d: d.accept())
+    with serve_workspace(workspace) as base:
+        wait_for_index(base)
+        page.goto(base + "/")
+        link = page.wait_for_selector("#session-list a.session-link[data-session='trip-chat']")
+        assert link.text_content() == "We should book the ferry to Santorini for the second week."
+        assert "2023-11-14 · 3 turns" in page.text_content("#session-list")
+
+        page.fill("#search-box", "ferry to Santorini")
+        page.click("#search-form button")
+        page.click("#result-list a.episode-link[data-session='trip-chat']")
+        page.wait_for_selector("#session-turns[data-session='trip-chat'] li.turn")
+        turns = page.text_content("#session-turns")
+        assert "you: We should book the ferry" in turns and "assistant: The ferry" in turns
+        assert "<b>five</b>" in turns  # as text
+        assert page.evaluate("document.querySelectorAll('#session-turns b').length") == 0
+
+        kite = page.locator("#session-turns li.turn", has_text="kite lesson")
+        kite.locator("button[data-action='forget-message']").click()
+        page.wait_for_selector("body[data-acted='1']")
+        page.wait_for_selector("#session-turns[data-session='trip-chat']")
+        assert "kite lesson" not in page.text_content("#session-turns")
+        assert "2 turns" in page.text_content("#session-list")
+
+        page.click("#session-turns button[data-action='forget-session']")
+        page.wait_for_selector("body[data-acted='2']")
+        assert "No conversations logged yet." in page.text_content("#session-list")
+        with httpx.Client(base_url=base, timeout=60) as client:
+            assert client.get("/v1/sessions").json()["sessions"] == []
+            found = client.post(
+                "/v1/memory/search", json={"query": "ferry to Santorini", "kind": "episode"}
+            ).json()
+            assert found["hits"] == []

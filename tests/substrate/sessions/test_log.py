@@ -81,3 +81,14 @@ def test_the_log_survives_reopening(workspace: Workspace) -> None:
     first.append("s", [user("kept")], 1.0)
     first.close()
     assert [m.text for m in SessionLog(workspace).messages("s")] == ["kept"]
+
+
+def test_a_session_is_titled_by_the_persons_first_line(log: SessionLog) -> None:
+    long = "Could you help me plan " + "a very long trip " * 10 + "\nsecond line"
+    log.append("a", [NewMessage("assistant", "Hello!", False), NewMessage("user", long, True)], 1.0)
+    log.append("b", [NewMessage("assistant", "Only me here.", False)], 2.0)
+    titled = {s.id: s.title for s in log.sessions()}
+    assert titled["a"].startswith("Could you help me plan a very long trip")
+    assert titled["a"].endswith("…") and len(titled["a"]) <= 81 and "second" not in titled["a"]
+    assert titled["b"] == "b"  # no user turn: the id
+    assert log.session("a").as_json()["title"] == titled["a"]  # type: ignore[union-attr]

@@ -1,0 +1,99 @@
+// Conversations in the Memory tab: the log's sessions (title, date, turns), the
+// turns of one session or of one episode a search or a card chose, and
+// forgetting a message or a whole session (the route every surface uses).
+// Conversation text is only ever set with textContent: it is data, never markup.
+"use strict";
+
+const SESSIONS_SHOWN = 20;
+
+function isoDay(seconds) {
+  return new Date(seconds * 1000).toISOString().slice(0, 10);
+}
+
+async function loadSessions() {
+  const list = document.getElementById("session-list");
+  let data;
+  try {
+    data = await api(`/v1/sessions?limit=${SESSIONS_SHOWN}`);
+  } catch (err) {
+    list.replaceChildren(el("li", err.message, "meta"));
+    return;
+  }
+  list.replaceChildren();
+  for (const s of data.sessions) {
+    const item = el("li");
+    const link = el("a", s.title, "session-link");
+    link.dataset.session = s.id;
+    link.addEventListener("click", () => showTurns(s.id));
+    item.append(link, el("span", ` ${isoDay(s.started)} · ${s.messages} turns`, "meta"));
+    list.append(item);
+  }
+  if (!data.sessions.length) list.append(el("li", "No conversations logged yet.", "meta"));
+}
+
+// A session's turns; with `from` and `to` (an episode's span, ISO times), only those.
+async function showTurns(sessionId, from, to) {
+  const box = document.getElementById("session-turns");
+  box.dataset.session = "";
+  let data;
+  try {
+    data = await api("/v1/sessions/" + encodeURIComponent(sessionId));
+  } catch (err) {
+    box.replaceChildren(el("p", err.message, "missing"));
+    return;
+  }
+  const start = from ? Date.parse(from) : -Infinity;
+  const end = to ? Date.parse(to) : Infinity;
+  const turns = el("ol", null, "turns");
+  for (const m of data.messages) {
+    const at = m.at * 1000;
+    if (at < start || at > end) continue;
+    const item = el("li", null, "turn " + m.role);
+    item.dataset.message = String(m.id);
+    item.append(el("span", `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} ` +
+      `${m.role === "user" ? "you" : m.role}: `, "meta"));
+    item.append(el("span", m.text, "said"));
+    item.append(button("Forget", "forget-message", () => forgetTurns(sessionId, m)));
+    turns.append(item);
+  }
+  const head = el("h3", data.title);
+  const note = from ? el("p", "The turns of one episode of this conversation.", "hint")
+    : el("p", `${data.messages} turns, started ${isoDay(data.started)}.`, "hint");
+  const all = button("Forget this conversation", "forget-session", () => forgetTurns(sessionId));
+  box.replaceChildren(head, note, turns, all);
+  box.dataset.session = sessionId;
+}
+
+// Forget one message (`message`) or the whole session, then show what is left.
+async function forgetTurns(sessionId, message) {
+  const what = message ? `this message?\n\n${message.text}` : `the whole conversation ${sessionId}?`;
+  if (!window.confirm(`Forget ${what}\n\nIt leaves the log, its search and every card.`)) return;
+  const status = document.getElementById("action-status");
+  status.textContent = "Working…";
+  try {
+    await api(`/v1/conversations/${encodeURIComponent(sessionId)}/forget`,
+      message ? { message_id: message.id } : {});
+    status.textContent = "Forgotten.";
+  } catch (err) {
+    status.textContent = err.message;
+    return;
+  }
+  await loadSessions();
+  if (message) {
+    await showTurns(sessionId);
+  } else {
+    document.getElementById("session-turns").replaceChildren(el("p", "Forgotten.", "hint"));
+  }
+  document.body.dataset.acted = String(Number(document.body.dataset.acted || 0) + 1);
+}
+
+// A search hit that is an episode: a link to its turns, not to a graph node.
+function episodeLink(hit) {
+  const link = el("a", `Conversation ${hit.session_id}, ${String(hit.from).slice(0, 10)}`,
+    "episode-link");
+  link.dataset.session = hit.session_id;
+  link.addEventListener("click", () => showTurns(hit.session_id, hit.from, hit.to));
+  return link;
+}
+
+loadSessions();
