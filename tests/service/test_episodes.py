@@ -268,3 +268,22 @@ def test_logged_turns_queue_one_maintain_that_indexes_their_episodes(runtime: Ru
         assert found[0]["session_id"] == "live-chat" and "Kayak rental 2" in found[0]["excerpt"]
     finally:
         runtime.close()
+
+
+def test_retention_takes_old_turns_out_of_the_episodes_at_the_next_maintain(
+    runtime: Runtime,
+) -> None:
+    try:
+        runtime.memory.sessions.append(
+            "recent-chat", [NewMessage("user", "The ferry pass for Naxos is booked.", True)], 2e9
+        )
+        runtime.memory.maintain()
+        before = runtime.memory.search("ferry", 5, kind="episode")
+        assert {h["session_id"] for h in before} == {"trip-chat", "recent-chat"}
+        assert runtime.memory.sessions.prune(1.9e9) == 2  # trip-chat's two turns
+        runtime.memory.maintain()
+        after = runtime.memory.search("ferry", 5, kind="episode")
+        assert [h["session_id"] for h in after] == ["recent-chat"]
+        assert '<episode session="trip-chat"' not in runtime.memory.card("ferry")["memory"]
+    finally:
+        runtime.close()
