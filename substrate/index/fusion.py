@@ -25,6 +25,7 @@ from substrate.index.store import DENSE, DENSE_ML, HISTORY, SPARSE, StoreHit
 
 RRF_K = 60
 HISTORY_WEIGHT = 0.8
+WINDOW = 50  # chunks per signal that set its scale: what a search of any k fetches
 
 
 @dataclass(frozen=True)
@@ -119,23 +120,35 @@ def fuse(
     shown chunks' payloads when the store searched without them. `spans`: how
     many of a page's chunks its excerpt may show, and how close to its best
     chunk's score another must come."""
-    signals = {name: _history_demoted(hits) for name, hits in signals.items()}
+    windows = {name: _windowed(hits) for name, hits in signals.items()}
+    signals = {name: head + tail for name, (head, tail, _) in windows.items()}
     best = {
         name: {str(h.payload["slug"]): h for h in _best_per_page(signals.get(name, []))}
         for name in SIGNALS
+    }
+    # -> the pages each signal found within its window: they alone set its scale
+    normed = {
+        name: [h for h in pages.values() if _chunk_key(h) in windows[name][2]]
+        if name in windows
+        else []
+        for name, pages in best.items()
     }
     ranks = {name: {slug: i + 1 for i, slug in enumerate(pages)} for name, pages in best.items()}
     scores: dict[str, float] = {}
     weights = _weights(fusion, sparse_coverage)
     for name, weight in weights.items():
         if fusion.method == "minmax":
-            part = _minmax(list(best[name].values()), weight, fusion.min_span.get(name, 0.0))
+            part = _minmax(
+                list(best[name].values()), normed[name], weight, fusion.min_span.get(name, 0.0)
+            )
         else:
             part = {slug: weight / (RRF_K + r) for slug, r in ranks[name].items()}
         for slug, value in part.items():
             scores[slug] = scores.get(slug, 0.0) + value
-    excerpts = _excerpt_chunks(signals, best, fusion, weights, spans)
-    order = _anchor(sorted(scores, key=lambda slug: (-scores[slug], slug)), best, scores, fusion)
+    excerpts = _excerpt_chunks(signals, best, normed, fusion, weights, spans)
+    seen = {str(h.payload["slug"]) for pages in normed.values() for h in pages}
+    order = sorted(scores, key=lambda slug: (-scores[slug], slug not in seen, slug))
+    order = _anchor(order, best, scores, fusion)
     shown = []
     for slug in order[:limit]:
         page_ranks = {name: ranks[name].get(slug) for name in SIGNALS}
@@ -147,6 +160,15 @@ def fuse(
         _hit(slug, [next(full) for _ in spans], scores[slug], page_ranks, raw)
         for slug, spans, page_ranks, raw in shown
     ]
+
+
+def _windowed(hits: list[StoreHit]) -> tuple[list[StoreHit], list[StoreHit], set[Any]]:
+    """(the first `WINDOW` chunks, the rest, the window's chunk keys), each part
+    with history demoted. Every search fetches at least the window, whatever
+    its k, so scaling scores over it alone (and ranking what lies past it
+    after everything in it) gives the same first pages for any k."""
+    head, tail = _history_demoted(hits[:WINDOW]), _history_demoted(hits[WINDOW:])
+    return head, tail, {_chunk_key(h) for h in head}
 
 
 def _history_demoted(hits: list[StoreHit]) -> list[StoreHit]:
@@ -194,6 +216,7 @@ def _weights(fusion: Fusion, sparse_coverage: float) -> dict[str, float]:
 def _excerpt_chunks(
     signals: dict[str, list[StoreHit]],
     best: dict[str, dict[str, StoreHit]],
+    normed: dict[str, list[StoreHit]],
     fusion: Fusion,
     weights: dict[str, float],
     spans: tuple[int, float],
@@ -211,7 +234,7 @@ def _excerpt_chunks(
         hits = signals.get(name, [])
         if not hits or weight <= 0:
             continue
-        norm = _chunk_scale(hits, list(best[name].values()), fusion, name)
+        norm = _chunk_scale(normed[name] or list(best[name].values()), fusion, name)
         for rank, hit in enumerate(hits, 1):
             key = _chunk_key(hit)
             chunk_of.setdefault(key, hit)
@@ -232,31 +255,32 @@ def _excerpt_chunks(
     return out
 
 
-def _chunk_scale(
-    hits: list[StoreHit], pages: list[StoreHit], fusion: Fusion, name: str
-) -> Callable[[float, int], float]:
+def _chunk_scale(pages: list[StoreHit], fusion: Fusion, name: str) -> Callable[[float, int], float]:
     if fusion.method != "minmax":
         return lambda score, rank: 1.0 / (RRF_K + rank)
     top = max(h.score for h in pages)
     bottom = min(h.score for h in pages)
     span = max(top - bottom, fusion.min_span.get(name, 0.0))
-    return lambda score, rank: (score - bottom) / span if span > 0 else 1.0
+    return lambda score, rank: max(0.0, (score - bottom) / span) if span > 0 else 1.0
 
 
 def _chunk_key(hit: StoreHit) -> Any:
     return hit.point if hit.point is not None else (hit.payload["slug"], hit.payload.get("chunk"))
 
 
-def _minmax(hits: list[StoreHit], weight: float, min_span: float = 0.0) -> dict[str, float]:
-    """Scores scaled to [0, 1] within this result list (by at least `min_span`),
-    times the signal's weight."""
+def _minmax(
+    hits: list[StoreHit], window: list[StoreHit], weight: float, min_span: float = 0.0
+) -> dict[str, float]:
+    """Scores scaled to [0, 1] over the pages found within the window (by at
+    least `min_span`; a page past it scores 0), times the signal's weight."""
     if not hits:
         return {}
-    top = max(h.score for h in hits)
-    bottom = min(h.score for h in hits)
+    scale = window or hits
+    top = max(h.score for h in scale)
+    bottom = min(h.score for h in scale)
     span = max(top - bottom, min_span)
     return {
-        str(h.payload["slug"]): weight * ((h.score - bottom) / span if span > 0 else 1.0)
+        str(h.payload["slug"]): weight * (max(0.0, (h.score - bottom) / span) if span > 0 else 1.0)
         for h in hits
     }
 

@@ -20,7 +20,7 @@ from substrate.errors import InvalidInputError
 from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector, question_keys
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
-from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, Fusion, Hit, fuse
+from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, WINDOW, Fusion, Hit, fuse
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
 from substrate.index.store import DENSE, DENSE_ML, HISTORY, SPARSE, StoreHit, VectorStore
 from substrate.pages.page_index import PageIndex
@@ -233,7 +233,7 @@ class SearchIndex:
 def candidate_chunks(k: int) -> int:
     """Chunks fetched per signal for k pages: pages repeat across chunks, and
     min-max fusion scales each signal over this list."""
-    return max(50, 5 * k)
+    return max(WINDOW, 5 * k)
 
 
 def open_store(settings: Settings) -> VectorStore:

@@ -448,3 +448,35 @@ def test_a_page_without_units_scores_nothing(tmp_path: Path) -> None:
     units = UnitVectors(tmp_path / "units")
     units.write("me/travel", "h1", [], np.zeros((0, 48), dtype=np.float32))
     assert units.scores(np.ones(48, dtype=np.float32), [("me/travel", "h1")]) == {}
+
+
+def test_the_first_five_are_the_same_whatever_k(settings: Settings, write_page: PageWriter) -> None:
+    """A caller asking for more results gets the same first five, in the same
+    order and with the same scores, over a corpus whose chunks outnumber what
+    a small k fetches."""
+    import random
+
+    words = (
+        "ferry harbour ticket kayak museum garden recipe budget invoice plumber winter "
+        "boiler quartet cello lesson passport visa hotel train schedule doctor"
+    ).split()
+    rng = random.Random(7)
+    for i in range(140):
+        lines = [" ".join(rng.sample(words, 6)) + f" note {i} line {j}." for j in range(3)]
+        write_page(f"notes/n{i}", f"---\ntitle: Note {i}\n---\n" + "\n\n".join(lines))
+    idx = SearchIndex(
+        settings,
+        HashingEmbedder(),
+        EdgeStore(settings.workspace.state_dir / "q"),
+        HashingEmbedder(48),
+    )
+    try:
+        idx.maintain()
+        for query in ("plumber in winter", "ferry ticket to the harbour", "cello lesson budget"):
+            firsts = {
+                k: [(h.slug, round(h.score, 9)) for h in idx.search(query, k)[:5]]
+                for k in (5, 10, 20, 50)
+            }
+            assert firsts[10] == firsts[5] and firsts[20] == firsts[5] and firsts[50] == firsts[5]
+    finally:
+        idx.store.close()
