@@ -33,7 +33,9 @@ Figures:
   as written, when it is at most 40 characters), `search5_answer_in_card` (the
   same in plain search's top 5 over that workspace, rendered at the card's
   budget), `stale_only` (knowledge-update: an evidence turn said before the
-  value changed is on the card and the current answer is not), `captured`
+  value changed is on the card and the current answer is not),
+  `stale_as_current` (the same on the card's pages alone: not inside an
+  `<episode>`, which is dated and says it was said then), `captured`
   facts per question. The arms: `imported` (captured pages: today's path),
   `imported_episodes` (those pages and the log's episodes), `episodes_only`
   (the log's episodes, no capture), `pages` (one page per session).
@@ -60,6 +62,8 @@ from common import project_module
 from filing import Models, ask, build_pages, load_models, workspace
 from longmemeval import page_text, slug_of, turn_share
 
+from injector import Injector
+from substrate import Settings, parse_config
 from substrate.consolidation import consolidate_all
 from substrate.curation import capture_offline
 from substrate.curation.judge import DurabilityJudge
@@ -76,6 +80,8 @@ STOP = set(
     "with from by as how many much what which who when where did do does have has had".split()
 )
 KEEP = 0.8
+EPISODE_ELEMENT = re.compile(r"<episode [^>]*>.*?</episode>", re.S)
+ARMS = ("imported", "imported_episodes", "episodes_only", "pages")
 SHORT_ANSWER = 40  # characters: an answer this short is looked for in the card as written
 EVIDENCE = re.compile(r"D(\d+):(\d+)")
 LME_DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})(?: \(\w+\))? (\d{2}):(\d{2})")
@@ -268,15 +274,19 @@ def jsonl_rows(sid: str, date: str, turns: list[dict[str, Any]]) -> str:
     )
 
 
-def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[str, Any]:
+def path(
+    questions: list[dict[str, Any]],
+    half: str,
+    limit: int | None,
+    arms: tuple[str, ...] = ARMS,
+    variants: tuple[tuple[str, str], ...] = (),
+) -> dict[str, Any]:
     chosen = [q for i, q in enumerate(questions) if half == "all" or i % 2 == (half == "odd")]
     chosen = chosen[:limit]
     models = load_models()
     scored: dict[str, dict[str, list[dict[str, float]]]] = {
-        "imported": defaultdict(list),
-        "imported_episodes": defaultdict(list),
-        "episodes_only": defaultdict(list),
-        "pages": defaultdict(list),
+        name: defaultdict(list)
+        for name in (*arms, *(f"{a}:{v}" for a in arms for v, _ in variants))
     }
     with tempfile.TemporaryDirectory() as scratch:
         for n, q in enumerate(chosen):
@@ -294,7 +304,7 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
             if not evidence:
                 continue
             now = max(lme_time(d) for _, d, _ in sessions) + timedelta(days=1).total_seconds()
-            for name in ("imported", "imported_episodes", "episodes_only", "pages"):
+            for name in arms:
                 root = Path(scratch, f"{n}-{name}")
                 if name == "pages":
                     pages = {slug_of(s): page_text(s, d, t) for s, d, t in sessions}
@@ -309,6 +319,22 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
                         learn=name != "episodes_only",
                     )
                 _, [card], [top5] = ask(settings, index, [q["question"]], now)
+                for variant, toml in variants:
+                    tried = Settings(
+                        settings.workspace, parse_config(f"[memory.v3]\nlive = true\n{toml}")
+                    )
+                    other = (
+                        Injector(tried, index, clock=lambda at=now: at)
+                        .assemble(q["question"])
+                        .memory
+                    )
+                    row = {"evidence_in_card": turn_share(other, evidence)}
+                    if len(str(q["answer"])) <= SHORT_ANSWER:
+                        row["answer_in_card"] = float(
+                            str(q["answer"]).casefold() in other.casefold()
+                        )
+                    for group in groups_of(q["question_type"]):
+                        scored[f"{name}:{variant}"][group].append(row)
                 index.store.close()
                 share = turn_share(card, evidence)
                 row = {"evidence_in_card": share, "turn_in_card": float(share >= KEEP)}
@@ -318,8 +344,11 @@ def path(questions: list[dict[str, Any]], half: str, limit: int | None) -> dict[
                     row["search5_answer_in_card"] = float(answer.casefold() in top5.casefold())
                     stale = earlier_evidence(sessions)
                     if q["question_type"] == "knowledge-update" and stale:
-                        row["stale_only"] = float(
-                            turn_share(card, stale) >= KEEP and not row["answer_in_card"]
+                        missing = not row["answer_in_card"]
+                        row["stale_only"] = float(turn_share(card, stale) >= KEEP and missing)
+                        pages_part = EPISODE_ELEMENT.sub("", card)
+                        row["stale_as_current"] = float(
+                            turn_share(pages_part, stale) >= KEEP and missing
                         )
                 if name != "pages":
                     row["captured"] = float(captured)
@@ -392,12 +421,28 @@ def means(rows: list[dict[str, float]]) -> dict[str, float]:
     }
 
 
+def variant_of(spec: str) -> tuple[str, str]:
+    name, sep, lines = spec.partition("=")
+    if not sep:
+        raise SystemExit(f"--card-variant {spec!r}: expected NAME=TOML")
+    return name, "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", type=Path, help="the shared data folder")
     parser.add_argument("--half", choices=("all", "even", "odd"), default="all")
     parser.add_argument("--questions", type=int, default=None)
     parser.add_argument("--no-path", action="store_true", help="skip the import-to-card path")
+    parser.add_argument("--path-only", action="store_true", help="only the import-to-card path")
+    parser.add_argument("--arms", default=",".join(ARMS), help="the path's arms, comma-separated")
+    parser.add_argument(
+        "--card-variant",
+        action="append",
+        default=[],
+        metavar="NAME=TOML",
+        help="each arm's card asked again with these `memory.v3` settings (`;` between lines)",
+    )
     parser.add_argument(
         "--rules-only", action="store_true", help="the rules without the durability judge"
     )
@@ -408,6 +453,11 @@ def main() -> None:
     if args.rules_only:
         EXTRACTOR.embed = EXTRACTOR.judge = None
     questions = lme(args.data)
+    if args.path_only:
+        variants = tuple(variant_of(v) for v in args.card_variant)
+        arms = tuple(a for a in args.arms.split(",") if a)
+        print(json.dumps(path(questions, args.half, args.questions, arms, variants), indent=1))
+        return
     report: dict[str, Any] = {
         "recall": {"longmemeval": lme_recall(questions), "locomo": locomo_recall(args.data)},
         "precision": precision(args.labels) if args.labels.exists() else None,

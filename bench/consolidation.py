@@ -69,6 +69,7 @@ from filing import (
 )
 from longmemeval import turn_share
 
+from injector import Injector
 from substrate import Settings, parse_config
 from substrate.consolidation.when import without_dates
 from substrate.index import SearchIndex
@@ -223,6 +224,26 @@ def log_episodes(settings: Settings, index: SearchIndex, facts: list[Fact]) -> d
     return {"episode_seconds": time.perf_counter() - started}
 
 
+def card_variants(args: argparse.Namespace, layout: str) -> list[tuple[str, str]]:
+    """(name, `memory.v3` TOML) of each `--card-variant`, for the layouts with episodes."""
+    if layout not in (EPISODES, BOTH):
+        return []
+    chosen = [_variant(spec, "memory.v3") for spec in args.card_variant]
+    return [(f"{layout}:{name}", toml) for name, toml in chosen]
+
+
+def with_v3(settings: Settings, toml: str) -> Settings:
+    config = f"[memory.v3]\nlive = true\n{toml}"
+    return Settings(settings.workspace, parse_config(config))
+
+
+def cards_of(
+    settings: Settings, index: SearchIndex, questions: list[dict[str, Any]], now: float
+) -> list[str]:
+    injector = Injector(settings, index, clock=lambda: now)
+    return [injector.assemble(q["q"]).memory for q in questions]
+
+
 def run_locomo(
     args: argparse.Namespace, models: Models, variants: dict[str, str], kinds: list[str]
 ) -> dict[str, Any]:
@@ -247,6 +268,14 @@ def run_locomo(
                 rows[name].update({k: v for k, v in timing.items()})
                 pages[name].append(hygiene(settings))
                 excerpts, cards, top5s = ask(settings, index, [q["q"] for q in questions], now)
+                for variant, toml in card_variants(args, name):
+                    tried = with_v3(settings, toml)
+                    for q, card in zip(
+                        questions, cards_of(tried, index, questions, now), strict=True
+                    ):
+                        hit = any(t in said_text(card) for t in q["texts"])
+                        rows[variant]["card_evidence_hit"] += hit
+                        rows[variant]["questions"] += 1
                 index.store.close()
                 for q, shown, card, top5 in zip(questions, excerpts, cards, top5s, strict=True):
                     shown, card, top5 = (said_text(t) for t in (shown, card, top5))
@@ -261,6 +290,12 @@ def run_locomo(
         "half": args.half,
         "kind": args.facts,
     }
+    for variant, _ in card_variants(args, BOTH) + card_variants(args, EPISODES):
+        report[variant] = {
+            "card_evidence_hit": round(
+                rows[variant]["card_evidence_hit"] / rows[variant]["questions"], 3
+            )
+        }
     for name in kinds:
         row, n = rows[name], rows[name]["questions"]
         report[name] = {
@@ -379,6 +414,14 @@ def main() -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=TOML")
     parser.add_argument("--no-baselines", action="store_true")
     parser.add_argument(
+        "--card-variant",
+        action="append",
+        default=[],
+        metavar="NAME=TOML",
+        help="LoCoMo, with --episodes: the layouts with episodes asked again with these "
+        "`memory.v3` settings (`;` separating lines)",
+    )
+    parser.add_argument(
         "--episodes",
         action="store_true",
         help=f"add `{EPISODES}` (the log's episodes alone) and `{BOTH}`",
@@ -399,12 +442,12 @@ def main() -> None:
     print(json.dumps(report, indent=1))
 
 
-def _variant(spec: str) -> tuple[str, str]:
+def _variant(spec: str, table: str = "memory.substrate") -> tuple[str, str]:
     name, sep, lines = spec.partition("=")
     if not sep:
         raise SystemExit(f"--variant {spec!r}: expected NAME=TOML")
     toml = "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
-    parse_config(f"[memory.substrate]\n{toml}", source=f"--variant {name}")
+    parse_config(f"[{table}]\n{toml}", source=f"--variant {name}")
     return name.strip(), toml
 
 

@@ -90,7 +90,7 @@ class V3Engine:
         )
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
         recall = is_recall_turn(turn)
-        episodes = card_episodes(said, recall)
+        episodes = card_episodes(said, self._v3.episode_floor, recall)
         return self._assemble(turn, conversation_id, hits, now, vectors, episodes, recall)
 
     def _assemble(
@@ -118,7 +118,7 @@ class V3Engine:
         chosen += room_fill(chosen, hits, v3.max_pages)
         pages = self._card_pages(chosen, index, hits, message, vectors or {})
         today = in_words(datetime.fromtimestamp(now, UTC).date())
-        share = RECALL_SHARE if recall else 0.0
+        share = max(RECALL_SHARE, v3.episode_share) if recall else v3.episode_share
         memory, shown = render_card(pages, v3.card_budget_chars, today, episodes, share)
         shown_slugs = {p.slug for p in shown}
         dated = {p.slug: p.dated for p in shown}

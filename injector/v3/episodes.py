@@ -19,10 +19,10 @@ from substrate.index import Hit
 NOTE = "What was said in an earlier conversation, as said then (it may no longer be true).\n"
 UNTRUSTED_NOTE = "Lines not from you are the assistant's or a tool's words, not facts about you.\n"
 MOST = 2  # episodes a card shows
-FLOOR = 0.35  # the best chunk's cosine an episode needs to be shown
 # A turn that asks about the past ("what did we decide last week?") leans on
 # episodes: more of them, a lower floor, and up to half the card kept for them
-# before the pages fill it.
+# before the pages fill it (other turns: `memory.v3.episode_floor` and
+# `episode_share`).
 RECALL_MOST = 3
 RECALL_FLOOR = 0.25
 RECALL_SHARE = 0.5
@@ -42,11 +42,11 @@ class CardEpisode:
         return any(s != "user" for s in self.speakers)
 
 
-def card_episodes(hits: list[Hit], recall: bool = False) -> list[CardEpisode]:
-    """The episode hits worth a card's room, best first; `recall`: the turn asks
-    about the past."""
+def card_episodes(hits: list[Hit], floor: float, recall: bool = False) -> list[CardEpisode]:
+    """The episode hits worth a card's room, best first: those whose best chunk's
+    cosine reaches `floor`; `recall`: the turn asks about the past."""
     out = []
-    floor, most = (RECALL_FLOOR, RECALL_MOST) if recall else (FLOOR, MOST)
+    floor, most = (min(floor, RECALL_FLOOR), RECALL_MOST) if recall else (floor, MOST)
     for hit in hits:
         meta = hit.meta or {}
         cosine = max(hit.dense_score or 0.0, hit.dense_ml_score or 0.0)

@@ -100,6 +100,13 @@ KEYS: tuple[Key, ...] = (
     Key(V3, "fresh_days", float, 30.0, "how far back the fresh lane looks", low=0.0, high=36500.0),
     _weight(V3, "hot_decay", 0.5, "weight of a page selected n turns ago: hot_decay ** n"),
     _weight(V3, "edge_decay", 0.98, "co-selection edge decay per recorded turn"),
+    _weight(
+        V3,
+        "episode_share",
+        0.0,
+        "share of the card kept for episodes on any turn (a turn about the past keeps half)",
+    ),
+    _weight(V3, "episode_floor", 0.35, "cosine an episode needs to be on the card"),
     Key(
         V3,
         "edge_threshold",

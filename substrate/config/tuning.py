@@ -73,6 +73,8 @@ class V3Tuning:
     fresh_days: float
     hot_decay: float
     edge_decay: float
+    episode_share: float
+    episode_floor: float
     edge_threshold: float
     info_buffer_entries: int
     conversation_turns: int
