@@ -1,0 +1,194 @@
+"""Search and the card at scale: 2,000, 10,000 and 100,000 pages in one run.
+
+    python bench/scale.py [--sizes 2000,10000,100000] [--queries 200] [--pool 2000]
+
+For each size: generate notes (`common.write_pages`, 60-160 words), index
+them with `maintain`, then time `search` (k=10) and `Injector.assemble` (the
+v3 card) over `--queries` messages, **query embedding included** (the real
+models embed every query). Printed as JSON: search and card p50/p95 in ms, the
+ratio of each median to the smallest size's, indexing seconds, resident
+memory (resident, after the models loaded) and disk per 1,000 pages.
+
+**Precomputed vectors for the index part.** Embedding 100,000 pages with the
+real models takes most of an hour on 2 cores, and what is measured here is
+the index, not the models. So documents are embedded by `PooledEmbedder`: the
+first `--pool` distinct texts go through the real model, every later text
+gets one of those vectors (chosen by its hash) plus a little noise of its
+own, normalised: real vectors, realistic neighbourhoods, and a corpus of any
+size. BM25 is computed from every page's own text. Queries are embedded by
+the real models. Pages with the same words as a query are in every size, so
+each search has real lexical and dense competition.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from common import WORDS, write_pages
+
+from injector import Injector
+from substrate import Settings, init_workspace, open_workspace, parse_config
+from substrate.index import EdgeStore, Embedder, FastembedEmbedder, SearchIndex, UseEmbedder
+
+NOISE = 0.15  # the share of a pooled vector that is a text's own noise
+
+
+class PooledEmbedder:
+    """The real model for the first `pool` distinct documents; a hashed pick of
+    those vectors, perturbed, for the rest (module doc). Queries: the model."""
+
+    def __init__(self, inner: Embedder, pool: int) -> None:
+        self.inner = inner
+        self.pool = pool
+        self.vectors: list[np.ndarray] = []
+        self.real = 0.0  # seconds inside the model
+
+    @property
+    def identity(self) -> str:
+        return self.inner.identity
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    @property
+    def max_tokens(self) -> int:
+        return self.inner.max_tokens
+
+    def embed_documents(self, texts: Sequence[str]) -> Any:
+        fresh = list(texts[: max(0, self.pool - len(self.vectors))])
+        out: list[np.ndarray] = []
+        if fresh:
+            started = time.perf_counter()
+            made = np.asarray(self.inner.embed_documents(fresh), dtype=np.float32)
+            self.real += time.perf_counter() - started
+            self.vectors.extend(made)
+            out.extend(made)
+        for text in texts[len(fresh) :]:
+            seed = int.from_bytes(hashlib.sha1(text.encode()).digest()[:8], "big")
+            base = self.vectors[seed % len(self.vectors)]
+            noise = np.random.default_rng(seed).standard_normal(base.shape[0]).astype(np.float32)
+            mixed = base + NOISE * noise / np.linalg.norm(noise)
+            out.append(mixed / np.linalg.norm(mixed))
+        return np.stack(out)
+
+    def embed_query(self, text: str) -> Any:
+        return self.inner.embed_query(text)
+
+    def embed_queries(self, texts: Sequence[str]) -> Any:
+        return self.inner.embed_queries(texts)
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        return self.inner.count_tokens(texts)
+
+    def set_threads(self, threads: int) -> None:
+        setter = getattr(self.inner, "set_threads", None)
+        if setter is not None:
+            setter(threads)
+
+
+def messages(rng: random.Random, n: int) -> list[str]:
+    """Turns mixing topic words, as `bench/card.py` asks them."""
+    return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 9))) + "?" for _ in range(n)]
+
+
+def rss_kb() -> int:
+    """Resident memory now (not the peak: the models load once, before the first size)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def folder_bytes(root: Path) -> int:
+    return sum(p.stat().st_blocks * 512 for p in root.rglob("*") if p.is_file())
+
+
+def run_size(
+    n: int, queries: list[str], models: tuple[PooledEmbedder, PooledEmbedder]
+) -> dict[str, Any]:
+    scratch = Path(tempfile.mkdtemp(prefix=f"scale-{n}-"))
+    try:
+        root = scratch / "ws"
+        init_workspace(root)
+        ws = open_workspace(root)
+        write_pages(ws.concepts_dir, n, random.Random(n))
+        settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n"))
+        rss_before = rss_kb()
+        index = SearchIndex(settings, models[0], EdgeStore(ws.state_dir / "qdrant"), models[1])
+        started = time.perf_counter()
+        index.maintain()
+        indexing = time.perf_counter() - started
+        index.store.optimize()
+        injector = Injector(settings, index, clock=time.time)
+        injector.warm()
+        search_ms, card_ms = [], []
+        for i, q in enumerate(queries):
+            started = time.perf_counter()
+            index.search(q, 10)
+            search_ms.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            injector.assemble(q, f"c{i % 8}")
+            card_ms.append((time.perf_counter() - started) * 1000)
+        rss = rss_kb()
+        disk = folder_bytes(ws.state_dir)
+        injector.close()
+        return {
+            "pages": n,
+            "indexing_s": round(indexing, 1),
+            "search_ms": percentiles(search_ms),
+            "card_ms": percentiles(card_ms),
+            "index_disk_mb_per_1000_pages": round(disk / 1e6 / (n / 1000), 2),
+            "rss_growth_mb_per_1000_pages": round(max(0, rss - rss_before) / 1024 / (n / 1000), 2),
+        }
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {
+        "p50": round(statistics.median(ordered), 2),
+        "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="2000,10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--pool", type=int, default=2000)
+    args = parser.parse_args()
+    cache = Path(tempfile.gettempdir()) / "bench-models"
+    models = (
+        PooledEmbedder(FastembedEmbedder("all-MiniLM-L6-v2-int8", cache), args.pool),
+        PooledEmbedder(UseEmbedder(), args.pool),
+    )
+    queries = messages(random.Random(5), args.queries)
+    run_size(200, queries[:5], models)  # models and arenas loaded before any size counts
+
+    rows = []
+    for n in (int(s) for s in args.sizes.split(",")):
+        rows.append(run_size(n, queries, models))
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    base = rows[0]
+    for row in rows:
+        for key in ("search_ms", "card_ms"):
+            row[key]["p50_ratio_to_smallest"] = round(row[key]["p50"] / base[key]["p50"], 2)
+    print(json.dumps({"pool": args.pool, "noise": NOISE, "sizes": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
