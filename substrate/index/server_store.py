@@ -14,6 +14,8 @@ from substrate.index.bm25 import SparseVector
 from substrate.index.embedding import Vectors
 from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
 
+SEARCH_EF = 256  # the HNSW beam of every search: at least what k=50 fetches (5 * 50)
+
 
 class ServerStore:
     """A collection on a Qdrant server (or qdrant-client's local mode) via qdrant-client."""
@@ -23,6 +25,7 @@ class ServerStore:
 
         self._models = models
         self._name = collection
+        self._exact = location == ":memory:"  # local mode: brute force, no beam to set
         try:
             if location == ":memory:":
                 self._client = QdrantClient(location=":memory:")
@@ -122,9 +125,17 @@ class ServerStore:
         }
         if sparse.indices:
             queries[SPARSE] = m.SparseVector(indices=sparse.indices, values=sparse.values)
+        # One beam width for every k: a wider beam for a bigger limit could change
+        # the first chunks, and with them the first pages (`fusion.WINDOW`).
+        params = None if self._exact else m.SearchParams(hnsw_ef=max(SEARCH_EF, limit))
         requests = [
             m.QueryRequest(
-                query=query, using=name, limit=limit, filter=kind_filter, with_payload=True
+                query=query,
+                using=name,
+                limit=limit,
+                filter=kind_filter,
+                with_payload=True,
+                params=params if name != SPARSE else None,
             )
             for name, query in queries.items()
         ]
