@@ -20,9 +20,9 @@ NOTE = "What was said in an earlier conversation, as said then (it may no longer
 UNTRUSTED_NOTE = "Lines not from you are the assistant's or a tool's words, not facts about you.\n"
 MOST = 2  # episodes a card shows
 # A turn that asks about the past ("what did we decide last week?") leans on
-# episodes: more of them, a lower floor, and up to half the card kept for them
-# before the pages fill it (other turns: `memory.v3.episode_floor` and
-# `episode_share`).
+# episodes: more of them, a floor no higher than `RECALL_FLOOR`, and at least
+# `RECALL_SHARE` of the card kept for them (every turn: `memory.v3.episode_floor`
+# and `episode_share`).
 RECALL_MOST = 3
 RECALL_FLOOR = 0.25
 RECALL_SHARE = 0.5

@@ -103,10 +103,10 @@ KEYS: tuple[Key, ...] = (
     _weight(
         V3,
         "episode_share",
-        0.0,
-        "share of the card kept for episodes on any turn (a turn about the past keeps half)",
+        0.5,
+        "share of the card kept for the episodes a turn finds, before the pages fill it",
     ),
-    _weight(V3, "episode_floor", 0.35, "cosine an episode needs to be on the card"),
+    _weight(V3, "episode_floor", 0.2, "cosine an episode needs to be on the card"),
     Key(
         V3,
         "edge_threshold",

@@ -4,6 +4,7 @@ grew, and never mistaken for a page by the checks."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -240,11 +241,20 @@ def test_a_turn_about_the_past_keeps_room_for_episodes_and_no_keyword_block(
             f"trips/ferry-{i}",
             f"---\ntitle: Ferry {i}\n---\n" + f"Ferry timetable {i} to Santorini. " * 30,
         )
+    runtime.close()
+    config = runtime.settings.workspace.config_path
+    text = re.sub(r"(?m)^\[memory\.v3\]$", "[memory.v3]\nepisode_share = 0.0", config.read_text())
+    config.write_text(text)
+    runtime = Runtime(
+        build_settings(runtime.settings.workspace.root),
+        embedder=HashingEmbedder(),
+        multilingual=HashingEmbedder(48),
+    )
     try:
         runtime.memory.maintain()
         plain = runtime.memory.card("ferry to Santorini timetable")
         asked = runtime.memory.card("what did we say about the ferry to Santorini?")
-        assert "<episode" not in plain["memory"]  # the pages fill a card that is not about the past
+        assert "<episode" not in plain["memory"]  # no room kept: the pages fill the card
         assert '<episode session="trip-chat"' in asked["memory"]
         assert "book the ferry to Santorini" in asked["memory"]
         assert "<page" in asked["memory"]  # the pages still have the rest of the room
