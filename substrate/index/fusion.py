@@ -148,7 +148,7 @@ def fuse(
     excerpts = _excerpt_chunks(signals, best, normed, fusion, weights, spans)
     seen = {str(h.payload["slug"]) for pages in normed.values() for h in pages}
     order = sorted(scores, key=lambda slug: (-scores[slug], slug not in seen, slug))
-    order = _anchor(order, best, scores, fusion)
+    order = _anchor(order, normed, scores, fusion)
     shown = []
     for slug in order[:limit]:
         page_ranks = {name: ranks[name].get(slug) for name in SIGNALS}
@@ -164,10 +164,17 @@ def fuse(
 
 def _windowed(hits: list[StoreHit]) -> tuple[list[StoreHit], list[StoreHit], set[Any]]:
     """(the first `WINDOW` chunks, the rest, the window's chunk keys), each part
-    with history demoted. Every search fetches at least the window, whatever
-    its k, so scaling scores over it alone (and ranking what lies past it
-    after everything in it) gives the same first pages for any k."""
-    head, tail = _history_demoted(hits[:WINDOW]), _history_demoted(hits[WINDOW:])
+    with history demoted. Every search fetches at least the window and one
+    chunk past it, whatever its k, so scaling scores over the window alone (and
+    ranking what lies past it after everything in it) gives the same first
+    pages for any k."""
+    hits = sorted(hits, key=lambda h: (-h.score, str(_chunk_key(h))))  # ties in a fixed order
+    cut = WINDOW
+    if len(hits) > WINDOW:  # chunks tied with the first one past the window stay out:
+        edge = hits[WINDOW].score  # which of a tie a store returns depends on its limit
+        while cut > 0 and hits[cut - 1].score <= edge:
+            cut -= 1
+    head, tail = _history_demoted(hits[:cut]), _history_demoted(hits[cut:])
     return head, tail, {_chunk_key(h) for h in head}
 
 
@@ -186,17 +193,19 @@ def _history_demoted(hits: list[StoreHit]) -> list[StoreHit]:
 
 def _anchor(
     order: list[str],
-    best: dict[str, dict[str, StoreHit]],
+    normed: dict[str, list[StoreHit]],
     scores: dict[str, float],
     fusion: Fusion,
 ) -> list[str]:
-    """`order` with the dense signal's best page moved up to `ANCHOR_RANK` when
-    its cosine reaches `fusion.anchor_floor` (see `Fusion`); its score becomes
-    the midpoint of its new neighbours', so a caller sorting by score agrees."""
-    dense = best.get(DENSE, {})
+    """`order` with the dense signal's best page (within its window) moved up to
+    `ANCHOR_RANK` when its cosine reaches `fusion.anchor_floor` (see `Fusion`);
+    its score becomes the midpoint of its new neighbours', so a caller sorting
+    by score agrees."""
+    dense = normed.get(DENSE, [])
     if fusion.anchor_floor <= 0 or not dense:
         return order
-    top, hit = next(iter(dense.items()))
+    hit = dense[0]
+    top = str(hit.payload["slug"])
     if hit.score < fusion.anchor_floor or top not in scores or top in order[:ANCHOR_RANK]:
         return order
     rest = [slug for slug in order if slug != top]
@@ -234,7 +243,7 @@ def _excerpt_chunks(
         hits = signals.get(name, [])
         if not hits or weight <= 0:
             continue
-        norm = _chunk_scale(normed[name] or list(best[name].values()), fusion, name)
+        norm = _chunk_scale(normed[name], fusion, name)
         for rank, hit in enumerate(hits, 1):
             key = _chunk_key(hit)
             chunk_of.setdefault(key, hit)
@@ -258,6 +267,8 @@ def _excerpt_chunks(
 def _chunk_scale(pages: list[StoreHit], fusion: Fusion, name: str) -> Callable[[float, int], float]:
     if fusion.method != "minmax":
         return lambda score, rank: 1.0 / (RRF_K + rank)
+    if not pages:
+        return lambda score, rank: 0.0
     top = max(h.score for h in pages)
     bottom = min(h.score for h in pages)
     span = max(top - bottom, fusion.min_span.get(name, 0.0))
@@ -273,11 +284,10 @@ def _minmax(
 ) -> dict[str, float]:
     """Scores scaled to [0, 1] over the pages found within the window (by at
     least `min_span`; a page past it scores 0), times the signal's weight."""
-    if not hits:
-        return {}
-    scale = window or hits
-    top = max(h.score for h in scale)
-    bottom = min(h.score for h in scale)
+    if not window:  # every chunk ties with the edge (or none came): nothing to tell apart
+        return {str(h.payload["slug"]): 0.0 for h in hits}
+    top = max(h.score for h in window)
+    bottom = min(h.score for h in window)
     span = max(top - bottom, min_span)
     return {
         str(h.payload["slug"]): weight * (max(0.0, (h.score - bottom) / span) if span > 0 else 1.0)

@@ -233,7 +233,7 @@ class SearchIndex:
 def candidate_chunks(k: int) -> int:
     """Chunks fetched per signal for k pages: pages repeat across chunks, and
     min-max fusion scales each signal over this list."""
-    return max(WINDOW, 5 * k)
+    return max(WINDOW + 1, 5 * k)
 
 
 def open_store(settings: Settings) -> VectorStore:

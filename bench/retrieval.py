@@ -1,0 +1,265 @@
+"""Retrieval on every set at once: the default against each signal alone, the
+card against search's top 5, and whether the top 5 depends on k.
+
+    python bench/retrieval.py ../shared/data [--sets locomo,longmemeval,xquad,notes]
+        [--half all|even|odd] [--limit N]
+
+The sets, each its own workspace shape:
+
+- `locomo`: one page per session of each conversation (`bench/locomo.py`'s
+  pages), the conversation's questions of categories 1-4; relevant: the pages
+  holding a cited dialog turn; evidence: those turns. Kind: the category.
+- `longmemeval`: the oracle, each question its own workspace of its sessions
+  (one page each, both roles); relevant: the sessions holding a `has_answer`
+  turn; evidence: those turns. Kind: the question type.
+- `xquad`: each paragraph a page, English and Arabic in one workspace;
+  questions in both languages, and the English ones asked of the Arabic
+  paragraphs (`en->ar`); relevant: the question's paragraph; evidence: the
+  sentence holding the answer. Kind: the direction.
+- `notes`: notes, not chat: XQuAD's English articles, each one long page of
+  its paragraphs' sentences as lines (20-60 lines a page); relevant: the
+  article; evidence: the answer's sentence (a line deep in a long page).
+
+Per question: `recall@5` and `mrr` of the default search and of each signal
+alone (`dense`, `dense_ml`, `sparse`, each fused alone from the same store
+query), `below_best` (the default's recall@5 under the best single
+signal's), the card's page hit and evidence line against plain search's top
+5 rendered at the same budget (`card_hit`, `search5_hit`, `card_line`,
+`search5_line`: the evidence's content words, at least 80%, in the text),
+and `same_top5` (the default's first five, set and order, identical at k=5,
+10, 20 and 50). The **paraphrase** stratum: the questions sharing no content
+word with their evidence (selected, not rewritten: no model rewrites here),
+reported beside each set's kinds. `--half` keeps alternate questions (choose
+on one, report on the other).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import statistics
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from filing import Models, build_pages, load_models
+from locomo import evidence_share, relevant, search_at_budget, session_pages, tokenize
+from longmemeval import page_text, slug_of
+
+from injector import Injector
+from substrate.index import DENSE, DENSE_ML, SPARSE, SearchIndex, candidate_chunks, fuse
+from substrate.index.bm25 import query_terms, query_vector, question_keys
+
+KS = (5, 10, 20, 50)
+LINE = 0.8  # the evidence line is on: at least this share of its content words
+SINGLE = {"dense": DENSE, "dense_ml": DENSE_ML, "sparse": SPARSE}
+SENTENCE = re.compile(r"(?<=[.!?؟])\s+")
+
+
+@dataclass
+class Question:
+    text: str
+    relevant: set[str]
+    evidence: list[str]
+    kind: str
+
+
+@dataclass
+class Corpus:
+    name: str
+    pages: dict[str, str]
+    questions: list[Question]
+
+
+def locomo(data: Path) -> Iterator[Corpus]:
+    for sample in json.loads((data / "locomo10.json").read_text()):
+        pages = session_pages(sample, "session")
+        turns = {
+            t["dia_id"]: f"{t['speaker']}: {t['text']}"
+            for k, v in sample["conversation"].items()
+            if k.startswith("session_") and isinstance(v, list)
+            for t in v
+        }
+        questions = []
+        for qa in sample["qa"]:
+            if qa.get("category") not in (1, 2, 3, 4):
+                continue
+            rel = relevant(qa.get("evidence", []), pages)
+            ids = re.findall(r"D:?\d+:\d+", " ".join(qa.get("evidence", [])))
+            evidence = [turns[i.replace("D:", "D")] for i in ids if i.replace("D:", "D") in turns]
+            if rel and evidence:
+                questions.append(Question(qa["question"], rel, evidence, f"cat{qa['category']}"))
+        yield Corpus(
+            f"locomo/{sample['sample_id']}", {s: t for s, (t, _) in pages.items()}, questions
+        )
+
+
+def longmemeval(data: Path) -> Iterator[Corpus]:
+    with gzip.open(data / "longmemeval" / "longmemeval_oracle.json.gz", "rt") as f:
+        questions = [q for q in json.load(f) if not q["question_id"].endswith("_abs")]
+    for q in questions:
+        sessions = zip(
+            q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"], strict=True
+        )
+        pages, rel, evidence = {}, set(), []
+        for sid, date, turns in sessions:
+            pages[slug_of(sid)] = page_text(sid, date, turns)
+            said = [t["content"] for t in turns if t.get("has_answer")]
+            if said:
+                rel.add(slug_of(sid))
+                evidence += said
+        if rel:
+            question = Question(q["question"], rel, evidence, q["question_type"])
+            yield Corpus(f"longmemeval/{q['question_id']}", pages, [question])
+
+
+def _xquad(data: Path, lang: str) -> list[dict[str, Any]]:
+    doc = json.loads((data / "xquad" / f"xquad.{lang}.json").read_text(encoding="utf-8"))
+    return list(doc["data"])
+
+
+def _answer_sentence(context: str, answer: str) -> str:
+    for sentence in SENTENCE.split(context):
+        if answer in sentence:
+            return sentence
+    return context
+
+
+def xquad(data: Path) -> Iterator[Corpus]:
+    pages: dict[str, str] = {}
+    questions = []
+    articles = {lang: _xquad(data, lang) for lang in ("en", "ar")}
+    for lang, docs in articles.items():
+        for a, article in enumerate(docs):
+            for n, paragraph in enumerate(article["paragraphs"]):
+                slug = f"xquad/{lang}/{a}-{n}"
+                pages[slug] = f"---\ntitle: {lang} {a}-{n}\n---\n{paragraph['context']}\n"
+                for qa in paragraph["qas"]:
+                    line = _answer_sentence(paragraph["context"], qa["answers"][0]["text"])
+                    questions.append(Question(qa["question"], {slug}, [line], f"{lang}->{lang}"))
+    for a, article in enumerate(articles["en"]):  # English questions, Arabic paragraphs
+        arabic = articles["ar"][a]["paragraphs"]
+        for n, paragraph in enumerate(article["paragraphs"]):
+            for qa, qa_ar in zip(paragraph["qas"], arabic[n]["qas"], strict=True):
+                line = _answer_sentence(arabic[n]["context"], qa_ar["answers"][0]["text"])
+                questions.append(Question(qa["question"], {f"xquad/ar/{a}-{n}"}, [line], "en->ar"))
+    yield Corpus("xquad", pages, questions)
+
+
+def notes(data: Path) -> Iterator[Corpus]:
+    pages: dict[str, str] = {}
+    questions = []
+    for a, article in enumerate(_xquad(data, "en")):
+        slug = f"notes/{a}"
+        lines = [s for p in article["paragraphs"] for s in SENTENCE.split(p["context"]) if s]
+        pages[slug] = f"---\ntitle: {article.get('title', f'Note {a}')}\n---\n" + "\n".join(
+            f"- {line}" for line in lines
+        )
+        for p in article["paragraphs"]:
+            for qa in p["qas"]:
+                line = _answer_sentence(p["context"], qa["answers"][0]["text"])
+                questions.append(Question(qa["question"], {slug}, [line], "notes"))
+    yield Corpus("notes", pages, questions)
+
+
+SETS = {"locomo": locomo, "longmemeval": longmemeval, "xquad": xquad, "notes": notes}
+
+
+def paraphrased(q: Question) -> bool:
+    words = set(tokenize(q.text))
+    return bool(words) and not words & {t for e in q.evidence for t in tokenize(e)}
+
+
+def recall_mrr(ranked: list[str], rel: set[str]) -> tuple[float, float]:
+    first = next((i for i, s in enumerate(ranked) if s in rel), None)
+    return len(set(ranked[:5]) & rel) / len(rel), 0.0 if first is None else 1 / (first + 1)
+
+
+def score(index: SearchIndex, injector: Injector, q: Question, budget: int) -> dict[str, float]:
+    vectors = index.embed_query(q.text)
+    tokens, keys = query_terms(q.text), question_keys(q.text)
+    signals = index.store.search(
+        vectors, query_vector(tokens, keys), candidate_chunks(50), ["page"]
+    )
+    coverage = index.coverage(q.text, signals.get(SPARSE, []))
+    row: dict[str, float] = {}
+    firsts = []
+    for k in KS:
+        hits = index.search_embedded(q.text, vectors, k, excerpt_chars=None)
+        firsts.append([(h.slug, round(h.score, 9)) for h in hits[:5]])
+    row["same_top5"] = float(all(f == firsts[0] for f in firsts))
+    ranked = [h.slug for h in index.search_embedded(q.text, vectors, 50, excerpt_chars=None)]
+    row["recall@5"], row["mrr"] = recall_mrr(ranked, q.relevant)
+    best = 0.0
+    for name, signal in SINGLE.items():
+        if signal not in signals:
+            continue
+        alone = fuse(signals, replace(index.fusion(), weights={signal: 1.0}), coverage)
+        r5, mrr = recall_mrr([h.slug for h in alone], q.relevant)
+        row[f"{name}_recall@5"], row[f"{name}_mrr"] = r5, mrr
+        best = max(best, r5)
+    row["below_best"] = float(row["recall@5"] < best)
+    blocks = injector.assemble(q.text)
+    shown = {s.slug for s in blocks.selected}
+    row["card_hit"] = float(bool(shown & q.relevant))
+    row["card_line"] = float(evidence_share(blocks.memory, q.evidence) >= LINE)
+    top5, text = search_at_budget(index, q.text, budget, k=5)
+    row["search5_hit"] = float(bool(set(top5) & q.relevant))
+    row["search5_line"] = float(evidence_share(text, q.evidence) >= LINE)
+    return row
+
+
+def run(args: argparse.Namespace, models: Models) -> dict[str, Any]:
+    report: dict[str, Any] = {"half": args.half}
+    for name in args.sets.split(","):
+        rows: dict[str, list[dict[str, float]]] = defaultdict(list)
+        seen = 0
+        with tempfile.TemporaryDirectory() as scratch:
+            for c, corpus in enumerate(SETS[name](args.data)):
+                chosen = []
+                for q in corpus.questions:
+                    seen += 1
+                    if args.half == "all" or (seen % 2 == 0) == (args.half == "even"):
+                        chosen.append(q)
+                if args.limit and len(rows["all"]) >= args.limit:
+                    break
+                if not chosen:
+                    continue
+                settings, index, _ = build_pages(Path(scratch, str(c)), corpus.pages, models)
+                injector = Injector(settings, index)
+                budget = settings.v3.card_budget_chars
+                for q in chosen:
+                    row = score(index, injector, q, budget)
+                    for group in ("all", q.kind, *(["paraphrase"] if paraphrased(q) else [])):
+                        rows[group].append(row)
+                index.store.close()
+                print(f"{name} {corpus.name}: {len(rows['all'])} questions", file=sys.stderr)
+        report[name] = {g: means(r) for g, r in sorted(rows.items())}
+        print(json.dumps({name: report[name]["all"]}), file=sys.stderr)
+    return report
+
+
+def means(rows: list[dict[str, float]]) -> dict[str, float]:
+    keys = sorted({k for r in rows for k in r})
+    out = {k: round(statistics.fmean(r[k] for r in rows if k in r), 3) for k in keys}
+    return out | {"n": len(rows)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", type=Path)
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--half", choices=("all", "even", "odd"), default="all")
+    parser.add_argument("--limit", type=int, default=0, help="about this many questions a set")
+    args = parser.parse_args()
+    print(json.dumps(run(args, load_models()), indent=1))
+
+
+if __name__ == "__main__":
+    main()
