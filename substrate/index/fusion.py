@@ -272,7 +272,15 @@ def _chunk_scale(pages: list[StoreHit], fusion: Fusion, name: str) -> Callable[[
     top = max(h.score for h in pages)
     bottom = min(h.score for h in pages)
     span = max(top - bottom, fusion.min_span.get(name, 0.0))
-    return lambda score, rank: max(0.0, (score - bottom) / span) if span > 0 else 1.0
+    return lambda score, rank: _scaled(score, bottom, span)
+
+
+def _scaled(score: float, bottom: float, span: float) -> float:
+    """A score over the window's scale: 0 at its bottom (and past the window,
+    whose scores lie below it), 1 at its top; a window of one score: 1 in it."""
+    if span > 0:
+        return max(0.0, (score - bottom) / span)
+    return 1.0 if score >= bottom else 0.0
 
 
 def _chunk_key(hit: StoreHit) -> Any:
@@ -289,10 +297,7 @@ def _minmax(
     top = max(h.score for h in window)
     bottom = min(h.score for h in window)
     span = max(top - bottom, min_span)
-    return {
-        str(h.payload["slug"]): weight * (max(0.0, (h.score - bottom) / span) if span > 0 else 1.0)
-        for h in hits
-    }
+    return {str(h.payload["slug"]): weight * _scaled(h.score, bottom, span) for h in hits}
 
 
 def _hit(
