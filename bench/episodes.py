@@ -5,11 +5,12 @@ the embedding time per 1,000 turns and the index's growth in points.
         [--queries 200] [--data ../shared/data]
 
 DIR is an indexed workspace (e.g. `python bench/ingest.py --pages 2000 --keep
-DIR`); it is copied, never changed. In one process: the card's p50/p95 over
-the same queries on the copy without sessions, then `--sessions` sessions of
-`--turns` turns each (LoCoMo's dialog turns, both speakers) are logged and
-indexed by a full maintain, then the card again. Prints both, their ratio,
-the seconds per 1,000 turns and the collection's points before and after.
+DIR`); it is copied twice, never changed. In one process: `--sessions`
+sessions of `--turns` turns each (LoCoMo's dialog turns, both speakers) are
+logged into one copy and indexed by a full maintain; then the card's p50/p95
+over the same queries on both copies, asked in turn (each query on the copy
+without sessions, then on the one with them). Prints both, their ratio, the
+seconds per 1,000 turns and the collections' points.
 """
 
 from __future__ import annotations
@@ -42,18 +43,27 @@ def dialog(data: Path) -> list[str]:
     return turns
 
 
-def cards(memory: Any, queries: list[str]) -> dict[str, float]:
-    memory.card(queries[0])  # warm
-    took = []
+def cards(memories: list[Any], queries: list[str]) -> list[dict[str, float]]:
+    """Each memory's card p50/p95 over the same queries, asked in turn (one query
+    of each before the next), so a noisy machine slows both alike."""
+    took: list[list[float]] = [[] for _ in memories]
+    for memory in memories:
+        memory.card(queries[0])  # warm
     for q in queries:
-        started = time.perf_counter()
-        memory.card(q)
-        took.append((time.perf_counter() - started) * 1000)
-    took.sort()
-    return {
-        "p50_ms": round(statistics.median(took), 1),
-        "p95_ms": round(took[int(len(took) * 0.95) - 1], 1),
-    }
+        for i, memory in enumerate(memories):
+            started = time.perf_counter()
+            memory.card(q)
+            took[i].append((time.perf_counter() - started) * 1000)
+    out = []
+    for times in took:
+        times.sort()
+        out.append(
+            {
+                "p50_ms": round(statistics.median(times), 1),
+                "p95_ms": round(times[int(len(times) * 0.95) - 1], 1),
+            }
+        )
+    return out
 
 
 def main() -> None:
@@ -67,11 +77,13 @@ def main() -> None:
     said = dialog(args.data)
     queries = [said[i * 7 % len(said)] for i in range(args.queries)]
     with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch, "ws")
+        plain, root = Path(scratch, "plain"), Path(scratch, "ws")
+        shutil.copytree(args.workspace, plain)
         shutil.copytree(args.workspace, root)
+        without = Memory(build_settings(plain), compact=True)
+        without.maintain()
         memory = Memory(build_settings(root), compact=True)
         memory.maintain()
-        before = {"card": cards(memory, queries), "points": memory.index.store.count()}
         log = memory.sessions
         n = 0
         for s in range(args.sessions):
@@ -86,8 +98,11 @@ def main() -> None:
         started = time.perf_counter()
         report = memory.maintain()
         seconds = time.perf_counter() - started
-        after = {"card": cards(memory, queries), "points": memory.index.store.count()}
+        timed = cards([without, memory], queries)
+        before = {"card": timed[0], "points": without.index.store.count()}
+        after = {"card": timed[1], "points": memory.index.store.count()}
         memory.close()
+        without.close()
     turns = args.sessions * args.turns
     print(
         json.dumps(

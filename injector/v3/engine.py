@@ -36,7 +36,8 @@ from substrate.index.search_index import QueryVectors
 from substrate.pages import PageIndex, in_words
 
 SEARCH_K = 20
-EPISODE_K = 4  # episodes searched for a card (it shows at most `episodes.MOST`)
+EPISODE_K = 4  # episodes searched for a card (it shows at most `episodes.RECALL_MOST`),
+EPISODE_CHUNKS = 16  # from this many chunks per signal: each episode is a chunk or two
 CARD_SPANS = (4, 0.5)  # a page's chunks a card may show, and how close to its best
 FILL_FLOOR = 0.3  # a hit filling the room left scores this share of the best hit
 ROOM = "room"  # why a page filling the room is on the card
@@ -84,7 +85,14 @@ class V3Engine:
             else []
         )
         said = (
-            search.search_embedded(turn, vectors, EPISODE_K, excerpt_chars=None, kind="episode")
+            search.search_embedded(
+                turn,
+                vectors,
+                EPISODE_K,
+                excerpt_chars=None,
+                kind="episode",
+                candidates=EPISODE_CHUNKS,
+            )
             if vectors and search is not None and search.holds_episodes()
             else []
         )

@@ -168,7 +168,7 @@ def _windowed(hits: list[StoreHit]) -> tuple[list[StoreHit], list[StoreHit], set
     chunk past it, whatever its k, so scaling scores over the window alone (and
     ranking what lies past it after everything in it) gives the same first
     pages for any k."""
-    hits = sorted(hits, key=lambda h: (-h.score, str(_chunk_key(h))))  # ties in a fixed order
+    hits = sorted(hits, key=lambda h: (-h.score, str(h.payload["slug"])))  # ties: fixed order
     cut = WINDOW
     if len(hits) > WINDOW:  # chunks tied with the first one past the window stay out:
         edge = hits[WINDOW].score  # which of a tie a store returns depends on its limit

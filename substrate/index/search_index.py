@@ -152,10 +152,12 @@ class SearchIndex:
         excerpt_chars: int | None = EXCERPT_CHARS,
         spans: tuple[int, float] = (MAX_SPANS, SPAN_RATIO),
         kind: str = "page",
+        candidates: int | None = None,
     ) -> list[Hit]:
         """`search` with the query's dense vectors already computed (batches embed
         at once). `kind`: `page` (the pages, as the card reads them), `episode`
-        (the conversation log's windows) or `all`."""
+        (the conversation log's windows) or `all`. `candidates`: chunks fetched
+        per signal, when not `candidate_chunks(k)` (the card's few episodes)."""
         if kind not in KINDS:
             raise InvalidInputError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
         pages = ["page", HISTORY] if kind in ("page", "all") else []
@@ -163,7 +165,7 @@ class SearchIndex:
         kinds += ["capability"] if include_capabilities else []
         tokens, keys = query_terms(query), question_keys(query)
         sparse = query_vector(tokens, keys)
-        signals = self._store.search(vectors, sparse, candidate_chunks(k), kinds)
+        signals = self._store.search(vectors, sparse, candidates or candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
         hits = fuse(signals, self.fusion(), coverage, k, self._store.full_payloads, spans=spans)
         if excerpt_chars is None:
