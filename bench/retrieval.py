@@ -12,10 +12,11 @@ The sets, each its own workspace shape:
 - `longmemeval`: the oracle, each question its own workspace of its sessions
   (one page each, both roles); relevant: the sessions holding a `has_answer`
   turn; evidence: those turns. Kind: the question type.
-- `xquad`: each paragraph a page, English and Arabic in one workspace;
-  questions in both languages, and the English ones asked of the Arabic
-  paragraphs (`en->ar`); relevant: the question's paragraph; evidence: the
-  sentence holding the answer. Kind: the direction.
+- `xquad`: each paragraph a page, the English and the Arabic paragraphs each
+  their own workspace (the data's protocol); English questions of the English
+  pages, Arabic and English questions of the Arabic pages; relevant: the
+  question's paragraph; evidence: the sentence holding the answer. Kind: the
+  direction (`en->en`, `ar->ar`, `en->ar`).
 - `notes`: notes, not chat: XQuAD's English articles, each one long page of
   its paragraphs' sentences as lines (20-60 lines a page); relevant: the
   article; evidence: the answer's sentence (a line deep in a long page).
@@ -30,7 +31,9 @@ and `same_top5` (the default's first five, set and order, identical at k=5,
 10, 20 and 50). The **paraphrase** stratum: the questions sharing no content
 word with their evidence (selected, not rewritten: no model rewrites here),
 reported beside each set's kinds. `--half` keeps alternate questions (choose
-on one, report on the other).
+on one, report on the other); `--card-variant NAME=TOML` scores a card with
+other `memory.v3` settings beside the default (`card_hit:NAME`,
+`card_line:NAME`).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from locomo import evidence_share, relevant, search_at_budget, session_pages, to
 from longmemeval import page_text, slug_of
 
 from injector import Injector
+from substrate import Settings, Workspace, parse_config
 from substrate.index import DENSE, DENSE_ML, SPARSE, SearchIndex, candidate_chunks, fuse
 from substrate.index.bm25 import query_terms, query_vector, question_keys
 
@@ -132,24 +136,22 @@ def _answer_sentence(context: str, answer: str) -> str:
 
 
 def xquad(data: Path) -> Iterator[Corpus]:
-    pages: dict[str, str] = {}
-    questions = []
+    """The protocol's three directions over two workspaces: the English
+    paragraphs (`en->en`), the Arabic ones (`ar->ar` and `en->ar`)."""
     articles = {lang: _xquad(data, lang) for lang in ("en", "ar")}
-    for lang, docs in articles.items():
-        for a, article in enumerate(docs):
+    for lang, asked in (("en", ("en",)), ("ar", ("ar", "en"))):
+        pages: dict[str, str] = {}
+        questions = []
+        for a, article in enumerate(articles[lang]):
             for n, paragraph in enumerate(article["paragraphs"]):
                 slug = f"xquad/{lang}/{a}-{n}"
                 pages[slug] = f"---\ntitle: {lang} {a}-{n}\n---\n{paragraph['context']}\n"
-                for qa in paragraph["qas"]:
-                    line = _answer_sentence(paragraph["context"], qa["answers"][0]["text"])
-                    questions.append(Question(qa["question"], {slug}, [line], f"{lang}->{lang}"))
-    for a, article in enumerate(articles["en"]):  # English questions, Arabic paragraphs
-        arabic = articles["ar"][a]["paragraphs"]
-        for n, paragraph in enumerate(article["paragraphs"]):
-            for qa, qa_ar in zip(paragraph["qas"], arabic[n]["qas"], strict=True):
-                line = _answer_sentence(arabic[n]["context"], qa_ar["answers"][0]["text"])
-                questions.append(Question(qa["question"], {f"xquad/ar/{a}-{n}"}, [line], "en->ar"))
-    yield Corpus("xquad", pages, questions)
+                for by in asked:
+                    qas = articles[by][a]["paragraphs"][n]["qas"]
+                    for qa, own in zip(qas, paragraph["qas"], strict=True):
+                        line = _answer_sentence(paragraph["context"], own["answers"][0]["text"])
+                        questions.append(Question(qa["question"], {slug}, [line], f"{by}->{lang}"))
+        yield Corpus(f"xquad/{lang}", pages, questions)
 
 
 def notes(data: Path) -> Iterator[Corpus]:
@@ -181,7 +183,28 @@ def recall_mrr(ranked: list[str], rel: set[str]) -> tuple[float, float]:
     return len(set(ranked[:5]) & rel) / len(rel), 0.0 if first is None else 1 / (first + 1)
 
 
-def score(index: SearchIndex, injector: Injector, q: Question, budget: int) -> dict[str, float]:
+def variant_injectors(
+    settings: Settings, index: SearchIndex, variants: list[tuple[str, str]]
+) -> dict[str, Injector]:
+    """An injector per `--card-variant`, each with its own state (conversations,
+    learned edges) over the same pages and index."""
+    out = {}
+    for name, toml in variants:
+        root = settings.workspace.root.parent / f"{settings.workspace.root.name}-{name}"
+        (root / ".substrate").mkdir(parents=True, exist_ok=True)
+        (root / "memory").symlink_to(settings.workspace.memory_dir, target_is_directory=True)
+        config = parse_config(f"[memory.v3]\nlive = true\n{toml}")
+        out[name] = Injector(Settings(Workspace(root), config), index)
+    return out
+
+
+def score(
+    index: SearchIndex,
+    injector: Injector,
+    q: Question,
+    budget: int,
+    others: dict[str, Injector] | None = None,
+) -> dict[str, float]:
     vectors = index.embed_query(q.text)
     tokens, keys = query_terms(q.text), question_keys(q.text)
     signals = index.store.search(
@@ -209,6 +232,10 @@ def score(index: SearchIndex, injector: Injector, q: Question, budget: int) -> d
     shown = {s.slug for s in blocks.selected}
     row["card_hit"] = float(bool(shown & q.relevant))
     row["card_line"] = float(evidence_share(blocks.memory, q.evidence) >= LINE)
+    for name, other in (others or {}).items():
+        card = other.assemble(q.text)
+        row[f"card_hit:{name}"] = float(bool({s.slug for s in card.selected} & q.relevant))
+        row[f"card_line:{name}"] = float(evidence_share(card.memory, q.evidence) >= LINE)
     top5, text = search_at_budget(index, q.text, budget, k=5)
     row["search5_hit"] = float(bool(set(top5) & q.relevant))
     row["search5_line"] = float(evidence_share(text, q.evidence) >= LINE)
@@ -233,9 +260,10 @@ def run(args: argparse.Namespace, models: Models) -> dict[str, Any]:
                     continue
                 settings, index, _ = build_pages(Path(scratch, str(c)), corpus.pages, models)
                 injector = Injector(settings, index)
+                others = variant_injectors(settings, index, args.card_variant)
                 budget = settings.v3.card_budget_chars
                 for q in chosen:
-                    row = score(index, injector, q, budget)
+                    row = score(index, injector, q, budget, others)
                     for group in ("all", q.kind, *(["paraphrase"] if paraphrased(q) else [])):
                         rows[group].append(row)
                 index.store.close()
@@ -243,6 +271,13 @@ def run(args: argparse.Namespace, models: Models) -> dict[str, Any]:
         report[name] = {g: means(r) for g, r in sorted(rows.items())}
         print(json.dumps({name: report[name]["all"]}), file=sys.stderr)
     return report
+
+
+def variant(spec: str) -> tuple[str, str]:
+    name, sep, lines = spec.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{spec!r}: expected NAME=TOML")
+    return name, "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
 
 
 def means(rows: list[dict[str, float]]) -> dict[str, float]:
@@ -257,6 +292,14 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--half", choices=("all", "even", "odd"), default="all")
     parser.add_argument("--limit", type=int, default=0, help="about this many questions a set")
+    parser.add_argument(
+        "--card-variant",
+        action="append",
+        default=[],
+        type=variant,
+        metavar="NAME=TOML",
+        help="a card with other `memory.v3` settings (`;` between lines), scored beside",
+    )
     args = parser.parse_args()
     print(json.dumps(run(args, load_models()), indent=1))
 

@@ -71,18 +71,22 @@ def render_card(
     today: str | None = None,
     episodes: Sequence[CardEpisode] = (),
     episode_share: float = 0.0,
+    first: Sequence[str] = (),
 ) -> tuple[str, list[CardPage]]:
     """(card text, the pages it holds) within `budget` characters; '' when nothing
     fits. `today`: the date line ("3 December 2026"). `episodes` follow the
     pages in the room they leave, and up to `episode_share` of the room is kept
-    for them before the pages fill it (a turn that asks about the past)."""
+    for them before the pages fill it. `first`: the slugs of search's first hits
+    for the turn, whose leads go on right after the first pages' leads."""
     opening = OPEN + today_line(today)
     room = budget - len(opening) - len(CLOSE)
     kept = len(render_episodes(list(episodes), int(room * episode_share))) if episodes else 0
     units = [list(p.units) or units_of(p.excerpt, set()) for p in pages]
     heads = [_head(p) for p in pages]
     quoted = [p.quarantine is not None for p in pages]
-    picked = fit(units, [len(h) + len(TAIL) for h in heads], quoted, room - kept)
+    at = {p.slug: i for i, p in enumerate(pages)}
+    lead_first = [at[slug] for slug in first if slug in at]
+    picked = fit(units, [len(h) + len(TAIL) for h in heads], quoted, room - kept, lead_first)
     on = [i for i, p in enumerate(picked) if p]
     parts = [opening]
     for i in on:

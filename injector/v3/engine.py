@@ -41,6 +41,7 @@ EPISODE_CHUNKS = 16  # from this many chunks per signal: each episode is a chunk
 CARD_SPANS = (4, 0.5)  # a page's chunks a card may show, and how close to its best
 FILL_FLOOR = 0.3  # a hit filling the room left scores this share of the best hit
 ROOM = "room"  # why a page filling the room is on the card
+SEARCH_TOP = "search"  # why a page of search's first hits the lanes left off is on it
 
 Picked = tuple[str, list[SelectedPage]]  # (the rendered block, the pages on it)
 
@@ -124,10 +125,14 @@ class V3Engine:
             proposals = propose(turn)
         chosen = select(proposals, v3.quotas(), v3.max_pages, v3.backfill)
         chosen += room_fill(chosen, hits, v3.max_pages)
+        top = hits[: v3.keep_search_top]
+        chosen = with_search_top(chosen, top, v3.max_pages)
         pages = self._card_pages(chosen, index, hits, message, vectors or {})
         today = in_words(datetime.fromtimestamp(now, UTC).date())
         share = max(RECALL_SHARE, v3.episode_share) if recall else v3.episode_share
-        memory, shown = render_card(pages, v3.card_budget_chars, today, episodes, share)
+        memory, shown = render_card(
+            pages, v3.card_budget_chars, today, episodes, share, [h.slug for h in top]
+        )
         shown_slugs = {p.slug for p in shown}
         dated = {p.slug: p.dated for p in shown}
         selected = [
@@ -215,6 +220,27 @@ class V3Engine:
                 )
             )
         return pages
+
+
+def with_search_top(chosen: list[Selected], top: list[Hit], most: int) -> list[Selected]:
+    """`chosen` holding every page of search's first hits for the turn (`top`):
+    one the lanes left off joins the card, and on a full card takes the place of
+    the last chosen page that is neither among them nor core (the lanes choose
+    in priority order, so the last is the least needed)."""
+    taken = {s.slug for s in chosen}
+    ranked = {h.slug: i + 1 for i, h in enumerate(top)}
+    out = list(chosen)
+    for hit in top:
+        if hit.slug in taken:
+            continue
+        if len(out) >= most:
+            spare = [s for s in out if s.slug not in ranked and "core" not in s.lanes]
+            if not spare:
+                break
+            out.remove(spare[-1])
+        reason = f"search ranks it {ranked[hit.slug]} for this turn"
+        out.append(Selected(hit.slug, SEARCH_TOP, hit.score, [SEARCH_TOP], {SEARCH_TOP: reason}))
+    return out
 
 
 def room_fill(chosen: list[Selected], hits: list[Hit], most: int) -> list[Selected]:

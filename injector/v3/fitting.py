@@ -23,6 +23,7 @@ and quoted for a quarantined page).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from injector.render import fit_excerpt
@@ -106,17 +107,25 @@ def size(picked: list[Unit], quarantined: bool) -> int:
 
 
 def fit(
-    pages: list[list[Unit]], heads: list[int], quarantined: list[bool], room: int
+    pages: list[list[Unit]],
+    heads: list[int],
+    quarantined: list[bool],
+    room: int,
+    leads: Sequence[int] = (),
 ) -> list[list[Unit]]:
     """The units of each page that go on a card with `room` characters for its
     pages (`heads`: each page's fixed characters), the lead first; none leaves a
     page off. The first `FIRST_PAGES` pages get their leads, in order, while
-    they fit; then every other unit of the card competes by score, a page's
+    they fit, then the pages `leads` names (search's first hits) theirs; then
+    every other unit of the card competes by score, a page's
     other units once its lead is on, a page still off by its lead, paying for
     its heading too (fewer whole pages, not a stub of every page); then what is
     left, in page order."""
     picked: list[list[Unit]] = [[] for _ in pages]
-    for i, units in enumerate(pages[:FIRST_PAGES]):
+    for i in [*range(min(FIRST_PAGES, len(pages))), *leads]:
+        units = pages[i]
+        if picked[i]:
+            continue
         cost = heads[i] + size(units[:1], quarantined[i]) if units else room + 1
         if cost <= room:
             picked[i] = units[:1]

@@ -79,6 +79,14 @@ KEYS: tuple[Key, ...] = (
     ),
     _size(V3, "card_budget_chars", 2400, "size of the <memory> card", 100_000, low=200),
     _count(V3, "max_pages", 8, "pages on the card, all lanes together", 1, 64),
+    _count(
+        V3,
+        "keep_search_top",
+        5,
+        "search's first pages the card always holds, when their best unit fits (0: off)",
+        0,
+        20,
+    ),
     *(
         _count(
             V3,

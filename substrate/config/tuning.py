@@ -63,6 +63,7 @@ class V3Tuning:
 
     card_budget_chars: int
     max_pages: int
+    keep_search_top: int
     backfill: bool
     sim_floor_dense: float
     sim_floor_bm25: float

@@ -48,3 +48,15 @@ def test_leads_first_then_the_best_units_by_score_wherever_they_stand() -> None:
     picked = fit([first, second], [100, 100], [False, False], 5000)
     assert [len(p) for p in picked] == [3, 3]  # then what is left
     assert fit([first, second], [100, 100], [False, False], 50) == [[], []]
+
+
+def test_search_s_first_pages_get_their_leads_before_other_units_compete() -> None:
+    rich = units_of(CHUNK, {"office", "floor", "knee", "throat"})  # three units, each scoring
+    low = units_of("- [4 March 2024] The plumber fixed the boiler.", set())  # one unit, no score
+    one, tail = size(rich[:1], False), size(low[:1], False)
+    room = 3 * 100 + 2 * one + tail + 10  # the leads, and not every other unit besides
+    pages = [rich, rich, rich, low]
+    plain = fit(pages, [100] * 4, [False] * 4, room)
+    assert plain[3] == []  # without a say, the better units of the first pages take the room
+    kept = fit(pages, [100] * 4, [False] * 4, room, leads=[3])
+    assert kept[3] == low[:1] and kept[0] and kept[1]  # the first two leads, then search's page
