@@ -8,8 +8,9 @@ router and rerank) read the concept pages and render `<memory>`; v1
 `<knowledge_base>`. Beside the engine's block: the trusted profile on every
 tier that is on, the keyword recall block on v2 and v1 (v3's card answers a
 turn about the past with episodes instead), and `<info>` while the
-concept-page substrate is active (v2, v3). Only this module imports the engines, and it
-builds only the one its tier runs (the tier is read once, at start).
+concept-page substrate is active (v2, v3). Only this module imports the
+engines, and it builds only the one its tier runs (the tier is read once, at
+start).
 
 The voice front door does no retrieval and no query embedding: on v3 it
 returns the conversation's frozen card from its previous turn, on v2 and v1

@@ -518,14 +518,11 @@ def episode_entries(episodes: Iterable[Episode]) -> list[Capability]:
     and span as `meta`)."""
     from substrate.index import Capability
 
-    return [
-        Capability(
-            e.slug,
-            e.title,
-            e.text,
-            kind="episode",
-            meta=e.meta(),
-            origin_date=str(e.meta()["from"])[:10],
+    entries = []
+    for e in episodes:
+        meta = e.meta()
+        day = str(meta["from"])[:10]
+        entries.append(
+            Capability(e.slug, e.title, e.text, kind="episode", meta=meta, origin_date=day)
         )
-        for e in episodes
-    ]
+    return entries

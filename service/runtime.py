@@ -333,7 +333,7 @@ class Runtime:
 
     def finalize_soon(self) -> None:
         self.queue.enqueue(FINALIZE, {"reason": "session end"})
-        self.queue.enqueue(MAINTAIN, {"reason": "episodes of logged turns"})
+        self.episodes_soon()
 
     def episodes_soon(self) -> None:
         self.queue.enqueue(MAINTAIN, {"reason": "episodes of logged turns"})

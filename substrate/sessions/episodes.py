@@ -24,6 +24,7 @@ WINDOW_CHARS = 1500
 TURN_CHARS = 1000
 SPEAKERS = {"user": "you", "assistant": "assistant", "tool": "tool", "system": "system"}
 SESSIONS_READ = 10_000  # the newest sessions whose turns are indexed (the log's listing cap)
+FORGOTTEN = "[forgotten]"  # what an episode shows in place of words a person forgot
 
 
 @dataclass(frozen=True)
@@ -136,9 +137,6 @@ def _line(message: LoggedMessage, suppressed: frozenset[str]) -> str:
         words = words[:TURN_CHARS].rsplit(" ", 1)[0] + " …"
     speaker = SPEAKERS.get(message.role, message.role)
     return f"[{_minute(message.at)}] {speaker}: {words}"
-
-
-FORGOTTEN = "[forgotten]"
 
 
 def _without(text: str, suppressed: frozenset[str]) -> str:
