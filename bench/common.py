@@ -1,4 +1,4 @@
-"""Helpers shared by the benchmarks: a generated-page vocabulary and a timing embedder."""
+"""Helpers shared by the benchmarks: a generated-page vocabulary and embedder wrappers."""
 
 from __future__ import annotations
 
@@ -21,17 +21,12 @@ WORDS = (
 ).split()
 
 
-class TimedEmbedder:
-    """Wraps an embedder and sums the seconds spent embedding documents."""
+class Wrapped:
+    """An embedder that hands everything to `inner`: the benchmarks' wrappers
+    change only what they measure or replace."""
 
-    def __init__(self, inner: Embedder, sink: TimedEmbedder | None = None) -> None:
-        """`sink` receives the counts (a sibling session timed into its parent's);
-        `frozen` keeps `set_threads` from reaching the model (a baseline)."""
+    def __init__(self, inner: Embedder) -> None:
         self.inner = inner
-        self.sink = sink or self
-        self.frozen = False
-        self.seconds = 0.0
-        self.texts = 0
 
     @property
     def identity(self) -> str:
@@ -46,15 +41,37 @@ class TimedEmbedder:
         return self.inner.max_tokens
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Vectors:
+        return self.inner.embed_query(text)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_queries(texts)
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        return self.inner.count_tokens(texts)
+
+
+class TimedEmbedder(Wrapped):
+    """Wraps an embedder and sums the seconds spent embedding documents."""
+
+    def __init__(self, inner: Embedder, sink: TimedEmbedder | None = None) -> None:
+        """`sink` receives the counts (a sibling session timed into its parent's);
+        `frozen` keeps `set_threads` from reaching the model (a baseline)."""
+        super().__init__(inner)
+        self.sink = sink or self
+        self.frozen = False
+        self.seconds = 0.0
+        self.texts = 0
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
         started = time.perf_counter()
         try:
             return self.inner.embed_documents(texts)
         finally:
             self.sink.seconds += time.perf_counter() - started
             self.sink.texts += len(texts)
-
-    def embed_query(self, text: str) -> Vectors:
-        return self.inner.embed_query(text)
 
     def with_threads(self, threads: int) -> TimedEmbedder:
         """The inner model's `threads` sibling, timed into the same counters."""
@@ -63,12 +80,6 @@ class TimedEmbedder:
     def set_threads(self, threads: int) -> None:
         if not self.frozen:
             self.inner.set_threads(threads)  # type: ignore[attr-defined]
-
-    def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        return self.inner.embed_queries(texts)
-
-    def count_tokens(self, texts: list[str]) -> list[int]:
-        return self.inner.count_tokens(texts)
 
 
 def turn_messages(rng: random.Random, titles: list[str], n: int) -> list[str]:

@@ -38,12 +38,12 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from common import Wrapped
 from rank_bm25 import BM25Okapi
 
 from injector import Injector
@@ -163,26 +163,16 @@ def metrics(ranked: list[str], rel: set[str]) -> dict[str, float]:
     return out
 
 
-class CachedQueries:
+class CachedQueries(Wrapped):
     """The model, with the questions' vectors computed once in a batch and reused."""
 
     def __init__(self, inner: Embedder, vectors: dict[str, Vectors]) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.vectors = vectors
-        self.identity, self.dim, self.max_tokens = inner.identity, inner.dim, inner.max_tokens
-
-    def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        return self.inner.embed_documents(texts)
 
     def embed_query(self, text: str) -> Vectors:
         cached = self.vectors.get(text)
         return cached if cached is not None else self.inner.embed_query(text)
-
-    def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        return self.inner.embed_queries(texts)
-
-    def count_tokens(self, texts: list[str]) -> list[int]:
-        return self.inner.count_tokens(texts)
 
 
 V3 = "[memory.v3]\nlive = true\n"

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from common import WORDS, write_pages
+from common import WORDS, Wrapped, write_pages
 
 from injector import Injector
 from substrate import Settings, init_workspace, open_workspace, parse_config
@@ -45,35 +45,20 @@ from substrate.index import EdgeStore, Embedder, FastembedEmbedder, SearchIndex,
 NOISE = 0.15  # the share of a pooled vector that is a text's own noise
 
 
-class PooledEmbedder:
+class PooledEmbedder(Wrapped):
     """The real model for the first `pool` distinct documents; a hashed pick of
     those vectors, perturbed, for the rest (module doc). Queries: the model."""
 
     def __init__(self, inner: Embedder, pool: int) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.pool = pool
         self.vectors: list[np.ndarray] = []
-        self.real = 0.0  # seconds inside the model
-
-    @property
-    def identity(self) -> str:
-        return self.inner.identity
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    @property
-    def max_tokens(self) -> int:
-        return self.inner.max_tokens
 
     def embed_documents(self, texts: Sequence[str]) -> Any:
         fresh = list(texts[: max(0, self.pool - len(self.vectors))])
         out: list[np.ndarray] = []
         if fresh:
-            started = time.perf_counter()
             made = np.asarray(self.inner.embed_documents(fresh), dtype=np.float32)
-            self.real += time.perf_counter() - started
             self.vectors.extend(made)
             out.extend(made)
         for text in texts[len(fresh) :]:
@@ -83,15 +68,6 @@ class PooledEmbedder:
             mixed = base + NOISE * noise / np.linalg.norm(noise)
             out.append(mixed / np.linalg.norm(mixed))
         return np.stack(out)
-
-    def embed_query(self, text: str) -> Any:
-        return self.inner.embed_query(text)
-
-    def embed_queries(self, texts: Sequence[str]) -> Any:
-        return self.inner.embed_queries(texts)
-
-    def count_tokens(self, texts: list[str]) -> list[int]:
-        return self.inner.count_tokens(texts)
 
     def set_threads(self, threads: int) -> None:
         setter = getattr(self.inner, "set_threads", None)
