@@ -58,12 +58,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from common import project_module
-from filing import Models, ask, build_pages, load_models, workspace
+from common import named_toml, project_module
+from filing import Models, ask, build_pages, load_models, with_v3, workspace
 from longmemeval import page_text, slug_of, turn_share
 
 from injector import Injector
-from substrate import Settings, parse_config
 from substrate.consolidation import consolidate_all
 from substrate.curation import capture_offline
 from substrate.curation.judge import DurabilityJudge
@@ -320,9 +319,7 @@ def path(
                     )
                 _, [card], [top5] = ask(settings, index, [q["question"]], now)
                 for variant, toml in variants:
-                    tried = Settings(
-                        settings.workspace, parse_config(f"[memory.v3]\nlive = true\n{toml}")
-                    )
+                    tried = with_v3(settings.workspace, toml)
                     other = (
                         Injector(tried, index, clock=lambda at=now: at)
                         .assemble(q["question"])
@@ -421,13 +418,6 @@ def means(rows: list[dict[str, float]]) -> dict[str, float]:
     }
 
 
-def variant_of(spec: str) -> tuple[str, str]:
-    name, sep, lines = spec.partition("=")
-    if not sep:
-        raise SystemExit(f"--card-variant {spec!r}: expected NAME=TOML")
-    return name, "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", type=Path, help="the shared data folder")
@@ -454,7 +444,7 @@ def main() -> None:
         EXTRACTOR.embed = EXTRACTOR.judge = None
     questions = lme(args.data)
     if args.path_only:
-        variants = tuple(variant_of(v) for v in args.card_variant)
+        variants = tuple(named_toml(v, "memory.v3", "--card-variant") for v in args.card_variant)
         arms = tuple(a for a in args.arms.split(",") if a)
         print(json.dumps(path(questions, args.half, args.questions, arms, variants), indent=1))
         return

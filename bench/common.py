@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from substrate import parse_config
 from substrate.index import Embedder, Vectors
 
 WORDS = (
@@ -89,6 +90,17 @@ def turn_messages(rng: random.Random, titles: list[str], n: int) -> list[str]:
         words = " ".join(rng.sample(WORDS, rng.randint(3, 6)))
         out.append(f"what about {rng.choice(titles)} and {words}" if i % 2 else words)
     return out
+
+
+def named_toml(spec: str, table: str, flag: str) -> tuple[str, str]:
+    """`NAME=key = value;key = value` (a `--…-variant` option) -> (NAME, its TOML
+    lines), the lines checked by the config parser under `[table]`."""
+    name, sep, lines = spec.partition("=")
+    if not sep or not name.strip():
+        raise SystemExit(f"{flag} {spec!r}: expected NAME=TOML")
+    toml = "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
+    parse_config(f"[{table}]\n{toml}", source=f"{flag} {name.strip()}")
+    return name.strip(), toml
 
 
 def word_range(text: str) -> tuple[int, int]:

@@ -53,7 +53,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from common import project_module
+from common import named_toml, project_module
 from filing import (
     Fact,
     Models,
@@ -66,11 +66,12 @@ from filing import (
     merge_hygiene,
     per_session,
     per_statement,
+    with_v3,
 )
 from longmemeval import turn_share
 
 from injector import Injector
-from substrate import Settings, parse_config
+from substrate import Settings
 from substrate.consolidation.when import without_dates
 from substrate.index import SearchIndex
 from substrate.pages import fact_bullets
@@ -228,13 +229,8 @@ def card_variants(args: argparse.Namespace, layout: str) -> list[tuple[str, str]
     """(name, `memory.v3` TOML) of each `--card-variant`, for the layouts with episodes."""
     if layout not in (EPISODES, BOTH):
         return []
-    chosen = [_variant(spec, "memory.v3") for spec in args.card_variant]
+    chosen = [named_toml(spec, "memory.v3", "--card-variant") for spec in args.card_variant]
     return [(f"{layout}:{name}", toml) for name, toml in chosen]
-
-
-def with_v3(settings: Settings, toml: str) -> Settings:
-    config = f"[memory.v3]\nlive = true\n{toml}"
-    return Settings(settings.workspace, parse_config(config))
 
 
 def cards_of(
@@ -269,7 +265,7 @@ def run_locomo(
                 pages[name].append(hygiene(settings))
                 excerpts, cards, top5s = ask(settings, index, [q["q"] for q in questions], now)
                 for variant, toml in card_variants(args, name):
-                    tried = with_v3(settings, toml)
+                    tried = with_v3(settings.workspace, toml)
                     for q, card in zip(
                         questions, cards_of(tried, index, questions, now), strict=True
                     ):
@@ -431,7 +427,9 @@ def main() -> None:
     )
     parser.add_argument("--types", default="", help="LongMemEval: only these question types")
     args = parser.parse_args()
-    variants = {"consolidated": ""} | dict(_variant(v) for v in args.variant)
+    variants = {"consolidated": ""} | dict(
+        named_toml(v, "memory.substrate", "--variant") for v in args.variant
+    )
     kinds = [*variants, *([] if args.no_baselines else ["per_statement", "per_session"])]
     kinds += [EPISODES, BOTH] if args.episodes else []
     models = load_models()
@@ -440,15 +438,6 @@ def main() -> None:
     else:
         report = run_locomo(args, models, variants, kinds)
     print(json.dumps(report, indent=1))
-
-
-def _variant(spec: str, table: str = "memory.substrate") -> tuple[str, str]:
-    name, sep, lines = spec.partition("=")
-    if not sep:
-        raise SystemExit(f"--variant {spec!r}: expected NAME=TOML")
-    toml = "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
-    parse_config(f"[{table}]\n{toml}", source=f"--variant {name}")
-    return name.strip(), toml
 
 
 if __name__ == "__main__":

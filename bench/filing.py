@@ -27,6 +27,7 @@ from injector import Injector
 from injector.v3.card import CardPage, render_card
 from substrate import (
     Settings,
+    Workspace,
     init_workspace,
     load_page_index,
     open_workspace,
@@ -92,6 +93,12 @@ def workspace(root: Path, substrate_toml: str = "", v3_toml: str = "") -> Settin
     config = f"[memory.v3]\nlive = true\n{v3_toml}[memory.substrate]\n{substrate_toml}"
     (root / "config.toml").write_text(config)
     return Settings(open_workspace(root), parse_config(config))
+
+
+def with_v3(ws: Workspace, v3_toml: str) -> Settings:
+    """Settings over `ws` with these `memory.v3` lines (a card asked again with
+    other settings: `--card-variant`)."""
+    return Settings(ws, parse_config(f"[memory.v3]\nlive = true\n{v3_toml}"))
 
 
 def _index(settings: Settings, models: Models) -> SearchIndex:

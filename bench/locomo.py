@@ -43,7 +43,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from common import Wrapped
+from common import Wrapped, named_toml
 from rank_bm25 import BM25Okapi
 
 from injector import Injector
@@ -280,14 +280,8 @@ def overlap(question: str, turns: list[str]) -> float:
 def parse_variant(spec: str, engine: str) -> tuple[str, str]:
     """`NAME=key = value;key = value` -> (card name, its whole TOML), checked by the
     config parser; `engine` "v3" puts the lines under memory.v3, "v2" under memory.v2."""
-    name, sep, lines = spec.partition("=")
-    if not sep or not name.strip():
-        raise SystemExit(f"--{engine}-variant {spec!r}: expected NAME=TOML")
-    toml = (V3 if engine == "v3" else V2) + "".join(
-        f"{line.strip()}\n" for line in lines.split(";") if line.strip()
-    )
-    parse_config(toml, source=f"--{engine} variant {name}")
-    return f"{'card' if engine == 'v3' else 'v2'}_{name.strip()}", toml
+    name, lines = named_toml(spec, f"memory.{engine}", f"--{engine}-variant")
+    return f"{'card' if engine == 'v3' else 'v2'}_{name}", (V3 if engine == "v3" else V2) + lines
 
 
 def bm25_baseline_tokens(text: str) -> list[str]:

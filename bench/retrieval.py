@@ -51,12 +51,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from filing import Models, build_pages, load_models
+from common import named_toml
+from filing import Models, build_pages, load_models, with_v3
 from locomo import evidence_share, relevant, search_at_budget, session_pages, tokenize
 from longmemeval import page_text, slug_of
 
 from injector import Injector
-from substrate import Settings, Workspace, parse_config
+from substrate import Settings, Workspace
 from substrate.index import DENSE, DENSE_ML, SPARSE, SearchIndex, candidate_chunks, fuse
 from substrate.index.bm25 import query_terms, query_vector, question_keys
 
@@ -193,8 +194,7 @@ def variant_injectors(
         root = settings.workspace.root.parent / f"{settings.workspace.root.name}-{name}"
         (root / ".substrate").mkdir(parents=True, exist_ok=True)
         (root / "memory").symlink_to(settings.workspace.memory_dir, target_is_directory=True)
-        config = parse_config(f"[memory.v3]\nlive = true\n{toml}")
-        out[name] = Injector(Settings(Workspace(root), config), index)
+        out[name] = Injector(with_v3(Workspace(root), toml), index)
     return out
 
 
@@ -273,11 +273,8 @@ def run(args: argparse.Namespace, models: Models) -> dict[str, Any]:
     return report
 
 
-def variant(spec: str) -> tuple[str, str]:
-    name, sep, lines = spec.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"{spec!r}: expected NAME=TOML")
-    return name, "".join(f"{line.strip()}\n" for line in lines.split(";") if line.strip())
+def card_variant(spec: str) -> tuple[str, str]:
+    return named_toml(spec, "memory.v3", "--card-variant")
 
 
 def means(rows: list[dict[str, float]]) -> dict[str, float]:
@@ -296,7 +293,7 @@ def main() -> None:
         "--card-variant",
         action="append",
         default=[],
-        type=variant,
+        type=card_variant,
         metavar="NAME=TOML",
         help="a card with other `memory.v3` settings (`;` between lines), scored beside",
     )
