@@ -346,18 +346,29 @@ function correctFact(node, fact) {
       { fact_id: fact.id, text: text.trim() }, node.id);
 }
 
-// Confirm, call the route, then show what changed (or why it did not).
-async function act(question, path, body, reselect) {
-  if (!window.confirm(question)) return;
+// Confirm, then call the route, the status line saying how it went; whether it went.
+async function confirmedCall(question, path, body, done) {
+  if (!window.confirm(question)) return false;
   const status = document.getElementById("action-status");
   status.textContent = "Working…";
   try {
     await api(path, body);
-    status.textContent = "Done.";
+    status.textContent = done;
+    return true;
   } catch (err) {
     status.textContent = err.message;
-    return;
+    return false;
   }
+}
+
+// Counted once an action's results are on screen (the browser tests wait on it).
+function noteActed() {
+  document.body.dataset.acted = String(Number(document.body.dataset.acted || 0) + 1);
+}
+
+// Confirm, call the route, then show what changed (or why it did not).
+async function act(question, path, body, reselect) {
+  if (!(await confirmedCall(question, path, body, "Done."))) return;
   await loadGraph();
   loadLearning();
   if (reselect) {
@@ -365,7 +376,7 @@ async function act(question, path, body, reselect) {
   } else {
     document.getElementById("detail").replaceChildren(el("p", "Deleted.", "hint"));
   }
-  document.body.dataset.acted = String(Number(document.body.dataset.acted || 0) + 1);
+  noteActed();
 }
 
 function linkList(rows) {

@@ -67,24 +67,17 @@ async function showTurns(sessionId, from, to) {
 // Forget one message (`message`) or the whole session, then show what is left.
 async function forgetTurns(sessionId, message) {
   const what = message ? `this message?\n\n${message.text}` : `the whole conversation ${sessionId}?`;
-  if (!window.confirm(`Forget ${what}\n\nIt leaves the log, its search and every card.`)) return;
-  const status = document.getElementById("action-status");
-  status.textContent = "Working…";
-  try {
-    await api(`/v1/conversations/${encodeURIComponent(sessionId)}/forget`,
-      message ? { message_id: message.id } : {});
-    status.textContent = "Forgotten.";
-  } catch (err) {
-    status.textContent = err.message;
-    return;
-  }
+  const question = `Forget ${what}\n\nIt leaves the log, its search and every card.`;
+  const path = `/v1/conversations/${encodeURIComponent(sessionId)}/forget`;
+  const body = message ? { message_id: message.id } : {};
+  if (!(await confirmedCall(question, path, body, "Forgotten."))) return;
   await loadSessions();
   if (message) {
     await showTurns(sessionId);
   } else {
     document.getElementById("session-turns").replaceChildren(el("p", "Forgotten.", "hint"));
   }
-  document.body.dataset.acted = String(Number(document.body.dataset.acted || 0) + 1);
+  noteActed();
 }
 
 // A search hit that is an episode: a link to its turns, not to a graph node.
