@@ -83,15 +83,17 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
-        runtime = runtime_factory(settings)
-        runtime.start()
+        # On threads: a multi-workspace service opens and closes workspaces while
+        # it serves others, and neither may stall the event loop.
+        runtime = await anyio.to_thread.run_sync(runtime_factory, settings)
+        await anyio.to_thread.run_sync(runtime.start)
         app.state.runtime = runtime
         try:
             async with mcp_server.session_manager.run():
                 yield
         finally:
             app.state.runtime = None
-            runtime.close()
+            await anyio.to_thread.run_sync(runtime.close)
 
     app = FastAPI(
         title="Memory service",
@@ -102,7 +104,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.runtime = None
-    _install_errors(app)
+    install_errors(app)
     limits = settings.limits
     app.add_middleware(
         BodyLimit,
@@ -148,7 +150,7 @@ def create_app(
     return app
 
 
-def _install_errors(app: FastAPI) -> None:
+def install_errors(app: FastAPI) -> None:
     @app.exception_handler(MemoryServiceError)
     async def service_error(request: Request, exc: MemoryServiceError) -> JSONResponse:
         return error_response(exc.http_status, exc.code, exc.message, exc.fields())

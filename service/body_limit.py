@@ -14,6 +14,8 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from starlette._utils import get_route_path
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -30,7 +32,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self._app(scope, receive, send)
             return
-        limit = self._limit_for(str(scope.get("path", "")))
+        limit = self._limit_for(get_route_path(scope))  # under /w/{workspace}: the app's own
         declared = _content_length(scope)
         if declared is not None and declared > limit:
             await _too_large(send, declared, limit)

@@ -65,6 +65,12 @@ def service_token() -> str | None:
     return os.environ.get("MEMORY_SERVICE_TOKEN") or None
 
 
+def admin_token() -> str | None:
+    """The token that manages a multi-workspace service's workspaces (env
+    `MEMORY_ADMIN_TOKEN`); without it the service has no admin routes."""
+    return os.environ.get("MEMORY_ADMIN_TOKEN") or None
+
+
 def configured_hosts() -> tuple[str, ...]:
     """Extra names the HTTP service answers to (env `MEMORY_ALLOWED_HOSTS`,
     comma-separated; `*` for any, behind a proxy that checks names itself)."""

@@ -28,12 +28,52 @@ from substrate import InvalidInputError, LockHeldError, Settings
     help="Another name clients reach the service by (Host header); loopback names and the "
     "bound address always work. Also env MEMORY_ALLOWED_HOSTS (comma-separated).",
 )
-def serve(workspace: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
+@click.option(
+    "--workspaces",
+    "workspaces",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Serve every workspace folder under DIR at /w/{workspace}/ (each opened by its own "
+    "token, `memory workspace token`); admin routes with env MEMORY_ADMIN_TOKEN.",
+)
+@click.option(
+    "--max-open",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="With --workspaces: workspaces kept open at once (least recently used closes first).",
+)
+@click.option(
+    "--idle-close",
+    "idle_s",
+    default=600.0,
+    show_default=True,
+    type=click.FloatRange(1.0),
+    help="With --workspaces: seconds without a request before a workspace closes.",
+)
+def serve(
+    workspace: Path,
+    host: str,
+    port: int,
+    allow_hosts: tuple[str, ...],
+    workspaces: Path | None,
+    max_open: int,
+    idle_s: float,
+) -> None:
     """Run the HTTP API, the job worker and the web Memory tab.
 
     Loopback is open; any other address needs a bearer token in the env
     MEMORY_SERVICE_TOKEN. A request must name the service by a name it answers to
-    (DNS-rebinding guard). While it runs, the CLI's index commands go through it."""
+    (DNS-rebinding guard). While it runs, the CLI's index commands go through it.
+    With --workspaces, one process serves many workspaces (docs/service.md)."""
+    signal.signal(signal.SIGTERM, _interrupt)
+    if workspaces is not None:
+        names = allowed_hosts(host, (*allow_hosts, *configured_hosts()))
+        try:
+            asyncio.run(_serve_many(workspaces, names, host, port, max_open, idle_s))
+        except KeyboardInterrupt:
+            click.echo("memory service stopped")
+        return
     settings = build_settings(workspace)
     token = service_token()
     if not is_loopback(host) and not token:
@@ -46,10 +86,6 @@ def serve(workspace: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -
         raise LockHeldError(
             f"a memory service already runs for this workspace at {other.url} (pid {other.pid})"
         )
-    # uvicorn shuts down cleanly on SIGTERM (`docker stop`), then re-raises the
-    # signal under the handler it found: the default one would kill the process
-    # before `.substrate/service.json` is withdrawn. Stop as for Ctrl-C instead.
-    signal.signal(signal.SIGTERM, _interrupt)
     try:
         names = allowed_hosts(host, (*allow_hosts, *configured_hosts()))
         asyncio.run(_serve(settings, token, names, host, port))
@@ -58,7 +94,30 @@ def serve(workspace: Path, host: str, port: int, allow_hosts: tuple[str, ...]) -
 
 
 def _interrupt(signum: int, frame: object) -> None:
+    """uvicorn shuts down cleanly on SIGTERM (`docker stop`), then re-raises the
+    signal under the handler it found: the default one would kill the process
+    before `.substrate/service.json` is withdrawn. Stop as for Ctrl-C instead."""
     raise KeyboardInterrupt
+
+
+async def _serve_many(
+    root: Path, names: frozenset[str], host: str, port: int, max_open: int, idle_s: float
+) -> None:
+    import uvicorn
+
+    from service.tenants.serving import tenant_service
+
+    root.mkdir(parents=True, exist_ok=True)
+    app = tenant_service(root, names, max_open, idle_s)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    task = asyncio.ensure_future(server.serve())
+    while not server.started and not task.done():
+        await asyncio.sleep(0.05)
+    if server.started:
+        bound = server.servers[0].sockets[0].getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        click.echo(f"memory service for the workspaces under {root} at http://{shown}:{bound}/w/")
+    await task
 
 
 async def _serve(

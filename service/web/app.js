@@ -4,7 +4,11 @@
 // Page text is only ever set with textContent: memory content is data, never markup.
 "use strict";
 
-const state = { token: sessionStorage.getItem("memoryToken") || "", cy: null };
+// Under a multi-workspace service the tab lives at /w/{workspace}/: its calls
+// go there, and each workspace's token is kept apart from the others'.
+const BASE = (location.pathname.match(/^\/w\/[a-z0-9_-]+/) || [""])[0];
+const TOKEN_KEY = "memoryToken" + BASE;
+const state = { token: sessionStorage.getItem(TOKEN_KEY) || "", cy: null };
 const LABEL_CHARS = 18; // a node's label; the full title shows on hover
 const LABELLED_UP_TO = 60;
 const MAX_FIT_ZOOM = 1.3; // larger graphs label only core, hit, hovered and selected nodes
@@ -17,11 +21,13 @@ function shortLabel(text) {
 async function api(path, body) {
   const headers = { "Content-Type": "application/json" };
   if (state.token) headers["Authorization"] = "Bearer " + state.token;
-  const response = await fetch(path, body === undefined
+  const response = await fetch(BASE + path, body === undefined
     ? { headers }
     : { method: "POST", headers, body: JSON.stringify(body) });
   const data = await response.json();
-  if (response.status === 401) {
+  // A workspace answers 404 to a missing or wrong token, as to one that does not exist.
+  if (response.status === 401 || (BASE && response.status === 404 && data.error
+      && data.error.message.startsWith("no such workspace"))) {
     document.getElementById("token-bar").hidden = false;
   }
   if (!response.ok) {
@@ -490,7 +496,7 @@ document.getElementById("search-form").addEventListener("submit", (evt) => {
 });
 document.getElementById("token-save").addEventListener("click", () => {
   state.token = document.getElementById("token-input").value;
-  sessionStorage.setItem("memoryToken", state.token);
+  sessionStorage.setItem(TOKEN_KEY, state.token);
   document.getElementById("token-bar").hidden = true;
   loadTier();
   loadGraph();

@@ -1,0 +1,187 @@
+"""The open workspaces of a multi-workspace service: each opened on first use,
+closed when idle or when more than `max_open` are open (least recently used
+first, never one serving a request).
+
+A workspace's app (`service.app.create_app` over its own settings, runtime,
+store, job queue and worker) is built on a worker thread — loading its page
+index and opening its store must not stall other workspaces' requests — and
+its lifespan then runs in a task of its own until it is closed: the MCP
+session manager's task group must be left by the task that entered it.
+Opening is once per workspace at a time (a lock per id); a workspace that
+fails to open (a broken config) answers its error and is not kept.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+import anyio.to_thread
+from anyio.abc import TaskGroup
+from fastapi import FastAPI
+
+from service.tenants.ids import is_workspace_id
+from substrate import Workspace
+
+log = logging.getLogger("memory.service")
+Build = Callable[[Path], FastAPI]
+REAP_EVERY_S = 5.0
+
+
+@dataclass
+class _Open:
+    app: FastAPI
+    stop: anyio.Event = field(default_factory=anyio.Event)
+    closed: anyio.Event = field(default_factory=anyio.Event)
+    last_used: float = field(default_factory=time.monotonic)
+    inflight: int = 0
+
+
+class WorkspacePool:
+    def __init__(self, root: Path, build: Build, max_open: int, idle_s: float) -> None:
+        self.root = root
+        self._build = build
+        self._max_open = max(1, max_open)
+        self._idle_s = idle_s
+        self._open: dict[str, _Open] = {}
+        self._locks: dict[str, anyio.Lock] = {}
+        self._closing: dict[str, anyio.Event] = {}  # a workspace reopens once it has closed
+        self._tasks: TaskGroup | None = None
+
+    def exists(self, workspace: str) -> bool:
+        """Whether `workspace` is a workspace folder right under the root (made by
+        `memory init` or the admin route; a link out of the root is not one)."""
+        if not is_workspace_id(workspace):
+            return False
+        folder = self.root / workspace
+        ws = Workspace(folder)
+        return (
+            folder.is_dir()
+            and not folder.is_symlink()
+            and ws.config_path.is_file()
+            and ws.state_dir.is_dir()
+        )
+
+    def workspace(self, workspace: str) -> Workspace:
+        return Workspace(self.root / workspace)
+
+    def ids(self) -> list[str]:
+        """Every workspace under the root, by id."""
+        found = (p.name for p in self.root.iterdir()) if self.root.is_dir() else iter(())
+        return sorted(name for name in found if self.exists(name))
+
+    def open_ids(self) -> list[str]:
+        return sorted(self._open)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[WorkspacePool]:
+        """The pool while the service runs: every workspace closed on the way out."""
+        async with anyio.create_task_group() as tasks:
+            self._tasks = tasks
+            tasks.start_soon(self._reap)
+            try:
+                yield self
+            finally:
+                for workspace in list(self._open):
+                    await self.close(workspace)
+                tasks.cancel_scope.cancel()
+                self._tasks = None
+
+    @asynccontextmanager
+    async def use(self, workspace: str) -> AsyncIterator[FastAPI]:
+        """The workspace's app for one request, opened when it is not; it stays
+        open (and is not evicted) until the request is answered."""
+        opened = await self._opened(workspace)
+        opened.inflight += 1
+        try:
+            yield opened.app
+        finally:
+            opened.inflight -= 1
+            opened.last_used = time.monotonic()
+
+    async def close(self, workspace: str) -> None:
+        """Stop the workspace's runtime and forget its app (no-op when closed)."""
+        opened = self._open.pop(workspace, None)
+        if opened is not None:
+            self._closing[workspace] = opened.closed
+            opened.stop.set()
+            await opened.closed.wait()
+            self._closing.pop(workspace, None)
+
+    async def _opened(self, workspace: str) -> _Open:
+        found = self._open.get(workspace)
+        if found is not None:
+            return found
+        lock = self._locks.setdefault(workspace, anyio.Lock())
+        async with lock:
+            found = self._open.get(workspace)
+            if found is None:
+                closing = self._closing.get(workspace)
+                if closing is not None:
+                    await closing.wait()  # its store and files are still being let go
+                found = await self._start(workspace)
+                self._open[workspace] = found
+        await self._evict(keep=workspace)
+        return found
+
+    async def _start(self, workspace: str) -> _Open:
+        if self._tasks is None:
+            raise RuntimeError("the workspace pool is not running")
+        app = await anyio.to_thread.run_sync(self._build, self.root / workspace)
+        opened = _Open(app)
+        ready = anyio.Event()
+        failed: list[BaseException] = []
+        self._tasks.start_soon(self._hold, workspace, opened, ready, failed)
+        await ready.wait()
+        if failed:
+            raise failed[0]
+        return opened
+
+    async def _hold(
+        self, workspace: str, opened: _Open, ready: anyio.Event, failed: list[BaseException]
+    ) -> None:
+        """Run the workspace's lifespan until it is closed."""
+        try:
+            async with opened.app.router.lifespan_context(opened.app):
+                ready.set()
+                await opened.stop.wait()
+        except Exception as exc:  # an open that failed answers its request; a close logs
+            if not ready.is_set():
+                failed.append(exc)
+            else:
+                log.exception("workspace %s did not close cleanly", workspace)
+        finally:
+            ready.set()
+            opened.closed.set()
+
+    async def _evict(self, keep: str) -> None:
+        """Close the least recently used idle workspaces past `max_open`, in the
+        background: the request that opened one does not wait for another's close."""
+        while len(self._open) > self._max_open and self._tasks is not None:
+            idle = [(o.last_used, w) for w, o in self._open.items() if w != keep and not o.inflight]
+            if not idle:
+                return  # every other one is answering a request: over the bound for now
+            workspace = min(idle)[1]
+            opened = self._open.pop(workspace)
+            self._closing[workspace] = opened.closed
+            opened.stop.set()
+            self._tasks.start_soon(self._forget_closing, workspace, opened.closed)
+
+    async def _forget_closing(self, workspace: str, closed: anyio.Event) -> None:
+        await closed.wait()
+        if self._closing.get(workspace) is closed:
+            del self._closing[workspace]
+
+    async def _reap(self) -> None:
+        """Close workspaces idle for `idle_s`."""
+        while True:
+            await anyio.sleep(min(REAP_EVERY_S, self._idle_s))
+            now = time.monotonic()
+            for workspace, opened in list(self._open.items()):
+                if not opened.inflight and now - opened.last_used >= self._idle_s:
+                    await self.close(workspace)

@@ -1,0 +1,33 @@
+"""Composes the multi-workspace service: one workspace's app over the shared
+models, the pool that opens them, the edge that routes to them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+
+from service.app import create_app
+from service.cli.capabilities import cli_capabilities
+from service.host_guard import App
+from service.runtime import Runtime
+from service.settings_loader import admin_token, build_settings
+from service.tenants.app import create_tenant_app
+from service.tenants.models import SharedModels
+from service.tenants.pool import WorkspacePool
+from substrate import Settings
+
+SHARED = ".shared"  # under the served folder: no workspace id starts with a dot
+
+
+def tenant_service(root: Path, hosts: frozenset[str], max_open: int, idle_s: float) -> App:
+    models = SharedModels(root / SHARED)
+
+    def runtime(settings: Settings) -> Runtime:
+        return Runtime(settings, embedder=models.dense(settings), capabilities=cli_capabilities)
+
+    def build(folder: Path) -> FastAPI:
+        return create_app(build_settings(folder), hosts=hosts, runtime_factory=runtime)
+
+    pool = WorkspacePool(root, build, max_open, idle_s)
+    return create_tenant_app(pool, admin_token=admin_token(), hosts=hosts)
