@@ -21,7 +21,8 @@ from substrate.config.schema import LLM_KEYS
 from substrate.safety import RULES, DeferredDetector, Scanner
 
 
-def build_settings(workspace: Path) -> Settings:
+def build_settings(workspace: Path, tenant: str | None = None) -> Settings:
+    """`tenant`: the id a multi-workspace service serves the workspace by."""
     ws = open_workspace(workspace)
     config = load_config(ws.config_path)
     llm = config.substrate.get("llm") or {}
@@ -33,6 +34,7 @@ def build_settings(workspace: Path) -> Settings:
         llm_api_key=os.environ.get(key_env) or None,
         scanner=build_scanner(config, embed),
         embed=embed,
+        tenant=tenant,
     )
 
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 import hmac
 import secrets
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
@@ -57,10 +58,16 @@ class NewWorkspace(BaseModel):
 
 
 def create_tenant_app(
-    pool: WorkspacePool, *, admin_token: str | None, hosts: frozenset[str]
+    pool: WorkspacePool,
+    *,
+    admin_token: str | None,
+    hosts: frozenset[str],
+    on_delete: Callable[[Path], None] = lambda folder: None,
 ) -> App:
-    """The whole service: the host guard, then `/w/…` or the admin app."""
-    admin = _admin_app(pool, admin_token)
+    """The whole service: the host guard, then `/w/…` or the admin app.
+    `on_delete`: what else a deleted workspace leaves (its points in a shared
+    Qdrant collection), done before its folder goes."""
+    admin = _admin_app(pool, admin_token, on_delete)
     return HostGuard(Tenants(admin, _web_app(), pool), allowed=hosts)
 
 
@@ -141,7 +148,9 @@ def _web_app() -> FastAPI:
     return web
 
 
-def _admin_app(pool: WorkspacePool, admin_token: str | None) -> FastAPI:
+def _admin_app(
+    pool: WorkspacePool, admin_token: str | None, on_delete: Callable[[Path], None]
+) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with pool.running():
@@ -167,11 +176,13 @@ def _admin_app(pool: WorkspacePool, admin_token: str | None) -> FastAPI:
         return {"status": "ok", "workspaces_open": len(pool.open_ids())}
 
     if admin_token:
-        _admin_routes(app, pool, admin_token)
+        _admin_routes(app, pool, admin_token, on_delete)
     return app
 
 
-def _admin_routes(app: FastAPI, pool: WorkspacePool, admin_token: str) -> None:
+def _admin_routes(
+    app: FastAPI, pool: WorkspacePool, admin_token: str, on_delete: Callable[[Path], None]
+) -> None:
     expected = f"Bearer {admin_token}".encode()
 
     async def admin(request: Request) -> None:
@@ -204,6 +215,7 @@ def _admin_routes(app: FastAPI, pool: WorkspacePool, admin_token: str) -> None:
         if not pool.exists(workspace):
             raise NotFoundError(f"no workspace {workspace[:64]!r}")
         await pool.close(workspace)
+        await anyio.to_thread.run_sync(on_delete, pool.root / workspace)
         gone = pool.root / f".deleted-{workspace}-{secrets.token_hex(4)}"
         (pool.root / workspace).rename(gone)
         await anyio.to_thread.run_sync(shutil.rmtree, gone)

@@ -16,6 +16,8 @@ from service.tenants.app import create_tenant_app
 from service.tenants.models import SharedModels
 from service.tenants.pool import WorkspacePool
 from substrate import Settings
+from substrate.config.tuning import resolve_qdrant_server
+from substrate.index import ServerStore, open_store
 
 SHARED = ".shared"  # under the served folder: no workspace id starts with a dot
 
@@ -27,7 +29,25 @@ def tenant_service(root: Path, hosts: frozenset[str], max_open: int, idle_s: flo
         return Runtime(settings, embedder=models.dense(settings), capabilities=cli_capabilities)
 
     def build(folder: Path) -> FastAPI:
-        return create_app(build_settings(folder), hosts=hosts, runtime_factory=runtime)
+        settings = build_settings(folder, tenant=folder.name)
+        return create_app(settings, hosts=hosts, runtime_factory=runtime)
 
     pool = WorkspacePool(root, build, max_open, idle_s)
-    return create_tenant_app(pool, admin_token=admin_token(), hosts=hosts)
+    return create_tenant_app(
+        pool, admin_token=admin_token(), hosts=hosts, on_delete=drop_shared_index
+    )
+
+
+def drop_shared_index(folder: Path) -> None:
+    """A deleted workspace's points in a shared Qdrant collection (both of its
+    corpora); its embedded store goes with its folder."""
+    settings = build_settings(folder, tenant=folder.name)
+    if resolve_qdrant_server(settings.config) is None:
+        return
+    for corpus in (settings, settings.pkb()):
+        store = open_store(corpus)
+        assert isinstance(store, ServerStore)
+        try:
+            store.drop()
+        finally:
+            store.close()

@@ -349,6 +349,16 @@ KEYS: tuple[Key, ...] = (
     ),
     Key(QDRANT, "api_key", str, None, "its API key", nonempty=True, example="..."),
     Key(QDRANT, "collection", str, "memory_pages", "the collection's name", nonempty=True),
+    Key(
+        QDRANT,
+        "tenant",
+        str,
+        None,
+        "share the collection, every point keyed by this id (a multi-workspace "
+        "service keys each workspace by its own id)",
+        nonempty=True,
+        example="alice",
+    ),
     # -- how the embedding models run ---------------------------------------------------
     Key(
         COMPUTE,

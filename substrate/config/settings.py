@@ -36,13 +36,17 @@ class Settings:
     detector (the rules alone otherwise). `embed` is the process's multilingual
     sentence embedder (one text to one vector, loaded on first use), for the
     learned judgements outside the index (capture's durability judge); None
-    where the composition root gives none, and those judgements are left out."""
+    where the composition root gives none, and those judgements are left out.
+    `tenant`: the id a multi-workspace service serves this workspace by; with a
+    Qdrant server it keys every point of the workspace in a shared collection
+    (None: the configured `tenant`, else a collection of its own)."""
 
     workspace: Workspace
     config: MemoryConfig
     llm_api_key: str | None = None
     scanner: Scanner = field(default=RULES, compare=False)
     embed: Callable[[str], Any] | None = field(default=None, compare=False)
+    tenant: str | None = None
 
     @property
     def tuning(self) -> SubstrateTuning:

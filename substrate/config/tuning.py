@@ -144,6 +144,7 @@ class QdrantServer:
     url: str
     api_key: str | None
     collection: str
+    tenant: str | None = None
 
 
 def resolve_qdrant_server(config: MemoryConfig) -> QdrantServer | None:
@@ -151,7 +152,12 @@ def resolve_qdrant_server(config: MemoryConfig) -> QdrantServer | None:
     table = config.substrate.get("qdrant") or {}
     if not table.get("url"):
         return None
-    return QdrantServer(table["url"], table.get("api_key"), table.get("collection", "memory_pages"))
+    return QdrantServer(
+        table["url"],
+        table.get("api_key"),
+        table.get("collection", "memory_pages"),
+        table.get("tenant"),
+    )
 
 
 def resolve_substrate_tuning(config: MemoryConfig) -> SubstrateTuning:

@@ -187,6 +187,15 @@ def document_vector(
     return SparseVector(list(weights), list(weights.values()))
 
 
-def query_vector(tokens: list[str], keys: Sequence[str] = ()) -> SparseVector:
-    counts = Counter(term_id(t) for t in [*tokens, *keys])
-    return SparseVector(list(counts), [float(c) for c in counts.values()])
+def query_vector(
+    tokens: list[str], keys: Sequence[str] = (), stats: Bm25Stats | None = None
+) -> SparseVector:
+    """Each term's count in the query; times its IDF from `stats` when given (a
+    store shared by many workspaces applies no IDF of its own: it would count
+    every workspace's documents)."""
+    weights: dict[int, float] = {}
+    for term, count in Counter([*tokens, *keys]).items():
+        tid = term_id(term)
+        weight = float(count) * (stats.idf(term) if stats is not None else 1.0)
+        weights[tid] = weights.get(tid, 0.0) + weight
+    return SparseVector(list(weights), list(weights.values()))

@@ -46,6 +46,7 @@ class EdgeStore:
         self._qe = qe
         self._path = path
         self._shard: Any = None
+        self.idf_in_query = False  # one workspace's shard: its IDF is the workspace's
         self._points: _PointMap | None = None  # built on first search
         self._points_lock = threading.Lock()
         if (path / "wal").exists():

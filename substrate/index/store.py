@@ -63,6 +63,10 @@ class StoreHit:
 
 
 class VectorStore(Protocol):
+    # Whether a query's BM25 vector must carry each term's IDF (a collection
+    # shared by many workspaces, whose own IDF would pool them all).
+    idf_in_query: bool
+
     def reset(self, dims: Dims) -> None:
         """Drop every point and (re)create the schema with these dense vectors."""
         ...
