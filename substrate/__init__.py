@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them: `X as X` re-export
     from substrate.errors import (
         BillingError as BillingError,
         ConfigError as ConfigError,
+        FencedError as FencedError,
         InvalidInputError as InvalidInputError,
         LockHeldError as LockHeldError,
         MemoryDisabledError as MemoryDisabledError,

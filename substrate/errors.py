@@ -139,6 +139,13 @@ class LockHeldError(MemoryServiceError):
     code = "locked"
 
 
+class FencedError(LockHeldError):
+    """A write by a process that no longer holds its workspace's writer lease:
+    another process took the workspace over (its generation is newer)."""
+
+    code = "fenced"
+
+
 class ServiceStartingError(MemoryServiceError):
     """The service has not finished starting (or is stopping): retry shortly."""
 

@@ -51,6 +51,14 @@ from substrate import InvalidInputError, LockHeldError, Settings
     type=click.FloatRange(1.0),
     help="With --workspaces: seconds without a request before a workspace closes.",
 )
+@click.option(
+    "--processes",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="With --workspaces: processes on this host, each workspace written by one of them.",
+)
+@click.option("--listen-fd", type=int, default=None, hidden=True)  # a worker of --processes
 def serve(
     workspace: Path,
     host: str,
@@ -59,6 +67,8 @@ def serve(
     workspaces: Path | None,
     max_open: int,
     idle_s: float,
+    processes: int,
+    listen_fd: int | None,
 ) -> None:
     """Run the HTTP API, the job worker and the web Memory tab.
 
@@ -68,9 +78,11 @@ def serve(
     With --workspaces, one process serves many workspaces (docs/service.md)."""
     signal.signal(signal.SIGTERM, _interrupt)
     if workspaces is not None:
+        from service.cli.serve_many import serve_many
+
         names = allowed_hosts(host, (*allow_hosts, *configured_hosts()))
         try:
-            asyncio.run(_serve_many(workspaces, names, host, port, max_open, idle_s))
+            serve_many(workspaces, names, host, port, max_open, idle_s, processes, listen_fd)
         except KeyboardInterrupt:
             click.echo("memory service stopped")
         return
@@ -98,26 +110,6 @@ def _interrupt(signum: int, frame: object) -> None:
     signal under the handler it found: the default one would kill the process
     before `.substrate/service.json` is withdrawn. Stop as for Ctrl-C instead."""
     raise KeyboardInterrupt
-
-
-async def _serve_many(
-    root: Path, names: frozenset[str], host: str, port: int, max_open: int, idle_s: float
-) -> None:
-    import uvicorn
-
-    from service.tenants.serving import tenant_service
-
-    root.mkdir(parents=True, exist_ok=True)
-    app = tenant_service(root, names, max_open, idle_s)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
-    task = asyncio.ensure_future(server.serve())
-    while not server.started and not task.done():
-        await asyncio.sleep(0.05)
-    if server.started:
-        bound = server.servers[0].sockets[0].getsockname()[1]
-        shown = f"[{host}]" if ":" in host else host
-        click.echo(f"memory service for the workspaces under {root} at http://{shown}:{bound}/w/")
-    await task
 
 
 async def _serve(

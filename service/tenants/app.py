@@ -36,8 +36,9 @@ from service.app import WEB, install_errors
 from service.body_limit import BodyLimit
 from service.host_guard import App, HostGuard, Receive, Scope, Send
 from service.routes.common import error_response
+from service.tenants.forward import Forwarder, was_forwarded
 from service.tenants.ids import checked_workspace_id, is_workspace_id
-from service.tenants.pool import WorkspacePool
+from service.tenants.pool import NotOwner, WorkspacePool
 from service.tenants.tokens import opens, workspace_token
 from substrate import (
     LockHeldError,
@@ -67,15 +68,19 @@ def create_tenant_app(
     """The whole service: the host guard, then `/w/…` or the admin app.
     `on_delete`: what else a deleted workspace leaves (its points in a shared
     Qdrant collection), done before its folder goes."""
-    admin = _admin_app(pool, admin_token, on_delete)
-    return HostGuard(Tenants(admin, _web_app(), pool), allowed=hosts)
+    forward = Forwarder()
+    admin = _admin_app(pool, admin_token, on_delete, forward)
+    return HostGuard(Tenants(admin, _web_app(), pool, forward), allowed=hosts)
 
 
 class Tenants:
-    def __init__(self, admin: FastAPI, web: FastAPI, pool: WorkspacePool) -> None:
+    def __init__(
+        self, admin: FastAPI, web: FastAPI, pool: WorkspacePool, forward: Forwarder
+    ) -> None:
         self._admin = admin
         self._web = web
         self._pool = pool
+        self._forward = forward
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = get_route_path(scope) if scope["type"] in ("http", "websocket") else ""
@@ -106,6 +111,12 @@ class Tenants:
         except MemoryServiceError as exc:  # it could not open (a broken config, a full disk)
             response = error_response(exc.http_status, exc.code, exc.message, exc.fields())
             await response(scope, receive, send)
+        except NotOwner as elsewhere:  # another process writes this workspace: ask it
+            if was_forwarded(scope) or scope["type"] != "http":
+                moving = error_response(503, "transient", "the workspace is changing hands; retry")
+                await moving(scope, receive, send)
+                return
+            await self._forward(elsewhere.lease.url, scope, receive, send)
 
 
 def _plain(scope: Scope, workspace: str) -> bool:
@@ -149,12 +160,18 @@ def _web_app() -> FastAPI:
 
 
 def _admin_app(
-    pool: WorkspacePool, admin_token: str | None, on_delete: Callable[[Path], None]
+    pool: WorkspacePool,
+    admin_token: str | None,
+    on_delete: Callable[[Path], None],
+    forward: Forwarder,
 ) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with pool.running():
-            yield
+        try:
+            async with pool.running():
+                yield
+        finally:
+            await forward.aclose()
 
     app = FastAPI(
         title="Memory service (many workspaces)",

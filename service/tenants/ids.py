@@ -11,16 +11,20 @@ valid is refused.
 
 from __future__ import annotations
 
-import re
-
 from substrate import InvalidInputError
 
 MAX_ID = 48
-_ID = re.compile(r"[a-z0-9](?:[a-z0-9_-]{0,46}[a-z0-9])?")
+_ENDS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_INSIDE = _ENDS | {"-", "_"}
 
 
 def is_workspace_id(text: str) -> bool:
-    return len(text) <= MAX_ID and _ID.fullmatch(text) is not None
+    return (
+        0 < len(text) <= MAX_ID
+        and text[0] in _ENDS
+        and text[-1] in _ENDS
+        and all(c in _INSIDE for c in text)
+    )
 
 
 def checked_workspace_id(text: str, field: str = "workspace") -> str:

@@ -9,6 +9,12 @@ its lifespan then runs in a task of its own until it is closed: the MCP
 session manager's task group must be left by the task that entered it.
 Opening is once per workspace at a time (a lock per id); a workspace that
 fails to open (a broken config) answers its error and is not kept.
+
+With `leases` (a multi-process service), a workspace opens here only once
+this process holds its writer lease (`substrate.safety.fencing`); while
+another process holds it, `use` raises `NotOwner` with that owner's address
+and the request is forwarded there. Open workspaces' leases are renewed
+every third of their time; one another process took over closes here.
 """
 
 from __future__ import annotations
@@ -27,10 +33,19 @@ from fastapi import FastAPI
 
 from service.tenants.ids import is_workspace_id
 from substrate import Workspace
+from substrate.safety.fencing import Holder, Lease
 
 log = logging.getLogger("memory.service")
 Build = Callable[[Path], FastAPI]
 REAP_EVERY_S = 5.0
+
+
+class NotOwner(Exception):
+    """Another process holds the workspace's writer lease: ask it."""
+
+    def __init__(self, lease: Lease) -> None:
+        super().__init__(f"workspace owned by {lease.owner}")
+        self.lease = lease
 
 
 @dataclass
@@ -43,8 +58,16 @@ class _Open:
 
 
 class WorkspacePool:
-    def __init__(self, root: Path, build: Build, max_open: int, idle_s: float) -> None:
+    def __init__(
+        self,
+        root: Path,
+        build: Build,
+        max_open: int,
+        idle_s: float,
+        leases: Holder | None = None,
+    ) -> None:
         self.root = root
+        self.leases = leases
         self._build = build
         self._max_open = max(1, max_open)
         self._idle_s = idle_s
@@ -84,6 +107,8 @@ class WorkspacePool:
         async with anyio.create_task_group() as tasks:
             self._tasks = tasks
             tasks.start_soon(self._reap)
+            if self.leases is not None:
+                tasks.start_soon(self._renew, self.leases)
             try:
                 yield self
             finally:
@@ -112,6 +137,7 @@ class WorkspacePool:
             opened.stop.set()
             await opened.closed.wait()
             self._closing.pop(workspace, None)
+            await self._release(workspace)
 
     async def _opened(self, workspace: str) -> _Open:
         found = self._open.get(workspace)
@@ -124,7 +150,12 @@ class WorkspacePool:
                 closing = self._closing.get(workspace)
                 if closing is not None:
                     await closing.wait()  # its store and files are still being let go
-                found = await self._start(workspace)
+                await self._lease(workspace)
+                try:
+                    found = await self._start(workspace)
+                except BaseException:
+                    await self._release(workspace)
+                    raise
                 self._open[workspace] = found
         await self._evict(keep=workspace)
         return found
@@ -176,6 +207,30 @@ class WorkspacePool:
         await closed.wait()
         if self._closing.get(workspace) is closed:
             del self._closing[workspace]
+        await self._release(workspace)
+
+    async def _lease(self, workspace: str) -> None:
+        """Hold the workspace's writer lease before opening it, or `NotOwner`."""
+        if self.leases is None:
+            return
+        ws = self.workspace(workspace)
+        lease = await anyio.to_thread.run_sync(self.leases.acquire, ws.root, ws.state_dir)
+        if lease.owner != self.leases.owner:
+            raise NotOwner(lease)
+
+    async def _release(self, workspace: str) -> None:
+        if self.leases is not None:
+            await anyio.to_thread.run_sync(self.leases.release, self.workspace(workspace).root)
+
+    async def _renew(self, leases: Holder) -> None:
+        """Renew the open workspaces' leases; close one another process took."""
+        while True:
+            await anyio.sleep(leases.lease_s / 3)
+            for workspace in list(self._open):
+                root = self.workspace(workspace).root
+                if not await anyio.to_thread.run_sync(leases.renew, root):
+                    log.warning("workspace %s was taken over by another process", workspace)
+                    await self.close(workspace)
 
     async def _reap(self) -> None:
         """Close workspaces idle for `idle_s`."""

@@ -18,11 +18,26 @@ from service.tenants.pool import WorkspacePool
 from substrate import Settings
 from substrate.config.tuning import resolve_qdrant_server
 from substrate.index import ServerStore, open_store
+from substrate.safety.fencing import Holder
 
 SHARED = ".shared"  # under the served folder: no workspace id starts with a dot
 
 
-def tenant_service(root: Path, hosts: frozenset[str], max_open: int, idle_s: float) -> App:
+LEASE_S = 10.0  # a killed process's workspaces are taken over within this
+
+
+def tenant_service(
+    root: Path,
+    hosts: frozenset[str],
+    max_open: int,
+    idle_s: float,
+    *,
+    owner: str,
+    url: str,
+) -> App:
+    """The service over the workspaces under `root`, as the process `owner`
+    whose private address is `url` (where other processes forward requests for
+    the workspaces it holds)."""
     models = SharedModels(root / SHARED)
 
     def runtime(settings: Settings) -> Runtime:
@@ -32,7 +47,7 @@ def tenant_service(root: Path, hosts: frozenset[str], max_open: int, idle_s: flo
         settings = build_settings(folder, tenant=folder.name)
         return create_app(settings, hosts=hosts, runtime_factory=runtime)
 
-    pool = WorkspacePool(root, build, max_open, idle_s)
+    pool = WorkspacePool(root.resolve(), build, max_open, idle_s, Holder(owner, url, LEASE_S))
     return create_tenant_app(
         pool, admin_token=admin_token(), hosts=hosts, on_delete=drop_shared_index
     )

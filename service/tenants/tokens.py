@@ -3,22 +3,24 @@ of a multi-workspace service.
 
 The token lives in the workspace itself, so a folder made with `memory init`
 under the served directory is served with its own token and nothing else,
-and moving the folder moves its key. Written with owner-only permissions from
-the first byte (a temporary file opened 0600, then renamed over), never
-logged. A file that is missing, unreadable or not a token opens nothing.
+and moving the folder moves its key. Written atomically with owner-only
+permissions from the first byte (the temporary file is made 0600, then
+renamed over), never logged. A file that is missing, unreadable or not a
+token opens nothing.
 """
 
 from __future__ import annotations
 
 import hmac
-import os
 import secrets
 from pathlib import Path
 
-from substrate import Workspace
+from substrate import InvalidInputError, Workspace
+from substrate.safety.safe_files import read_regular_file, write_atomic
 
 TOKEN_FILE = "service-token"
 TOKEN_BYTES = 32
+TOKEN_FILE_BYTES = 1024
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -29,8 +31,8 @@ def token_path(ws: Workspace) -> Path:
 def read_token(ws: Workspace) -> str | None:
     """The workspace's token, or None when it has none (or an unreadable one)."""
     try:
-        text = token_path(ws).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+        text = read_regular_file(token_path(ws), TOKEN_FILE_BYTES).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError, InvalidInputError):
         return None
     return text if len(text) == 2 * TOKEN_BYTES and set(text) <= _HEX else None
 
@@ -42,7 +44,7 @@ def workspace_token(ws: Workspace, rotate: bool = False) -> tuple[str, bool]:
     if current is not None:
         return current, False
     token = secrets.token_hex(TOKEN_BYTES)
-    _write_private(token_path(ws), token + "\n")
+    write_atomic(token_path(ws), token + "\n")  # its temp file is the owner's alone (0600)
     return token, True
 
 
@@ -53,18 +55,3 @@ def opens(ws: Workspace, given: str | None) -> bool:
     if expected is None or given is None:
         return False
     return hmac.compare_digest(given.encode(), expected.encode())
-
-
-def _write_private(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

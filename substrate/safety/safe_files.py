@@ -39,6 +39,7 @@ from pathlib import Path
 
 from substrate.errors import InvalidInputError, NotRegularFileError, StaleWriteError, TooLargeError
 from substrate.safety.aside import aside_target, restore_aside
+from substrate.safety.fencing import fenced
 from substrate.safety.inputs import printable
 from substrate.safety.patterns import short
 
@@ -146,7 +147,8 @@ def write_atomic(
     payload = data.encode("utf-8") if isinstance(data, str) else data
     tmp = _write_temp(path, payload, durable=durable)
     try:
-        _install(tmp, path, expected, hashlib.sha256(payload).hexdigest())
+        with fenced(path):
+            _install(tmp, path, expected, hashlib.sha256(payload).hexdigest())
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -277,7 +279,9 @@ def write_many_atomic(writes: list[PlannedWrite]) -> list[Exception | None]:
         for i, tmp in list(temps.items()):
             write = writes[i]
             try:
-                _install(tmp, write.path, write.expected, hashlib.sha256(write.data).hexdigest())
+                digest = hashlib.sha256(write.data).hexdigest()
+                with fenced(write.path):
+                    _install(tmp, write.path, write.expected, digest)
             except (OSError, StaleWriteError) as exc:
                 errors[i] = exc
                 continue
@@ -347,8 +351,9 @@ def append_bytes(path: Path, data: bytes, *, durable: bool = True) -> int:
         if not stat.S_ISREG(st.st_mode):
             raise NotRegularFileError(f"{printable(str(path))}: not a regular file ({_kind(st)})")
         view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        with fenced(path):
+            while view:
+                view = view[os.write(fd, view) :]
         if durable:
             os.fsync(fd)
     finally:

@@ -36,6 +36,7 @@ from substrate.errors import (
     StoreUnavailableError,
     from_database_error,
 )
+from substrate.safety.fencing import fenced
 from substrate.sessions.rebuild import export_legacy, sync
 from substrate.sessions.schema import SCHEMA, VERSION
 from substrate.sessions.text import fts_query, normalize
@@ -224,10 +225,12 @@ class SessionLog:
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
+                with fenced(self.path):  # a process that lost its writer lease commits nothing
+                    db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
-            db.execute("COMMIT")
 
     def record(self, db: sqlite3.Connection, session_id: str, records: list[Record]) -> None:
         """Append `records` to the session's transcript, inside a write transaction,

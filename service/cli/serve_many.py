@@ -1,0 +1,124 @@
+"""`memory serve --workspaces DIR [--processes N]`: one or more processes
+serving every workspace under DIR (docs/service.md, docs/scale-out.md).
+
+With N > 1 this process binds the public socket and starts N worker
+processes that all accept on it (the kernel spreads connections); each also
+listens on a private loopback port, which the writer leases name, so a
+request that lands on a process not owning its workspace is forwarded to the
+one that does. A worker that dies is started again; its workspaces are taken
+over by whichever process next needs them once their leases expire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import click
+
+RESTART_PAUSE_S = 1.0
+
+
+def serve_many(
+    root: Path,
+    names: frozenset[str],
+    host: str,
+    port: int,
+    max_open: int,
+    idle_s: float,
+    processes: int,
+    listen_fd: int | None,
+) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    if processes > 1 and listen_fd is None:
+        _supervise(root, host, port, max_open, idle_s, processes)
+        return
+    public = socket.socket(fileno=listen_fd) if listen_fd is not None else _bound(host, port)
+    asyncio.run(_worker(root, names, public, max_open, idle_s, announce=listen_fd is None))
+
+
+def _bound(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    return sock
+
+
+async def _worker(
+    root: Path,
+    names: frozenset[str],
+    public: socket.socket,
+    max_open: int,
+    idle_s: float,
+    announce: bool,
+) -> None:
+    import uvicorn
+
+    from service.tenants.serving import tenant_service
+
+    private = _bound("127.0.0.1", 0)
+    owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    url = f"http://127.0.0.1:{private.getsockname()[1]}"
+    app = tenant_service(root, names, max_open, idle_s, owner=owner, url=url)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    task = asyncio.ensure_future(server.serve(sockets=[public, private]))
+    while not server.started and not task.done():
+        await asyncio.sleep(0.05)
+    if server.started and announce:
+        click.echo(f"memory service for the workspaces under {root} at {_shown(public)}/w/")
+    await task
+
+
+def _shown(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _supervise(root: Path, host: str, port: int, max_open: int, idle_s: float, n: int) -> None:
+    public = _bound(host, port)
+    public.set_inheritable(True)
+    fd = public.fileno()
+    args = [
+        "serve", "--workspaces", str(root), "--host", host, "--listen-fd", str(fd),
+        "--max-open", str(max_open), "--idle-close", str(idle_s),
+    ]  # fmt: skip
+    command = [sys.executable, "-c", "from service.cli import cli; cli()", *args]
+    workers = [subprocess.Popen(command, pass_fds=[fd]) for _ in range(n)]
+    click.echo(
+        f"memory service for the workspaces under {root} at {_shown(public)}/w/ ({n} processes)"
+    )
+    stopping = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    while not stopping:
+        time.sleep(0.2)
+        for i, worker in enumerate(workers):
+            if worker.poll() is not None and not stopping:
+                click.echo(
+                    f"worker {worker.pid} exited ({worker.returncode}); starting another", err=True
+                )
+                time.sleep(RESTART_PAUSE_S)
+                workers[i] = subprocess.Popen(command, pass_fds=[fd])
+    for worker in workers:
+        if worker.poll() is None:
+            worker.send_signal(signal.SIGTERM)
+    for worker in workers:
+        try:
+            worker.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+    click.echo("memory service stopped")

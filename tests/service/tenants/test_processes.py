@@ -1,0 +1,83 @@
+"""`memory serve --workspaces DIR --processes 2` with real processes: every
+request lands on either process and reaches its workspace's one writer; a
+killed writer's workspaces are taken over and nothing written is lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from service.tenants.tokens import workspace_token
+from substrate import init_workspace, open_workspace
+from substrate.safety.fencing import read_lease
+
+PAGE = "---\ntitle: Note {n}\n---\nThe plumber came on visit {n} to {w}."
+
+
+def call(url: str, token: str, method: str, path: str, body: object = None) -> httpx.Response:
+    """One request on a fresh connection (the kernel picks the process)."""
+    with httpx.Client(base_url=url, timeout=120) as client:
+        return client.request(method, path, json=body, headers={"Authorization": f"Bearer {token}"})
+
+
+@pytest.mark.slow
+def test_two_processes_one_writer_each_and_a_killed_one_is_taken_over(tmp_path: Path) -> None:
+    tokens = {}
+    for w in ("a", "b"):
+        init_workspace(tmp_path / w)
+        tokens[w], _ = workspace_token(open_workspace(tmp_path / w))
+    service = subprocess.Popen(
+        [sys.executable, "-c", "from service.cli import cli; cli()", "serve",
+         "--workspaces", str(tmp_path), "--processes", "2", "--port", "0"],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[3],
+    )  # fmt: skip
+    assert service.stdout is not None
+    try:
+        said = service.stdout.readline()
+        url = said.split(" at ")[1].split("/w/")[0]
+        written: dict[str, list[int]] = {"a": [], "b": []}
+        for n in range(16):
+            w = "ab"[n % 2]
+            body = {"slug": f"notes/n{n}", "content": PAGE.format(n=n, w=w)}
+            answer = call(url, tokens[w], "POST", f"/w/{w}/v1/memory/pages/write", body)
+            assert answer.status_code == 200, answer.text
+            written[w].append(n)
+        leases = {w: read_lease(open_workspace(tmp_path / w).state_dir) for w in "ab"}
+        assert all(lease is not None and lease.generation == 1 for lease in leases.values())
+        owner = leases["a"]
+        assert owner is not None
+        os.kill(int(owner.owner.split(":")[1]), signal.SIGKILL)
+        body = {"slug": "notes/after", "content": PAGE.format(n="after", w="a")}
+        deadline = time.monotonic() + 60
+        while True:
+            answer = call(url, tokens["a"], "POST", "/w/a/v1/memory/pages/write", body)
+            if answer.status_code == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert answer.status_code == 200, answer.text
+        taken = read_lease(open_workspace(tmp_path / "a").state_dir)
+        assert taken is not None and taken.generation == 2 and taken.owner != owner.owner
+        for w, numbers in written.items():
+            for n in numbers:
+                page = call(url, tokens[w], "GET", f"/w/{w}/v1/memory/pages/notes/n{n}")
+                assert page.status_code == 200 and f"visit {n} to {w}" in page.text
+        hits = call(
+            url, tokens["b"], "POST", "/w/b/v1/memory/search", {"query": "plumber", "k": 50}
+        )
+        assert {h["slug"] for h in hits.json()["hits"]} == {f"notes/n{n}" for n in written["b"]}
+        assert json.loads(call(url, tokens["a"], "GET", "/w/a/v1/memory/pages/notes/after").text)
+    finally:
+        service.send_signal(signal.SIGTERM)
+        try:
+            service.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            service.kill()
+        service.stdout.close()
