@@ -73,6 +73,16 @@ def admin_token() -> str | None:
     return os.environ.get("MEMORY_ADMIN_TOKEN") or None
 
 
+def default_qdrant() -> dict[str, Any]:
+    """What a workspace a multi-workspace service creates is given as its
+    `[memory.substrate.qdrant]` table: the server in env `QDRANT_URL` (none:
+    the embedded store) and the copies of each shard in `QDRANT_REPLICATION`."""
+    url = os.environ.get("QDRANT_URL")
+    if not url:
+        return {}
+    return {"url": url, "replication": int(os.environ.get("QDRANT_REPLICATION") or 1)}
+
+
 def configured_hosts() -> tuple[str, ...]:
     """Extra names the HTTP service answers to (env `MEMORY_ALLOWED_HOSTS`,
     comma-separated; `*` for any, behind a proxy that checks names itself)."""

@@ -34,3 +34,25 @@ def test_compose_points_the_service_at_qdrant_and_requires_a_token() -> None:
     assert "healthcheck" in qdrant
     assert all(volume.split(":")[0] in doc["volumes"] for volume in memory["volumes"])
     assert "memory serve" in (COMPOSE / "entrypoint.sh").read_text()
+
+
+def test_the_cluster_runs_three_qdrant_nodes_and_the_multi_workspace_service() -> None:
+    doc = yaml.safe_load((COMPOSE / "cluster.yml").read_text())
+    services = doc["services"]
+    nodes = sorted(name for name in services if name.startswith("qdrant-"))
+    assert nodes == ["qdrant-1", "qdrant-2", "qdrant-3"]
+    images = {services[n]["image"] for n in nodes}
+    assert len(images) == 1 and re.fullmatch(r"qdrant/qdrant:v1\.\d+\.\d+", images.pop())
+    assert all(services[n]["environment"]["QDRANT__CLUSTER__ENABLED"] == "true" for n in nodes)
+    for n in ("qdrant-2", "qdrant-3"):  # the others join the first
+        assert services[n]["command"][1:3] == ["--bootstrap", "http://qdrant-1:6335"]
+    memory = services["memory"]
+    env = memory["environment"]
+    assert env["MEMORY_WORKSPACES"] and int(env["MEMORY_PROCESSES"]) >= 2
+    assert ":?" in env["MEMORY_ADMIN_TOKEN"] and env["QDRANT_URL"] == "http://qdrant-1:6333"
+    assert env["QDRANT_REPLICATION"] == "2"
+    assert all(memory["depends_on"][n]["condition"] == "service_healthy" for n in nodes)
+    volumes = {v.split(":")[0] for s in services.values() for v in s.get("volumes", [])}
+    assert volumes <= set(doc["volumes"])
+    entry = (COMPOSE / "entrypoint.sh").read_text()
+    assert 'memory serve --workspaces "$MEMORY_WORKSPACES" --processes' in entry

@@ -63,13 +63,15 @@ def create_tenant_app(
     *,
     admin_token: str | None,
     hosts: frozenset[str],
+    on_create: Callable[[Path], None] = lambda folder: None,
     on_delete: Callable[[Path], None] = lambda folder: None,
 ) -> App:
     """The whole service: the host guard, then `/w/…` or the admin app.
-    `on_delete`: what else a deleted workspace leaves (its points in a shared
-    Qdrant collection), done before its folder goes."""
+    `on_create`: what a new workspace is given beside `memory init`'s files
+    (the service's Qdrant server); `on_delete`: what else a deleted workspace
+    leaves (its points in a shared collection), done before its folder goes."""
     forward = Forwarder()
-    admin = _admin_app(pool, admin_token, on_delete, forward)
+    admin = _admin_app(pool, admin_token, (on_create, on_delete), forward)
     return HostGuard(Tenants(admin, _web_app(), pool, forward), allowed=hosts)
 
 
@@ -159,11 +161,11 @@ def _web_app() -> FastAPI:
     return web
 
 
+Hooks = tuple[Callable[[Path], None], Callable[[Path], None]]  # on create, on delete
+
+
 def _admin_app(
-    pool: WorkspacePool,
-    admin_token: str | None,
-    on_delete: Callable[[Path], None],
-    forward: Forwarder,
+    pool: WorkspacePool, admin_token: str | None, hooks: Hooks, forward: Forwarder
 ) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -193,13 +195,12 @@ def _admin_app(
         return {"status": "ok", "workspaces_open": len(pool.open_ids())}
 
     if admin_token:
-        _admin_routes(app, pool, admin_token, on_delete)
+        _admin_routes(app, pool, admin_token, hooks)
     return app
 
 
-def _admin_routes(
-    app: FastAPI, pool: WorkspacePool, admin_token: str, on_delete: Callable[[Path], None]
-) -> None:
+def _admin_routes(app: FastAPI, pool: WorkspacePool, admin_token: str, hooks: Hooks) -> None:
+    on_create, on_delete = hooks
     expected = f"Bearer {admin_token}".encode()
 
     async def admin(request: Request) -> None:
@@ -216,7 +217,7 @@ def _admin_routes(
         workspace = checked_workspace_id(body.workspace)
         if (pool.root / workspace).exists():
             raise LockHeldError(f"workspace {workspace!r} already exists")
-        token = await anyio.to_thread.run_sync(_initialised, pool, workspace)
+        token = await anyio.to_thread.run_sync(_initialised, pool, workspace, on_create)
         return {"workspace": workspace, "token": token}
 
     @app.get("/admin/workspaces", tags=["admin"], dependencies=guarded)
@@ -239,8 +240,9 @@ def _admin_routes(
         return {"deleted": workspace}
 
 
-def _initialised(pool: WorkspacePool, workspace: str) -> str:
+def _initialised(pool: WorkspacePool, workspace: str, on_create: Callable[[Path], None]) -> str:
     folder = pool.root / workspace
     init_workspace(folder)
+    on_create(folder)
     token, _ = workspace_token(open_workspace(folder))
     return token

@@ -11,11 +11,13 @@ from service.app import create_app
 from service.cli.capabilities import cli_capabilities
 from service.host_guard import App
 from service.runtime import Runtime
-from service.settings_loader import admin_token, build_settings
+from service.settings_loader import admin_token, build_settings, default_qdrant
 from service.tenants.app import create_tenant_app
 from service.tenants.models import SharedModels
 from service.tenants.pool import WorkspacePool
-from substrate import Settings
+from substrate import Settings, Workspace
+from substrate.config.config_file import set_keys
+from substrate.config.keys import QDRANT
 from substrate.config.tuning import resolve_qdrant_server
 from substrate.index import ServerStore, open_store
 from substrate.safety.fencing import Holder
@@ -49,8 +51,19 @@ def tenant_service(
 
     pool = WorkspacePool(root.resolve(), build, max_open, idle_s, Holder(owner, url, LEASE_S))
     return create_tenant_app(
-        pool, admin_token=admin_token(), hosts=hosts, on_delete=drop_shared_index
+        pool,
+        admin_token=admin_token(),
+        hosts=hosts,
+        on_create=point_at_server,
+        on_delete=drop_shared_index,
     )
+
+
+def point_at_server(folder: Path) -> None:
+    """A new workspace's index on the service's Qdrant server, when it has one."""
+    table = default_qdrant()
+    if table:
+        set_keys(Workspace(folder).config_path, QDRANT, table)
 
 
 def drop_shared_index(folder: Path) -> None:

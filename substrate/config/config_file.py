@@ -320,15 +320,23 @@ def migrate_config(path: Path, *, to_v3: bool = False) -> list[str]:
 
 
 def set_substrate_key(path: Path, name: str, value: Any) -> None:
-    """Set one `[memory.substrate]` key in `config.toml`, comments and layout
-    kept; the result is parsed (and so checked) before it is written, drift-aware."""
+    """Set one `[memory.substrate]` key in `config.toml` (`set_keys`)."""
+    set_keys(path, "memory.substrate", {name: value})
+
+
+def set_keys(path: Path, table: str, values: dict[str, Any]) -> None:
+    """Set keys of one table (dotted, e.g. `memory.substrate.qdrant`) in
+    `config.toml`, comments and layout kept; the result is parsed (and so
+    checked) before it is written, drift-aware."""
     text, snap = read_text_snapshot(path)
     import tomlkit  # only the commands that edit TOML load it
 
     doc = tomlkit.parse(text)
-    memory = doc.setdefault("memory", tomlkit.table())
-    substrate = memory.setdefault("substrate", tomlkit.table())
-    substrate[name] = value
+    node: Any = doc
+    for part in table.split("."):
+        node = node.setdefault(part, tomlkit.table())
+    for name, value in values.items():
+        node[name] = value
     new_text = tomlkit.dumps(doc)
     parse_config(new_text, source=str(path))
     write_atomic(path, new_text, expected=snap)

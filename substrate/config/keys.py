@@ -359,6 +359,14 @@ KEYS: tuple[Key, ...] = (
         nonempty=True,
         example="alice",
     ),
+    _count(
+        QDRANT,
+        "replication",
+        1,
+        "copies of each shard on a Qdrant cluster (fixed when the collection is made)",
+        1,
+        16,
+    ),
     # -- how the embedding models run ---------------------------------------------------
     Key(
         COMPUTE,

@@ -145,6 +145,7 @@ class QdrantServer:
     api_key: str | None
     collection: str
     tenant: str | None = None
+    replication: int = 1
 
 
 def resolve_qdrant_server(config: MemoryConfig) -> QdrantServer | None:
@@ -157,6 +158,7 @@ def resolve_qdrant_server(config: MemoryConfig) -> QdrantServer | None:
         table.get("api_key"),
         table.get("collection", "memory_pages"),
         table.get("tenant"),
+        int(table.get("replication", 1)),
     )
 
 

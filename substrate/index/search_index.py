@@ -164,7 +164,8 @@ class SearchIndex:
         kinds = [*pages, *([EPISODE] if kind in ("episode", "all") else [])]
         kinds += ["capability"] if include_capabilities else []
         tokens, keys = query_terms(query), question_keys(query)
-        sparse = query_vector(tokens, keys)
+        stats = self._search_stats() if self._store.idf_in_query else None
+        sparse = query_vector(tokens, keys, stats)
         signals = self._store.search(vectors, sparse, candidates or candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
         hits = fuse(signals, self.fusion(), coverage, k, self._store.full_payloads, spans=spans)
@@ -250,7 +251,10 @@ def open_store(settings: Settings) -> VectorStore:
         collection = (
             server.collection if ws.corpus == CONCEPTS else f"{server.collection}_{ws.corpus}"
         )
-        return ServerStore(server.url, collection, server.api_key)
+        tenant = settings.tenant or server.tenant
+        return ServerStore(
+            server.url, collection, server.api_key, tenant, replication=server.replication
+        )
     return EdgeStore(ws.index_dir / "qdrant")
 
 

@@ -35,7 +35,9 @@ class ServerStore:
     """A collection on a Qdrant server (or qdrant-client's local mode) via
     qdrant-client; a `tenant`'s share of a collection when one is given.
     `client`: an open client to use instead of connecting (a process serving
-    many workspaces keeps one; local mode shares its collections only so)."""
+    many workspaces keeps one; local mode shares its collections only so).
+    `replication`: copies of each shard on a cluster, set when the collection
+    is made."""
 
     def __init__(
         self,
@@ -44,12 +46,14 @@ class ServerStore:
         api_key: str | None = None,
         tenant: str | None = None,
         client: Any = None,
+        replication: int = 1,
     ) -> None:
         from qdrant_client import QdrantClient, models
 
         self._models = models
         self._name = collection
         self._tenant = tenant
+        self._replication = replication
         self.idf_in_query = tenant is not None
         self._exact = location == ":memory:"  # local mode: brute force, no beam to set
         self._owns_client = client is None
@@ -76,6 +80,7 @@ class ServerStore:
                 SPARSE: m.SparseVectorParams(modifier=None if shared else m.Modifier.IDF)
             },
             hnsw_config=m.HnswConfigDiff(m=0, payload_m=PAYLOAD_M) if shared else None,
+            replication_factor=self._replication,
         )
         with warnings.catch_warnings():
             # Local mode warns that payload indexes have no effect there; a server uses them.

@@ -153,3 +153,21 @@ def test_an_idle_workspace_closes_and_reopens_on_its_next_request(tmp_path: Path
         assert pool.open_ids() == []
         found = client.get("/w/a/v1/memory/pages/people/joe", headers=head)
         assert found.status_code == 200 and "Joe" in found.text
+
+
+def test_a_created_workspace_is_pointed_at_the_services_qdrant_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from service.tenants.serving import point_at_server
+    from substrate import load_config
+    from substrate.config.tuning import resolve_qdrant_server
+
+    init_workspace(tmp_path / "plain")
+    point_at_server(tmp_path / "plain")  # no server: the embedded store
+    assert resolve_qdrant_server(load_config(tmp_path / "plain" / "config.toml")) is None
+    monkeypatch.setenv("QDRANT_URL", "http://qdrant-1:6333")
+    monkeypatch.setenv("QDRANT_REPLICATION", "2")
+    init_workspace(tmp_path / "served")
+    point_at_server(tmp_path / "served")
+    server = resolve_qdrant_server(load_config(tmp_path / "served" / "config.toml"))
+    assert server is not None and (server.url, server.replication) == ("http://qdrant-1:6333", 2)
