@@ -24,6 +24,8 @@ from pathlib import Path
 import click
 
 RESTART_PAUSE_S = 1.0
+QUICK_EXIT_S = 5.0
+QUICK_EXITS = 5
 
 
 def serve_many(
@@ -91,7 +93,9 @@ def _supervise(root: Path, host: str, port: int, max_open: int, idle_s: float, n
         "serve", "--workspaces", str(root), "--host", host, "--listen-fd", str(fd),
         "--max-open", str(max_open), "--idle-close", str(idle_s),
     ]  # fmt: skip
-    command = [sys.executable, "-c", "from service.cli import cli; cli()", *args]
+    # -P: the worker's imports come from the installed packages, never from the
+    # folder it was started in (a `bench/` or a checkout with a same-named module)
+    command = [sys.executable, "-P", "-c", "from service.cli import cli; cli()", *args]
     workers = [subprocess.Popen(command, pass_fds=[fd]) for _ in range(n)]
     click.echo(
         f"memory service for the workspaces under {root} at {_shown(public)}/w/ ({n} processes)"
@@ -104,15 +108,20 @@ def _supervise(root: Path, host: str, port: int, max_open: int, idle_s: float, n
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    while not stopping:
+    started = [time.monotonic()] * n
+    quick = 0  # workers in a row that died within `QUICK_EXIT_S` of starting
+    while not stopping and quick < QUICK_EXITS:
         time.sleep(0.2)
         for i, worker in enumerate(workers):
             if worker.poll() is not None and not stopping:
-                click.echo(
-                    f"worker {worker.pid} exited ({worker.returncode}); starting another", err=True
-                )
+                quick = quick + 1 if time.monotonic() - started[i] < QUICK_EXIT_S else 0
+                said = f"worker {worker.pid} exited ({worker.returncode}); starting another"
+                click.echo(said, err=True)
                 time.sleep(RESTART_PAUSE_S)
                 workers[i] = subprocess.Popen(command, pass_fds=[fd])
+                started[i] = time.monotonic()
+    if quick >= QUICK_EXITS:
+        click.echo(f"workers keep exiting at start ({quick} in a row): stopping", err=True)
     for worker in workers:
         if worker.poll() is None:
             worker.send_signal(signal.SIGTERM)
@@ -122,3 +131,5 @@ def _supervise(root: Path, host: str, port: int, max_open: int, idle_s: float, n
         except subprocess.TimeoutExpired:
             worker.kill()
     click.echo("memory service stopped")
+    if quick >= QUICK_EXITS:
+        raise SystemExit(1)
