@@ -29,8 +29,14 @@ signal's), the card's page hit and evidence line against plain search's top
 `search5_line`: the evidence's content words, at least 80%, in the text),
 and `same_top5` (the default's first five, set and order, identical at k=5,
 10, 20 and 50). The **paraphrase** stratum: the questions sharing no content
-word with their evidence (selected, not rewritten: no model rewrites here),
-reported beside each set's kinds. `--half` keeps alternate questions (choose
+word with their evidence (selected), reported beside each set's kinds. The
+**rewritten** stratum: every other chosen question with each word whose stem
+its evidence holds deleted ("What was the name of the plumber we used last
+winter?", evidence "called the plumber in January", becomes "What was the
+name of the we used last winter?"), kept when at least two content words
+remain; deletion, not a model's rewording (no model runs here), so what is
+left is whatever the question said beyond its evidence's words. Scored as
+`rewritten` beside the kinds and never among `all`. `--half` keeps alternate questions (choose
 on one, report on the other); `--card-variant NAME=TOML` scores a card with
 other `memory.v3` settings beside the default (`card_hit:NAME`,
 `card_line:NAME`).
@@ -179,6 +185,17 @@ def paraphrased(q: Question) -> bool:
     return bool(words) and not words & {t for e in q.evidence for t in tokenize(e)}
 
 
+def rewritten(q: Question) -> Question | None:
+    """`q` without the words its evidence shares (module doc), or None when that
+    deletes nothing or leaves fewer than two content words."""
+    shared = {t for e in q.evidence for t in tokenize(e)}
+    kept = [w for w in q.text.split() if not set(tokenize(w)) & shared]
+    text = " ".join(kept)
+    if len(kept) == len(q.text.split()) or len(tokenize(text)) < 2:
+        return None
+    return Question(text, q.relevant, q.evidence, "rewritten")
+
+
 def recall_mrr(ranked: list[str], rel: set[str]) -> tuple[float, float]:
     first = next((i for i, s in enumerate(ranked) if s in rel), None)
     return len(set(ranked[:5]) & rel) / len(rel), 0.0 if first is None else 1 / (first + 1)
@@ -262,10 +279,13 @@ def run(args: argparse.Namespace, models: Models) -> dict[str, Any]:
                 injector = Injector(settings, index)
                 others = variant_injectors(settings, index, args.card_variant)
                 budget = settings.v3.card_budget_chars
-                for q in chosen:
+                for n, q in enumerate(chosen):
                     row = score(index, injector, q, budget, others)
                     for group in ("all", q.kind, *(["paraphrase"] if paraphrased(q) else [])):
                         rows[group].append(row)
+                    again = rewritten(q) if n % 2 == 0 else None
+                    if again is not None:
+                        rows["rewritten"].append(score(index, injector, again, budget, others))
                 index.store.close()
                 print(f"{name} {corpus.name}: {len(rows['all'])} questions", file=sys.stderr)
         report[name] = {g: means(r) for g, r in sorted(rows.items())}

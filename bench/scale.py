@@ -1,6 +1,7 @@
 """Search and the card at scale: 2,000, 10,000 and 100,000 pages in one run.
 
     python bench/scale.py [--sizes 2000,10000,100000] [--queries 200] [--pool 2000]
+        [--quantization off|int8|off,int8]
 
 For each size: generate notes (`common.write_pages`, 60-160 words), index
 them with `maintain`, then time `search` (k=10) and `Injector.assemble` (the
@@ -93,7 +94,10 @@ def folder_bytes(root: Path) -> int:
 
 
 def run_size(
-    n: int, queries: list[str], models: tuple[PooledEmbedder, PooledEmbedder]
+    n: int,
+    queries: list[str],
+    models: tuple[PooledEmbedder, PooledEmbedder],
+    quantization: str = "off",
 ) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix=f"scale-{n}-"))
     try:
@@ -101,9 +105,13 @@ def run_size(
         init_workspace(root)
         ws = open_workspace(root)
         write_pages(ws.concepts_dir, n, random.Random(n))
-        settings = Settings(ws, parse_config("[memory.v3]\nlive = true\n"))
+        toml = (
+            f'[memory.v3]\nlive = true\n[memory.substrate]\ndense_quantization = "{quantization}"\n'
+        )
+        settings = Settings(ws, parse_config(toml))
         rss_before = rss_kb()
-        index = SearchIndex(settings, models[0], EdgeStore(ws.state_dir / "qdrant"), models[1])
+        store = EdgeStore(ws.state_dir / "qdrant", quantization)
+        index = SearchIndex(settings, models[0], store, models[1])
         started = time.perf_counter()
         index.maintain()
         indexing = time.perf_counter() - started
@@ -123,6 +131,7 @@ def run_size(
         injector.close()
         return {
             "pages": n,
+            "dense_quantization": quantization,
             "indexing_s": round(indexing, 1),
             "search_ms": percentiles(search_ms),
             "card_ms": percentiles(card_ms),
@@ -146,6 +155,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="2000,10000,100000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--pool", type=int, default=2000)
+    parser.add_argument(
+        "--quantization",
+        default="off",
+        help="off, int8, or both (off,int8): each size run with each, in this process",
+    )
     args = parser.parse_args()
     cache = Path(tempfile.gettempdir()) / "bench-models"
     models = (
@@ -157,10 +171,11 @@ def main() -> None:
 
     rows = []
     for n in (int(s) for s in args.sizes.split(",")):
-        rows.append(run_size(n, queries, models))
-        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-    base = rows[0]
+        for quantization in args.quantization.split(","):
+            rows.append(run_size(n, queries, models, quantization))
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     for row in rows:
+        base = next(r for r in rows if r["dense_quantization"] == row["dense_quantization"])
         for key in ("search_ms", "card_ms"):
             row[key]["p50_ratio_to_smallest"] = round(row[key]["p50"] / base[key]["p50"], 2)
     print(json.dumps({"pool": args.pool, "noise": NOISE, "sizes": rows}, indent=1))

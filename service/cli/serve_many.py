@@ -12,6 +12,7 @@ over by whichever process next needs them once their leases expire.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import signal
@@ -85,6 +86,21 @@ def _shown(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+def _pinned(worker: subprocess.Popen[bytes], i: int, n: int) -> subprocess.Popen[bytes]:
+    """Give worker `i` of `n` its own share of this process's cores. Each
+    worker sizes its model threads by the cores it may use (`usable_cpus`):
+    unpinned, N workers would each run a thread per core and spin against
+    each other's."""
+    if not hasattr(os, "sched_setaffinity"):
+        return worker
+    cores = sorted(os.sched_getaffinity(0))
+    share = len(cores) // n
+    mine = set(cores[i * share : (i + 1) * share]) if share else {cores[i % len(cores)]}
+    with contextlib.suppress(OSError):  # it exited already: the supervisor starts another
+        os.sched_setaffinity(worker.pid, mine)
+    return worker
+
+
 def _supervise(root: Path, host: str, port: int, max_open: int, idle_s: float, n: int) -> None:
     public = _bound(host, port)
     public.set_inheritable(True)
@@ -96,7 +112,7 @@ def _supervise(root: Path, host: str, port: int, max_open: int, idle_s: float, n
     # -P: the worker's imports come from the installed packages, never from the
     # folder it was started in (a `bench/` or a checkout with a same-named module)
     command = [sys.executable, "-P", "-c", "from service.cli import cli; cli()", *args]
-    workers = [subprocess.Popen(command, pass_fds=[fd]) for _ in range(n)]
+    workers = [_pinned(subprocess.Popen(command, pass_fds=[fd]), i, n) for i in range(n)]
     click.echo(
         f"memory service for the workspaces under {root} at {_shown(public)}/w/ ({n} processes)"
     )
@@ -118,7 +134,7 @@ def _supervise(root: Path, host: str, port: int, max_open: int, idle_s: float, n
                 said = f"worker {worker.pid} exited ({worker.returncode}); starting another"
                 click.echo(said, err=True)
                 time.sleep(RESTART_PAUSE_S)
-                workers[i] = subprocess.Popen(command, pass_fds=[fd])
+                workers[i] = _pinned(subprocess.Popen(command, pass_fds=[fd]), i, n)
                 started[i] = time.monotonic()
     if quick >= QUICK_EXITS:
         click.echo(f"workers keep exiting at start ({quick} in a row): stopping", err=True)

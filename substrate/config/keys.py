@@ -244,6 +244,14 @@ KEYS: tuple[Key, ...] = (
         'the second dense vector: the bundled USE, "off", a fastembed name or path:/folder',
         nonempty=True,
     ),
+    Key(
+        _S,
+        "dense_quantization",
+        str,
+        "off",
+        "int8: scan int8 copies of the dense vectors, rescored exactly (for 100,000+ pages)",
+        choices=("off", "int8"),
+    ),
     _weight(_S, "multilingual_weight", 0.3, "its fusion weight, beside dense + sparse"),
     Key(
         _S,

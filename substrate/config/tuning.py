@@ -42,6 +42,7 @@ class SubstrateTuning:
     multilingual_min_span: float
     sparse_min_coverage: float
     dense_anchor_floor: float
+    dense_quantization: str
     multilingual_page_context: int
     curation_mode: str
     auto_apply_min_confidence: float

@@ -37,14 +37,22 @@ def check_free_space(folder: Path, needed: int = MIN_FREE_BYTES) -> None:
     require_room(folder, needed, "the embedded index (it maps its files)")
 
 
+OVERSAMPLING = 2.0  # int8 candidates per result, rescored with the full vectors
+
+
 class EdgeStore:
     """Qdrant Edge shard at `path`; one process may hold it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, quantization: str = "off") -> None:
+        """`quantization` "int8": the dense vectors are also kept as int8 in
+        memory and scanned as such, each search's candidates rescored with the
+        full vectors (fixed when the shard is made; `memory.substrate.
+        dense_quantization`)."""
         import qdrant_edge as qe
 
         self._qe = qe
         self._path = path
+        self._quantized = quantization == "int8"
         self._shard: Any = None
         self.idf_in_query = False  # one workspace's shard: its IDF is the workspace's
         self._points: _PointMap | None = None  # built on first search
@@ -73,6 +81,11 @@ class EdgeStore:
             },
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
             hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000),
+            quantization_config=qe.ScalarQuantizationConfig(
+                type=qe.ScalarType.Int8, always_ram=True
+            )
+            if self._quantized
+            else None,
         )
 
     def _create(self, dims: Dims) -> None:
@@ -177,9 +190,17 @@ class EdgeStore:
             queries[SPARSE] = qe.Query.Nearest(
                 qe.SparseVector(indices=sparse.indices, values=sparse.values), using=SPARSE
             )
+        rescore = qe.QuantizationSearchParams(rescore=True, oversampling=OVERSAMPLING)
+        rescored = qe.SearchParams(quantization=rescore) if self._quantized else None
         requests = [
-            qe.QueryRequest(limit=limit, query=query, filter=kind_filter, with_payload=False)
-            for query in queries.values()
+            qe.QueryRequest(
+                limit=limit,
+                query=query,
+                filter=kind_filter,
+                with_payload=False,
+                params=rescored if name != SPARSE else None,
+            )
+            for name, query in queries.items()
         ]
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
         out: dict[str, list[StoreHit]] = {}

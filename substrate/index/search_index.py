@@ -65,7 +65,11 @@ class SearchIndex:
         tuning = self._settings.tuning
         context = tuning.multilingual_page_context if DENSE_ML in self._embedders else 0
         facts = tuning.facts_per_chunk
-        return f"{models};tokens={TOKENIZER};page_context={context};facts_per_chunk={facts}"
+        quantized = "" if tuning.dense_quantization == "off" else f";{tuning.dense_quantization}"
+        return (
+            f"{models};tokens={TOKENIZER};page_context={context};facts_per_chunk={facts}"
+            + quantized
+        )
 
     def maintain(
         self,
@@ -255,7 +259,7 @@ def open_store(settings: Settings) -> VectorStore:
         return ServerStore(
             server.url, collection, server.api_key, tenant, replication=server.replication
         )
-    return EdgeStore(ws.index_dir / "qdrant")
+    return EdgeStore(ws.index_dir / "qdrant", settings.tuning.dense_quantization)
 
 
 def open_search_index(

@@ -28,10 +28,12 @@ PAGES = {
 def make_store(kind: str, root: Path) -> VectorStore:
     if kind == "edge":
         return EdgeStore(root / "qdrant")
+    if kind == "edge-int8":
+        return EdgeStore(root / "qdrant", quantization="int8")
     return ServerStore(os.environ.get("QDRANT_URL", ":memory:"), f"test_{root.name}")
 
 
-@pytest.fixture(params=["edge", "server"])
+@pytest.fixture(params=["edge", "edge-int8", "server"])
 def index(
     request: pytest.FixtureRequest, settings: Settings, write_page: PageWriter
 ) -> Iterator[SearchIndex]:
