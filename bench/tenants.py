@@ -1,7 +1,7 @@
 """Many workspaces in one service: load, memory and cold opens.
 
     python bench/tenants.py [--workspaces 200] [--pages 200] [--clients 32]
-        [--seconds 30] [--processes 1,2] [--server]
+        [--seconds 30] [--processes 1,2]
 
 Builds one workspace of `--pages` generated notes and indexes it with the
 real models, then copies it `--workspaces` times (pages, index and state;
@@ -18,9 +18,11 @@ run, starts `memory serve --workspaces DIR --processes P` and measures:
   workspace: 50% cards, 30% searches, 20% remembers; per route requests/s
   and p50/p99 in ms, and errors.
 
-`--server` runs the same with each workspace's index on qdrant-client's
-local mode (`:memory:`: an in-process Qdrant per workspace, which the tests
-also use; it says nothing about a real server's network costs). The load
+The index is the embedded store: qdrant-client's local mode keeps nothing
+between opens (each open would embed its workspace again), so the server
+path's load figures need a real Qdrant server; its isolation is tested in
+`tests/substrate/index/test_tenant_store.py`. Needs ~280 MB of disk per
+workspace (Qdrant Edge preallocates its WAL and vector files). The load
 generator shares the machine with the service.
 """
 
@@ -48,12 +50,9 @@ from substrate import init_workspace, open_workspace
 ROUTES = (("card", 0.5), ("search", 0.3), ("remember", 0.2))
 
 
-def base_workspace(root: Path, pages: int, server: bool) -> Path:
+def base_workspace(root: Path, pages: int) -> Path:
     """One indexed workspace of generated notes (real models)."""
     init_workspace(root)
-    if server:
-        config = open_workspace(root).config_path
-        config.write_text(config.read_text() + '\n[memory.substrate.qdrant]\nurl = ":memory:"\n')
     write_pages(open_workspace(root).concepts_dir, pages, random.Random(pages))
     subprocess.run(
         [str(Path(sys.executable).parent / "memory"), "maintain", "--workspace", str(root)],
@@ -222,20 +221,18 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--processes", default="1,2")
-    parser.add_argument("--server", action="store_true", help="index on Qdrant local mode")
     args = parser.parse_args()
     if args.workspaces < 70:
         raise SystemExit("--workspaces: at least 70 (1, 50 and 20 cold opens are measured)")
     with tempfile.TemporaryDirectory() as scratch:
         started = time.perf_counter()
-        base = base_workspace(Path(scratch, "base"), args.pages, args.server)
+        base = base_workspace(Path(scratch, "base"), args.pages)
         root = Path(scratch, "served")
         root.mkdir()
         tokens = copies(base, root, args.workspaces)
         report: dict[str, Any] = {
             "workspaces": args.workspaces,
             "pages_each": args.pages,
-            "store": "qdrant local mode" if args.server else "embedded (Qdrant Edge)",
             "setup_s": round(time.perf_counter() - started, 1),
             "runs": [],
         }
