@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "buffer": ("workspace", "buffer"),
     "stats": ("workspace", "stats"),
     "config": ("workspace", "config"),
-    "workspace": ("tenancy", "workspace_group"),
+    "workspace": ("workspace", "workspace_group"),
     "remember": ("remember", "remember_command"),
     "consolidate": ("consolidate", "consolidate"),
     "facts": ("facts", "facts"),

@@ -1,4 +1,6 @@
-"""Workspace commands: `init`, `validate`, `pages`, `stats`, `buffer`, `config migrate`."""
+"""Workspace commands: `init`, `validate`, `pages`, `stats`, `buffer`, `config migrate`,
+and `workspace token` (the token that opens one workspace of a multi-workspace
+service, `memory serve --workspaces DIR`)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from service.cli.base import (
     workspace_option,
 )
 from service.settings_loader import build_settings
+from service.tenants.tokens import workspace_token
 from substrate import (
     Settings,
     collect_stats,
@@ -149,3 +152,24 @@ def migrate(ctx: click.Context, workspace: Path | None, to_v3: bool) -> None:
             f"the v1 knowledge base ({pkb}) is no longer read; "
             f"`memory ingest {pkb} --workspace {workspace}` imports its notes as concept pages"
         )
+
+
+@click.group(name="workspace")
+def workspace_group() -> None:
+    """A workspace's own settings as a multi-workspace service serves it."""
+
+
+@workspace_group.command(name="token")
+@group_workspace_option
+@click.option("--rotate", is_flag=True, help="Replace the token: the old one stops working.")
+@click.pass_context
+def token(ctx: click.Context, workspace: Path | None, rotate: bool) -> None:
+    """Print the workspace's token, making one when it has none (or a new one
+    with --rotate). Clients send it as `Authorization: Bearer <token>` to
+    /w/{workspace}/…; a running service reads it from the workspace, so a
+    rotation takes effect on the next request."""
+    ws = open_workspace(workspace_of(ctx, workspace))
+    value, made = workspace_token(ws, rotate=rotate)
+    click.echo(value)
+    if made:
+        click.echo(f"{'rotated' if rotate else 'made'} the token of {ws.root}", err=True)
