@@ -86,6 +86,8 @@ def serve(
         except KeyboardInterrupt:
             click.echo("memory service stopped")
         return
+    if processes > 1:
+        raise click.UsageError("--processes needs --workspaces DIR (one workspace is one process)")
     settings = build_settings(workspace)
     token = service_token()
     if not is_loopback(host) and not token:

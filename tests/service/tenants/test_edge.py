@@ -171,3 +171,11 @@ def test_a_created_workspace_is_pointed_at_the_services_qdrant_server(
     point_at_server(tmp_path / "served")
     server = resolve_qdrant_server(load_config(tmp_path / "served" / "config.toml"))
     assert server is not None and (server.url, server.replication) == ("http://qdrant-1:6333", 2)
+
+
+def test_processes_without_workspaces_says_what_to_type(tmp_path: Path) -> None:
+    init_workspace(tmp_path / "w")
+    done = CliRunner().invoke(
+        cli, ["serve", "--workspace", str(tmp_path / "w"), "--processes", "2"]
+    )
+    assert done.exit_code == 64 and "--processes needs --workspaces DIR" in done.output
