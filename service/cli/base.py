@@ -31,6 +31,9 @@ class Group(click.Group):
         except MemoryServiceError as exc:
             click.echo(f"error: {exc.message}", err=True)
             ctx.exit(exc.exit_code)
+        except BrokenPipeError:  # `memory … | head`: the reader has what it wanted
+            quiet_stdout()
+            ctx.exit(0)
         except OSError as exc:  # a read-only workspace, a full disk
             click.echo(f"error: {printable(from_os_error(exc).message)}", err=True)
             ctx.exit(1)
@@ -61,6 +64,25 @@ class Group(click.Group):
         if not standalone_mode:
             return code
         sys.exit(code or 0)
+
+
+def one_or_batch(given: object | None, batch: bool, name: str, example: str) -> None:
+    """A command taking one NAME or `--batch` (one per stdin line): a usage
+    error that says what to type when neither or both are given."""
+    if given is None and not batch:
+        raise click.UsageError(
+            f"give a {name} (e.g. {example}), or --batch to read one per line from stdin"
+        )
+    if given is not None and batch:
+        raise click.UsageError(f"give a {name} or --batch, not both")
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null: the interpreter flushes it at exit, and a
+    flush into a closed pipe would print a traceback after all."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 workspace_option = click.option(

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from service.cli.base import json_option, print_json, url_option, workspace_option
+from service.cli.base import json_option, one_or_batch, print_json, url_option, workspace_option
 from service.cli.batch import answer_each, batch_message
 from service.cli.capabilities import cli_capabilities
 from service.cli.target import target_for
@@ -38,8 +38,7 @@ def card(
     batch: bool,
 ) -> None:
     """Print exactly what would be injected for MESSAGE: the <memory> card and <info>."""
-    if batch == (message is not None):
-        raise click.UsageError("give a MESSAGE or --batch, not both")
+    one_or_batch(message, batch, "MESSAGE", '`memory card "what did Sam say about Lisbon?"`')
     target = target_for(workspace, url, cli_capabilities)
     if batch:
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from service.cli.base import json_option, print_json, url_option, workspace_option
+from service.cli.base import json_option, one_or_batch, print_json, url_option, workspace_option
 from service.cli.batch import answer_each, batch_query
 from service.cli.capabilities import cli_capabilities
 from service.cli.target import target_for
@@ -49,8 +49,7 @@ def search(
 ) -> None:
     """Hybrid (dense + BM25) search over the concept pages and the conversation
     log's episodes (`--kind`); an episode hit names its session and time span."""
-    if batch == (query is not None):
-        raise click.UsageError("give a QUERY or --batch, not both")
+    one_or_batch(query, batch, "QUERY", '`memory search "plumber"`')
     target = target_for(workspace, url, cli_capabilities)
     if batch:
 

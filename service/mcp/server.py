@@ -12,6 +12,7 @@ event loop stays free. Pages are also a resource, `memory://page/{slug}`.
 
 from __future__ import annotations
 
+import importlib.metadata
 import sqlite3
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
@@ -71,9 +72,18 @@ async def _call(work: Callable[[], T]) -> T:
         raise ToolError(from_database_error(exc).message) from None
 
 
+def package_version() -> str:
+    """The installed package's version (what `memory --version` says), sent in
+    the server's `initialize` answer so a host can tell what it talks to."""
+    try:
+        return importlib.metadata.version("memory-substrate")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"  # run from a checkout that was never installed
+
+
 def build_server(settings: Settings, target: Callable[[], Target]) -> MCPServer:
     """The server for one workspace; `target` gives the Target its tools call."""
-    server = MCPServer("memory", instructions=INSTRUCTIONS)
+    server = MCPServer("memory", instructions=INSTRUCTIONS, version=package_version())
     _memory_tools(server, target)
     _page_tools(server, settings)
     _tending_tools(server, target)

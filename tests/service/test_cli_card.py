@@ -113,3 +113,9 @@ def test_the_lead_fact_is_chosen_by_meaning_when_the_turn_shares_no_word_with_it
     card = json.loads(runner.invoke(cli, ["card", *ws, "--json", "Can I sing yet?"]).stdout)
     body = card["memory"].split('lanes="sim">\n', 1)[1].split("\n</page>", 1)[0]
     assert body.split("\n")[0].endswith("my vocal cords need two months of rest.")
+
+
+def test_card_without_a_message_says_what_to_type(workspace: Workspace) -> None:
+    done = CliRunner().invoke(cli, ["card", "--workspace", str(workspace.root)])
+    assert done.exit_code == 64
+    assert "give a MESSAGE (e.g. `memory card" in done.output and "not both" not in done.output

@@ -68,3 +68,24 @@ def test_maintain_counts_capability_entries_apart() -> None:
     )
     assert MaintainReport(4, 9, 1, 0, 0.2, False).line().startswith("embedded 4 pages (9 chunks)")
     assert report.as_json()["capabilities"] == 33
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`memory pages | head -1`: the reader stops early; the command exits 0
+    and says nothing (it used to print "a file could not be read or written:
+    Broken pipe")."""
+    root = tmp_path / "ws"
+    init_workspace(root)
+    for i in range(400):
+        page = root / "memory" / "concepts" / f"notes/n{i:03d}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(f"---\ntitle: Note {i}\n---\nLine {i}.\n")
+    memory = str(Path(sys.executable).parent / "memory")
+    command = [memory, "pages", "--workspace", str(root)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader is done
+    assert proc.wait(timeout=120) == 0
+    assert proc.stderr.read() == b""
+    proc.stderr.close()

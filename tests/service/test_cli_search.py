@@ -48,8 +48,13 @@ def test_search_needs_query_or_batch(workspace: Workspace) -> None:
     result = CliRunner().invoke(cli, ["search", "--workspace", str(workspace.root)])
     assert result.exit_code == 64
     assert result.output == (
-        "error: give a QUERY or --batch, not both (see `memory search --help`)\n"
+        'error: give a QUERY (e.g. `memory search "plumber"`), or --batch to read one per '
+        "line from stdin (see `memory search --help`)\n"
     )
+    both = CliRunner().invoke(
+        cli, ["search", "plumber", "--batch", "--workspace", str(workspace.root)]
+    )
+    assert both.exit_code == 64 and "give a QUERY or --batch, not both" in both.output
 
 
 def test_batch_answers_every_line_in_order_with_errors_in_place(

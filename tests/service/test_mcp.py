@@ -4,6 +4,7 @@ subprocess, and over streamable HTTP on loopback (the `/mcp` mount)."""
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -69,6 +70,7 @@ def structured(result: Any) -> dict[str, Any]:
 
 async def round_trip(client: Client, settings: Settings, surrogates: bool = False) -> None:
     """Every tool once, and the error cases, through whichever transport `client` uses."""
+    assert client.server_info.version == importlib.metadata.version("memory-substrate")
     listed = await client.list_tools()
     tools = {t.name: t for t in listed.tools}
     assert set(tools) == TOOLS
