@@ -46,6 +46,15 @@ INSTRUCTIONS = (
 MAX_LIST = 1000
 
 
+ECHOED = 80  # characters of an argument an error repeats
+
+
+def cut(text: str) -> str:
+    """An argument as an error repeats it: its first `ECHOED` characters (a
+    2 MB slug must not come back as a 2 MB error)."""
+    return text if len(text) <= ECHOED else text[:ECHOED] + f"… ({len(text)} characters)"
+
+
 def _valid_text(text: str) -> str:
     """A lone surrogate cannot be written back as UTF-8 (a tool echoing it would
     leave the host with no answer at all): refused when the call arrives."""
@@ -60,12 +69,17 @@ Text = Annotated[StrictStr, AfterValidator(_valid_text)]
 SearchKind = Literal["page", "episode", "all"]
 
 
-async def _call(work: Callable[[], T]) -> T:
-    """Run a blocking library call off the event loop; product errors become tool errors."""
+async def _call(work: Callable[[], T], spelled: dict[str, str] | None = None) -> T:
+    """Run a blocking library call off the event loop; product errors become tool
+    errors. `spelled`: the command line's option names in a message, as this
+    tool's arguments are called (`--all` -> `all: true`)."""
     try:
         return await anyio.to_thread.run_sync(work)
     except MemoryServiceError as exc:
-        raise ToolError(exc.message) from None
+        message = exc.message
+        for option, argument in (spelled or {}).items():
+            message = message.replace(option, argument)
+        raise ToolError(message) from None
     except OSError as exc:
         raise ToolError(from_os_error(exc).message) from None
     except sqlite3.Error as exc:
@@ -151,7 +165,7 @@ def _page_tools(server: MCPServer, settings: Settings) -> None:
         index = load_page_index(corpus.workspace)
         entry = index.get(slug)
         if entry is None:
-            raise ToolError(f"no page named {slug!r}")
+            raise ToolError(f"no page named {cut(slug)!r}")
         data = read_page_file(corpus.workspace.concepts_dir / entry.path)
         content = decode_page(data)
         return r.Page(
@@ -196,7 +210,8 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         refused, listing them, unless `all`), a promotion (p-…), an applied curation
         candidate (c-…) or a profile line (by its text). A fact is retracted: kept on
         its page as forgotten, gone from search and context."""
-        return r.Changed(result=await _call(lambda: target().forget(what, page, all)))
+        arguments = {"--page": "`page`", "--all": "`all: true`"}
+        return r.Changed(result=await _call(lambda: target().forget(what, page, all), arguments))
 
     @server.tool(annotations=CHANGE)
     async def forget_conversation(

@@ -95,6 +95,9 @@ async def round_trip(client: Client, settings: Settings, surrogates: bool = Fals
 
     page = structured(await client.call_tool("read_page", {"slug": "people/sam"}))
     assert page["title"] == "Sam" and "shellfish" in page["content"]
+    huge = await client.call_tool("read_page", {"slug": "x" * 2_000_000})
+    assert huge.is_error and len(huge.content[0].text) < 400  # the slug echoed cut
+    assert "(2000000 characters)" in huge.content[0].text
     missing = await client.call_tool("read_page", {"slug": "people/nobody"})
     # the SDK puts "Error executing tool read_page: " before the product's message
     assert missing.is_error and missing.content[0].text.endswith(": no page named 'people/nobody'")
@@ -188,6 +191,13 @@ async def tend(client: Client, settings: Settings, fact_id: str) -> None:
     assert not (concepts / "places/algarve.md").exists()
     structured(await client.call_tool("restore_page", {"name": deleted["result"]["trash"]}))
     assert (concepts / "places/algarve.md").exists()
+
+    for text in ("Sam likes green tea", "Sam likes black tea"):
+        structured(await client.call_tool("remember", {"text": text}))
+    several = await client.call_tool("forget", {"what": "Sam likes"})
+    said = several.content[0].text
+    assert several.is_error and "2 facts match" in said, said
+    assert "`page`" in said and "`all: true`" in said and "--all" not in said  # its own names
 
 
 def run(coro: Callable[[], Awaitable[None]]) -> None:
