@@ -26,10 +26,13 @@ from pydantic import AfterValidator, StrictBool, StrictInt, StrictStr
 from ingest import IngestOptions, InlineSource
 from service.mcp import results as r
 from service.memory import Target
+from service.reviewing import entry_row, held_json
 from substrate import MemoryServiceError, Settings, iso_utc
 from substrate.curation import apply_candidate, reject_candidate, review_json
 from substrate.errors import from_database_error, from_os_error
+from substrate.intake import held_entries, release_entries
 from substrate.pages import PageIndex, content_hash, decode_page, load_page_index, read_page_file
+from substrate.profile import read_profile
 from substrate.promotion import PromotionStore
 from substrate.safety import surrogate_offset
 
@@ -276,6 +279,16 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         """Bring a deleted page back (by its trash name or slug)."""
         return r.Changed(result=await _call(lambda: target().restore_page(name)))
 
+    @server.tool(annotations=READ)
+    async def list_trash() -> r.Records:
+        """Deleted pages that `restore_page` can bring back, newest first."""
+        return r.Records(items=await _call(lambda: target().trash()))
+
+    @server.tool(annotations=CHANGE)
+    async def pin_page(slug: Text, core: StrictBool = True) -> r.Changed:
+        """Pin a page to every card (`core`), or unpin it (`core: false`)."""
+        return r.Changed(result=await _call(lambda: target().pin_page(slug, core)))
+
 
 def _operator_tools(server: MCPServer, settings: Settings) -> None:
     @server.tool(annotations=READ)
@@ -283,6 +296,35 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         """What promotion wrote to the profile: active, superseded and forgotten records."""
         store = await _call(lambda: PromotionStore.load(settings.workspace))
         return r.Records(items=[rec.as_json() for rec in store.records.values()])
+
+    @server.tool(annotations=READ)
+    async def held_facts() -> r.Records:
+        """Facts held for review (the scanner read them as an attack on a judgement
+        alone): each with its id, text, the rule that holds it and why."""
+        found = await _call(lambda: held_entries(settings))
+        return r.Records(items=[held_json(e, settings) for e in found])
+
+    @server.tool(annotations=CHANGE)
+    async def release_held(ids: list[Text] | None = None, all: StrictBool = False) -> r.Records:
+        """Release held facts by id (or `all`), so the next consolidation files them;
+        an unknown id is refused, naming it, and nothing is released."""
+        if not ids and not all:
+            raise ToolError("give the held facts' `ids` to release, or `all: true`")
+        chosen = [e.id for e in held_entries(settings)] if all else list(ids or [])
+        released = await _call(lambda: release_entries(settings, chosen))
+        return r.Records(items=[entry_row(e) for e in released])
+
+    @server.tool(annotations=READ)
+    async def profile() -> r.Records:
+        """The profile files (trusted memory beside the card): each file's name,
+        text, size and budget. A line is forgotten with `forget` (its text)."""
+        files = await _call(lambda: read_profile(settings))
+        return r.Records(
+            items=[
+                {"name": f.name, "text": f.text, "chars": len(f.text), "budget": f.budget}
+                for f in files.values()
+            ]
+        )
 
     @server.tool(annotations=READ)
     async def curation_review() -> r.Records:

@@ -48,6 +48,11 @@ TOOLS = {
     "move_page",
     "delete_page",
     "restore_page",
+    "list_trash",
+    "pin_page",
+    "held_facts",
+    "release_held",
+    "profile",
     "curation_review",
     "curation_apply",
     "curation_reject",
@@ -189,8 +194,21 @@ async def tend(client: Client, settings: Settings, fact_id: str) -> None:
     assert (concepts / "places/algarve.md").exists() and not (concepts / "places/faro.md").exists()
     deleted = structured(await client.call_tool("delete_page", {"slug": "places/algarve"}))
     assert not (concepts / "places/algarve.md").exists()
+    trash = structured(await client.call_tool("list_trash", {}))["items"]
+    assert [t["name"] for t in trash][:1] == [deleted["result"]["trash"]]
     structured(await client.call_tool("restore_page", {"name": deleted["result"]["trash"]}))
     assert (concepts / "places/algarve.md").exists()
+    structured(await client.call_tool("pin_page", {"slug": "places/algarve"}))
+    assert "core: true" in (concepts / "places/algarve.md").read_text()
+    structured(await client.call_tool("pin_page", {"slug": "places/algarve", "core": False}))
+    assert "core: true" not in (concepts / "places/algarve.md").read_text()
+    assert structured(await client.call_tool("held_facts", {}))["items"] == []
+    unnamed = await client.call_tool("release_held", {})
+    assert unnamed.is_error and "`ids`" in unnamed.content[0].text
+    unknown = await client.call_tool("release_held", {"ids": ["nope"]})
+    assert unknown.is_error and "nope" in unknown.content[0].text
+    files = structured(await client.call_tool("profile", {}))["items"]
+    assert {f["name"] for f in files} >= {"USER.md", "MEMORY.md"}
 
     for text in ("Sam likes green tea", "Sam likes black tea"):
         structured(await client.call_tool("remember", {"text": text}))
