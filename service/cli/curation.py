@@ -227,7 +227,12 @@ def mode(workspace: Path, mode: str | None) -> None:
 def compact_command(workspace: Path, as_json: bool, file: str | None, backup: str | None) -> None:
     """Compact USER.md or MEMORY.md through the model (scanner and budget checked,
     a timestamped backup first), or put a backup back with --restore."""
-    if (file is None) == (backup is None):
+    if file is None and backup is None:
+        raise click.UsageError(
+            "give a FILE to compact (`memory compact USER.md`), or --restore BACKUP to put "
+            "one back (`memory compact --restore NAME`, names under memory/profile/backups/)"
+        )
+    if file is not None and backup is not None:
         raise click.UsageError("give a FILE to compact or --restore BACKUP, not both")
     settings = build_settings(workspace)
     if backup is not None:

@@ -222,3 +222,10 @@ def test_the_rest_of_the_controls_over_http(workspace: Workspace, llm_server: Sc
         assert client.get("/v1/curation/finalizations").json() == {"finalizations": []}
         missing = client.post("/v1/curation/populate", json={"session_id": "nope"})
         assert missing.status_code == 422
+
+
+def test_compact_without_a_file_says_what_to_type(workspace: Workspace) -> None:
+    done = CliRunner().invoke(cli, ["compact", "--workspace", str(workspace.root)])
+    assert done.exit_code == 64
+    assert "give a FILE to compact (`memory compact USER.md`)" in done.output
+    assert "not both" not in done.output
