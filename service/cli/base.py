@@ -16,6 +16,7 @@ import click
 from substrate import MemoryServiceError
 from substrate.errors import from_database_error, from_os_error
 from substrate.safety import printable
+from substrate.safety.safe_files import silence_stdout
 
 USAGE_EXIT = 64  # sysexits' EX_USAGE: distinct from errors (1) and scanner rejections (2)
 
@@ -32,7 +33,7 @@ class Group(click.Group):
             click.echo(f"error: {exc.message}", err=True)
             ctx.exit(exc.exit_code)
         except BrokenPipeError:  # `memory … | head`: the reader has what it wanted
-            quiet_stdout()
+            silence_stdout()
             ctx.exit(0)
         except OSError as exc:  # a read-only workspace, a full disk
             click.echo(f"error: {printable(from_os_error(exc).message)}", err=True)
@@ -75,14 +76,6 @@ def one_or_batch(given: object | None, batch: bool, name: str, example: str) -> 
         )
     if given is not None and batch:
         raise click.UsageError(f"give a {name} or --batch, not both")
-
-
-def quiet_stdout() -> None:
-    """Point stdout at /dev/null: the interpreter flushes it at exit, and a
-    flush into a closed pipe would print a traceback after all."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
 
 
 workspace_option = click.option(

@@ -32,6 +32,7 @@ import hashlib
 import os
 import random
 import stat
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -510,3 +511,12 @@ def unlinked_folder(root: Path, folder: Path) -> Path:
                 "real folders (a link could point out of the workspace)"
             )
     return folder
+
+
+def silence_stdout() -> None:
+    """Point this process's stdout at /dev/null: a command whose reader closed the
+    pipe (`memory pages | head`) ends quietly, and the interpreter's last flush
+    of stdout, into that closed pipe, would print a traceback after all."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
