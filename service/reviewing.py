@@ -42,26 +42,35 @@ def held_json(entry: BufferEntry, settings: Settings) -> dict[str, Any]:
     return {**entry_row(entry), "rule": entry.held, "why": why}
 
 
+def held_rows(settings: Settings) -> list[dict[str, Any]]:
+    """The facts held for review, oldest first, each with the scanner's reading
+    of it today (what the HTTP route, the CLI and the MCP tool show)."""
+    from substrate.intake import held_entries
+
+    return [held_json(e, settings) for e in held_entries(settings)]
+
+
+def release_held(
+    settings: Settings, ids: Sequence[str] = (), every: bool = False
+) -> list[dict[str, Any]]:
+    """Release held facts (`every`: all of them) so the next consolidation files
+    them; an unknown id is refused, naming it, and nothing is released."""
+    from substrate.intake import held_entries, release_entries
+
+    chosen = [e.id for e in held_entries(settings)] if every else list(ids)
+    if not chosen and not every:
+        raise InvalidInputError("name the held entries to release, or ask for all")
+    return [entry_row(e) for e in release_entries(settings, chosen)]
+
+
 class Reviewing:
     def held(self: _Workspace) -> list[dict[str, Any]]:
-        """The facts held for review, oldest first, each with the scanner's
-        reading of it today."""
-        from substrate.intake import held_entries
-
-        return [held_json(e, self.settings) for e in held_entries(self.settings)]
+        return held_rows(self.settings)
 
     def release(
         self: _Workspace, ids: Sequence[str] = (), every: bool = False
     ) -> list[dict[str, Any]]:
-        """Release held facts (`every`: all of them) so the next consolidation files
-        them; an unknown id is refused, naming it, and nothing is released."""
-        from substrate.intake import held_entries, release_entries
-
-        chosen = [e.id for e in held_entries(self.settings)] if every else list(ids)
-        if not chosen and not every:
-            raise InvalidInputError("name the held entries to release, or ask for all")
-        released = release_entries(self.settings, chosen)
-        return [entry_row(e) for e in released]
+        return release_held(self.settings, ids, every)
 
     def model_health(self: _Workspace) -> str:
         """`not configured`, `ok`, `not used yet`, or `unreachable: why` (the last

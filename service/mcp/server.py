@@ -24,13 +24,12 @@ from mcp.types import ToolAnnotations
 from pydantic import AfterValidator, StrictBool, StrictInt, StrictStr
 
 from ingest import IngestOptions, InlineSource
+from service import reviewing
 from service.mcp import results as r
 from service.memory import Target
-from service.reviewing import entry_row, held_json
 from substrate import MemoryServiceError, Settings, iso_utc
 from substrate.curation import apply_candidate, reject_candidate, review_json
 from substrate.errors import from_database_error, from_os_error
-from substrate.intake import held_entries, release_entries
 from substrate.pages import PageIndex, content_hash, decode_page, load_page_index, read_page_file
 from substrate.profile import read_profile
 from substrate.promotion import PromotionStore
@@ -301,8 +300,7 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
     async def held_facts() -> r.Records:
         """Facts held for review (the scanner read them as an attack on a judgement
         alone): each with its id, text, the rule that holds it and why."""
-        found = await _call(lambda: held_entries(settings))
-        return r.Records(items=[held_json(e, settings) for e in found])
+        return r.Records(items=await _call(lambda: reviewing.held_rows(settings)))
 
     @server.tool(annotations=CHANGE)
     async def release_held(ids: list[Text] | None = None, all: StrictBool = False) -> r.Records:
@@ -310,9 +308,9 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         an unknown id is refused, naming it, and nothing is released."""
         if not ids and not all:
             raise ToolError("give the held facts' `ids` to release, or `all: true`")
-        chosen = [e.id for e in held_entries(settings)] if all else list(ids or [])
-        released = await _call(lambda: release_entries(settings, chosen))
-        return r.Records(items=[entry_row(e) for e in released])
+        return r.Records(
+            items=await _call(lambda: reviewing.release_held(settings, ids or [], all))
+        )
 
     @server.tool(annotations=READ)
     async def profile() -> r.Records:
