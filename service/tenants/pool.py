@@ -131,13 +131,26 @@ class WorkspacePool:
 
     async def close(self, workspace: str) -> None:
         """Stop the workspace's runtime and forget its app (no-op when closed)."""
+        closed = self._stop(workspace)
+        if closed is not None:
+            await self._closed(workspace, closed)
+
+    def _stop(self, workspace: str) -> anyio.Event | None:
+        """Take the workspace out of the open ones and tell its lifespan to end;
+        the event set once it has (a reopen waits for it)."""
         opened = self._open.pop(workspace, None)
-        if opened is not None:
-            self._closing[workspace] = opened.closed
-            opened.stop.set()
-            await opened.closed.wait()
-            self._closing.pop(workspace, None)
-            await self._release(workspace)
+        if opened is None:
+            return None
+        self._closing[workspace] = opened.closed
+        opened.stop.set()
+        return opened.closed
+
+    async def _closed(self, workspace: str, closed: anyio.Event) -> None:
+        """Once the workspace has closed: no longer closing, its lease given up."""
+        await closed.wait()
+        if self._closing.get(workspace) is closed:
+            del self._closing[workspace]
+        await self._release(workspace)
 
     async def _opened(self, workspace: str) -> _Open:
         found = self._open.get(workspace)
@@ -198,16 +211,9 @@ class WorkspacePool:
             if not idle:
                 return  # every other one is answering a request: over the bound for now
             workspace = min(idle)[1]
-            opened = self._open.pop(workspace)
-            self._closing[workspace] = opened.closed
-            opened.stop.set()
-            self._tasks.start_soon(self._forget_closing, workspace, opened.closed)
-
-    async def _forget_closing(self, workspace: str, closed: anyio.Event) -> None:
-        await closed.wait()
-        if self._closing.get(workspace) is closed:
-            del self._closing[workspace]
-        await self._release(workspace)
+            closed = self._stop(workspace)
+            if closed is not None:
+                self._tasks.start_soon(self._closed, workspace, closed)
 
     async def _lease(self, workspace: str) -> None:
         """Hold the workspace's writer lease before opening it, or `NotOwner`."""
