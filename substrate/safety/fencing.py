@@ -101,9 +101,9 @@ class Holder:
             taken = found is not None and found.live(now) and found.owner != self.owner
             if found is not None and taken and not _died_here(found.owner):
                 return found
-            mine = self._generation(root)
-            if found is not None and found.owner == self.owner and mine == found.generation:
-                generation = found.generation
+            held = self._held_of(root)
+            if held is not None and self._still_mine(found, held[1]):
+                generation = held[1]
             else:
                 generation = (found.generation if found is not None else 0) + 1
             lease = Lease(self.owner, generation, now + self.lease_s, self.url)
@@ -116,14 +116,12 @@ class Holder:
     def renew(self, root: Path) -> bool:
         """Extend the lease; False (and the lease forgotten here) when another
         process took it over."""
-        with self._guard:
-            held = self._held.get(root)
+        held = self._held_of(root)
         if held is None:
             return False
         state_dir, generation = held
         with _lease_lock(state_dir):
-            found = read_lease(state_dir)
-            if found is None or found.owner != self.owner or found.generation != generation:
+            if not self._still_mine(read_lease(state_dir), generation):
                 self.forget(root)
                 return False
             expires = time.time() + self.lease_s
@@ -133,14 +131,12 @@ class Holder:
     def release(self, root: Path) -> None:
         """Give the lease up (the workspace closed here): expire it now, so the
         next process to need it need not wait out its time."""
-        with self._guard:
-            held = self._held.get(root)
+        held = self._held_of(root)
         if held is None:
             return
         state_dir, generation = held
         with _lease_lock(state_dir):
-            found = read_lease(state_dir)
-            if found is not None and found.owner == self.owner and found.generation == generation:
+            if self._still_mine(read_lease(state_dir), generation):
                 _write_lease(state_dir, Lease(self.owner, generation, 0.0, self.url))
         self.forget(root)
 
@@ -150,26 +146,29 @@ class Holder:
         _unregister(root, self)
 
     def holds(self, root: Path) -> bool:
-        with self._guard:
-            return root in self._held
+        return self._held_of(root) is not None
 
-    def _generation(self, root: Path) -> int | None:
+    def _held_of(self, root: Path) -> tuple[Path, int] | None:
+        """(state dir, generation) of the lease this process holds on `root`."""
         with self._guard:
-            held = self._held.get(root)
-        return held[1] if held is not None else None
+            return self._held.get(root)
+
+    def _still_mine(self, found: Lease | None, generation: int) -> bool:
+        """Whether the lease on disk is the one this process took: no other process
+        took the workspace over since."""
+        return found is not None and found.owner == self.owner and found.generation == generation
 
     @contextmanager
     def writing(self, root: Path) -> Iterator[None]:
         """Hold the lease lock while a write of `root` lands, if this process
         still holds its lease; else `FencedError`."""
-        with self._guard:
-            held = self._held.get(root)
+        held = self._held_of(root)
         if held is None:
             raise FencedError(f"{root}: this process no longer holds the workspace's writer lease")
         state_dir, generation = held
         with _lease_lock(state_dir):
             found = read_lease(state_dir)
-            if found is None or found.owner != self.owner or found.generation != generation:
+            if not self._still_mine(found, generation):
                 raise FencedError(
                     f"{root}: another process took the workspace over (generation "
                     f"{found.generation if found else '?'}, this process held {generation}); "
