@@ -41,12 +41,14 @@ def wait_until_ready(workspace: Path | None, url: str | None, proc: Any) -> str:
     raise SystemExit("the service never finished its startup maintain")
 
 
-def rss_mib(pid: int) -> float | None:
+def rss_mib(pid: int, field: str = "VmRSS") -> float | None:
+    """A process's resident memory in MiB (`field`: another line of its
+    `/proc/PID/status`, e.g. `RssAnon`); None when it has gone."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return None
     for line in status.splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return round(int(line.split()[1]) / 1024, 1)
     return None

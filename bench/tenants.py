@@ -95,19 +95,8 @@ def service_rss(proc: subprocess.Popen[str]) -> dict[str, float]:
         pids += [int(p) for p in children.read_text().split()]
     return {
         "rss": round(sum(rss_mib(p) or 0.0 for p in pids), 1),
-        "anon": round(sum(anon_mib(p) for p in pids), 1),
+        "anon": round(sum(rss_mib(p, "RssAnon") or 0.0 for p in pids), 1),
     }
-
-
-def anon_mib(pid: int) -> float:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0.0
-    for line in status.splitlines():
-        if line.startswith("RssAnon:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def opened(url: str, name: str, token: str) -> float:
