@@ -72,6 +72,12 @@ class Reviewing:
     ) -> list[dict[str, Any]]:
         return release_held(self.settings, ids, every)
 
+    def add_profile_line(self: _Workspace, text: str, file: str = "USER.md") -> dict[str, Any]:
+        """A person's own line for a profile file, scanned (`curation.add_line`)."""
+        from substrate.curation import add_line
+
+        return add_line(self.settings, file, text)
+
     def model_health(self: _Workspace) -> str:
         """`not configured`, `ok`, `not used yet`, or `unreachable: why` (the last
         call failed; capture and filing run offline meanwhile). Never calls it."""

@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "card": ("card", "card"),
     "sessions": ("sessions", "sessions"),
     "promotions": ("promotions", "promotions"),
+    "profile": ("profile", "profile"),
     "forget": ("forget", "forget"),
     "correct": ("forget", "correct"),
     "history": ("forget", "history"),

@@ -84,8 +84,11 @@ class PageList(BaseModel):
 class IngestPage(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    slug: str
-    content: str = Field(description="The whole page: optional YAML frontmatter, then markdown.")
+    slug: str = Field(max_length=1000)
+    content: str = Field(
+        max_length=8 * 1024 * 1024,
+        description="The whole page: optional YAML frontmatter, then markdown.",
+    )
 
 
 class Ingested(BaseModel):

@@ -21,17 +21,17 @@ import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.types import ToolAnnotations
-from pydantic import AfterValidator, StrictBool, StrictInt, StrictStr
+from pydantic import AfterValidator, Field, StrictBool, StrictInt, StrictStr, StringConstraints
 
 from ingest import IngestOptions, InlineSource
 from service import reviewing
 from service.mcp import results as r
 from service.memory import Target
 from substrate import MemoryServiceError, Settings, iso_utc
-from substrate.curation import apply_candidate, reject_candidate, review_json
+from substrate.curation import add_line, apply_candidate, reject_candidate, review_json
 from substrate.errors import from_database_error, from_os_error
 from substrate.pages import PageIndex, content_hash, decode_page, load_page_index, read_page_file
-from substrate.profile import read_profile
+from substrate.profile import profile_json, read_profile
 from substrate.promotion import PromotionStore
 from substrate.safety import surrogate_offset
 
@@ -66,9 +66,22 @@ def _valid_text(text: str) -> str:
     return text
 
 
+# Every argument is bounded when the call arrives, so nothing unbounded reaches
+# the product or comes back in an error: a name (a slug, an id, a heading) at
+# NAME_CHARS; a text (a fact, a query, a message) at TEXT_CHARS, the HTTP body
+# limit's default; a page at PAGE_CHARS, the largest page a workspace may allow.
+# The workspace's own limits (`[memory.limits]`) then apply as on every surface.
+NAME_CHARS = 1000
+TEXT_CHARS = 1024 * 1024
+PAGE_CHARS = 8 * 1024 * 1024
+
 # Every text argument: a JSON string (never a number or a bool coerced), valid Unicode.
-Text = Annotated[StrictStr, AfterValidator(_valid_text)]
+Name = Annotated[StrictStr, StringConstraints(max_length=NAME_CHARS), AfterValidator(_valid_text)]
+Text = Annotated[StrictStr, StringConstraints(max_length=TEXT_CHARS), AfterValidator(_valid_text)]
+Body = Annotated[StrictStr, StringConstraints(max_length=PAGE_CHARS), AfterValidator(_valid_text)]
+Names = Annotated[list[Name], Field(max_length=MAX_LIST)]
 SearchKind = Literal["page", "episode", "all"]
+ProfileFile = Literal["USER.md", "MEMORY.md"]
 
 
 async def _call(work: Callable[[], T], spelled: dict[str, str] | None = None) -> T:
@@ -109,7 +122,7 @@ def build_server(settings: Settings, target: Callable[[], Target]) -> MCPServer:
 
 def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
     @server.tool(annotations=ADD)
-    async def remember(text: Text, hints: list[Text] | None = None) -> r.Remembered:
+    async def remember(text: Text, hints: Names | None = None) -> r.Remembered:
         """Save one fact to memory (scanned: refused when it holds a secret, an
         invisible character or an unambiguous override; held for the operator's
         review, not filed, when the scanner only judges it an attack: `held` says
@@ -127,7 +140,7 @@ def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         return r.SearchResult(query=query, hits=[r.SearchHit(**_hit(h)) for h in hits])
 
     @server.tool(annotations=READ)
-    async def get_context(message: Text, conversation_id: Text | None = None) -> r.Context:
+    async def get_context(message: Text, conversation_id: Name | None = None) -> r.Context:
         """Exactly what memory would inject for this message: the tier's block, <info>,
         the trusted profile, and the pages selected with why (their lanes)."""
         blocks = await _call(lambda: target().card(message, conversation_id, False))
@@ -138,7 +151,9 @@ def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
 
     @server.tool(annotations=ADD)
     async def ingest(
-        pages: list[r.IngestPage], dry_run: StrictBool = True, overwrite: StrictBool = False
+        pages: Annotated[list[r.IngestPage], Field(max_length=MAX_LIST)],
+        dry_run: StrictBool = True,
+        overwrite: StrictBool = False,
     ) -> r.Ingested:
         """Import ready-made pages (each validated and scanned on its own). A dry run
         (the default) reports what would happen and writes nothing; `overwrite`
@@ -183,12 +198,12 @@ def _page_tools(server: MCPServer, settings: Settings) -> None:
         )
 
     @server.tool(annotations=READ)
-    async def read_page(slug: Text) -> r.Page:
+    async def read_page(slug: Name) -> r.Page:
         """One page by slug: its whole file and what the index knows of it."""
         return await _call(lambda: page(slug))
 
     @server.tool(annotations=READ)
-    async def list_pages(prefix: Text | None = None, limit: StrictInt = 50) -> r.PageList:
+    async def list_pages(prefix: Name | None = None, limit: StrictInt = 50) -> r.PageList:
         """Pages whose slug starts with `prefix` (sorted by slug), or the most recently
         changed pages when no prefix is given."""
         if not 1 <= limit <= MAX_LIST:
@@ -207,7 +222,7 @@ def _page_tools(server: MCPServer, settings: Settings) -> None:
 
 def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
     @server.tool(annotations=CHANGE)
-    async def forget(what: Text, page: Text | None = None, all: StrictBool = False) -> r.Changed:
+    async def forget(what: Text, page: Name | None = None, all: StrictBool = False) -> r.Changed:
         """Forget a page fact (by its id, or its text; text matching several facts is
         refused, listing them, unless `all`), a promotion (p-…), an applied curation
         candidate (c-…) or a profile line (by its text). A fact is retracted: kept on
@@ -217,7 +232,7 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
 
     @server.tool(annotations=CHANGE)
     async def forget_conversation(
-        session_id: Text | None = None, message_id: StrictInt | None = None
+        session_id: Name | None = None, message_id: StrictInt | None = None
     ) -> r.Changed:
         """Forget a whole logged conversation (`session_id`) or one message
         (`message_id`): out of the log, its search, the episodes and every card;
@@ -227,22 +242,22 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         )
 
     @server.tool(annotations=CHANGE)
-    async def correct_fact(fact_id: Text, text: Text) -> r.Changed:
+    async def correct_fact(fact_id: Name, text: Text) -> r.Changed:
         """Correct a page fact (ids from read_page or fact_history): `text` supersedes
         it, dated now and scanned; the old fact stays on the page as replaced."""
         return r.Changed(result=await _call(lambda: target().correct(fact_id, text)))
 
     @server.tool(annotations=READ)
-    async def fact_history(what: Text) -> r.Changed:
+    async def fact_history(what: Name) -> r.Changed:
         """What changed on a page (a slug) or about a fact (an id), when, and how."""
         return r.Changed(result=await _call(lambda: target().history(what)))
 
     @server.tool(annotations=CHANGE)
     async def write_page(
-        slug: Text,
-        content: Text,
+        slug: Name,
+        content: Body,
         overwrite: StrictBool = False,
-        expected_sha256: Text | None = None,
+        expected_sha256: Name | None = None,
     ) -> r.Changed:
         """Create a page, or replace one (`overwrite`; with `expected_sha256`, only if
         it is still the page you read). Validated and scanned like ingest."""
@@ -251,11 +266,11 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
 
     @server.tool(annotations=CHANGE)
     async def edit_page(
-        slug: Text,
-        expected_sha256: Text,
-        new: Text,
-        old: Text | None = None,
-        section: Text | None = None,
+        slug: Name,
+        expected_sha256: Name,
+        new: Body,
+        old: Body | None = None,
+        section: Name | None = None,
     ) -> r.Changed:
         """Replace `old` (a span that occurs once) or the body under the heading
         `section` with `new`, in a page that still has `expected_sha256` (read_page
@@ -264,17 +279,17 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         return r.Changed(result=done)
 
     @server.tool(annotations=CHANGE)
-    async def move_page(slug: Text, to: Text) -> r.Changed:
+    async def move_page(slug: Name, to: Name) -> r.Changed:
         """Rename a page; every link to it is rewritten."""
         return r.Changed(result=await _call(lambda: target().move_page(slug, to)))
 
     @server.tool(annotations=CHANGE)
-    async def delete_page(slug: Text) -> r.Changed:
+    async def delete_page(slug: Name) -> r.Changed:
         """Move a page into the trash (restore_page brings it back)."""
         return r.Changed(result=await _call(lambda: target().delete_page(slug)))
 
     @server.tool(annotations=ADD)
-    async def restore_page(name: Text) -> r.Changed:
+    async def restore_page(name: Name) -> r.Changed:
         """Bring a deleted page back (by its trash name or slug)."""
         return r.Changed(result=await _call(lambda: target().restore_page(name)))
 
@@ -284,7 +299,7 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         return r.Records(items=await _call(lambda: target().trash()))
 
     @server.tool(annotations=CHANGE)
-    async def pin_page(slug: Text, core: StrictBool = True) -> r.Changed:
+    async def pin_page(slug: Name, core: StrictBool = True) -> r.Changed:
         """Pin a page to every card (`core`), or unpin it (`core: false`)."""
         return r.Changed(result=await _call(lambda: target().pin_page(slug, core)))
 
@@ -303,7 +318,7 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         return r.Records(items=await _call(lambda: reviewing.held_rows(settings)))
 
     @server.tool(annotations=CHANGE)
-    async def release_held(ids: list[Text] | None = None, all: StrictBool = False) -> r.Records:
+    async def release_held(ids: Names | None = None, all: StrictBool = False) -> r.Records:
         """Release held facts by id (or `all`), so the next consolidation files them;
         an unknown id is refused, naming it, and nothing is released."""
         if not ids and not all:
@@ -315,14 +330,17 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
     @server.tool(annotations=READ)
     async def profile() -> r.Records:
         """The profile files (trusted memory beside the card): each file's name,
-        text, size and budget. A line is forgotten with `forget` (its text)."""
+        text, lines, size and budget. A line is forgotten with `forget` (its text)."""
         files = await _call(lambda: read_profile(settings))
-        return r.Records(
-            items=[
-                {"name": f.name, "text": f.text, "chars": len(f.text), "budget": f.budget}
-                for f in files.values()
-            ]
-        )
+        return r.Records(items=[profile_json(f) for f in files.values()])
+
+    @server.tool(annotations=ADD)
+    async def add_profile_line(text: Text, file: ProfileFile = "USER.md") -> r.Changed:
+        """Add the user's own line to a profile file (USER.md: preferences,
+        MEMORY.md: project facts): budget-checked and scanned, and refused (never
+        held) when the scanner doubts it, since profile lines are trusted on every
+        card. `forget` with the same text takes it out."""
+        return r.Changed(result=await _call(lambda: add_line(settings, file, text)))
 
     @server.tool(annotations=READ)
     async def curation_review() -> r.Records:
@@ -330,12 +348,12 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         return r.Records(items=(await _call(lambda: review_json(settings)))["candidates"])
 
     @server.tool(annotations=CHANGE)
-    async def curation_apply(candidate_id: Text) -> r.Records:
+    async def curation_apply(candidate_id: Name) -> r.Records:
         """Apply a pending curation candidate to its profile file."""
         return r.Records(items=[await _call(lambda: apply_candidate(settings, candidate_id))])
 
     @server.tool(annotations=CHANGE)
-    async def curation_reject(candidate_id: Text) -> r.Records:
+    async def curation_reject(candidate_id: Name) -> r.Records:
         """Reject a pending curation candidate."""
         return r.Records(items=[await _call(lambda: reject_candidate(settings, candidate_id))])
 

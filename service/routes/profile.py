@@ -1,33 +1,42 @@
-"""`/v1/profile`: the profile files and the active promotions."""
+"""`/v1/profile`: the profile files (each with its lines) and the active
+promotions; `/v1/profile/lines`: a person's own line added, scanned. A line
+is forgotten through `/v1/memory/forget` with its text, like every fact."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends
+from pydantic import Field
 
-from service.routes.common import ERRORS, settings
+from service.routes.common import ERRORS, Strict, runtime, settings
+from service.runtime import Runtime
 from substrate import Settings
-from substrate.profile import read_profile
+from substrate.profile import profile_json, read_profile
 from substrate.promotion import PromotionStore
 
 router = APIRouter(prefix="/v1", tags=["profile"], responses=ERRORS)
 SettingsDep = Annotated[Settings, Depends(settings)]
+RuntimeDep = Annotated[Runtime, Depends(runtime)]
+
+
+class LineIn(Strict):
+    text: str = Field(min_length=1, max_length=4000, description="The line, without `- `.")
+    file: Literal["USER.md", "MEMORY.md"] = Field(
+        "USER.md", description="USER.md (preferences) or MEMORY.md (project facts)."
+    )
 
 
 @router.get("/profile")
 def profile_get(s: SettingsDep) -> dict[str, Any]:
     """The profile files (text, size, budget) and the active promotions."""
-    files = [
-        {
-            "name": f.name,
-            "text": f.text,
-            "chars": len(f.text),
-            "budget": f.budget,
-            "protected": f.protected,
-            "exists": f.snapshot.exists,
-        }
-        for f in read_profile(s).values()
-    ]
+    files = [profile_json(f) for f in read_profile(s).values()]
     active = [r.as_json() for r in PromotionStore.load(s.workspace).active()]
     return {"files": files, "active_promotions": active}
+
+
+@router.post("/profile/lines")
+def profile_line_post(body: LineIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Add `- TEXT` to a profile file: budget-checked and scanned under the user
+    policy (refused, never held: a profile line is trusted on every card)."""
+    return rt.memory.add_profile_line(body.text, body.file)

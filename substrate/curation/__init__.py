@@ -19,6 +19,8 @@ from substrate.curation.curate import CurationOutcome, curate
 from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
 from substrate.curation.finalize import run_finalizations
 from substrate.curation.operations import (
+    WRITABLE,
+    add_line,
     apply_candidate,
     edit_candidate,
     forget_candidate,
@@ -38,11 +40,13 @@ __all__ = [
     "IGNORE",
     "PENDING",
     "SCHEMA",
+    "WRITABLE",
     "CurationOutcome",
     "CurationStore",
     "Decision",
     "Extraction",
     "Fact",
+    "add_line",
     "apply_candidate",
     "capture",
     "capture_any",

@@ -14,6 +14,7 @@ from substrate.config.settings import Settings
 from substrate.curation.store import Candidate, CurationStore, Operation, sha256
 from substrate.errors import InvalidInputError, NotFoundError, StaleWriteError
 from substrate.profile import (
+    budget_for,
     check_profile_text,
     commit_profile,
     profile_lease,
@@ -205,6 +206,37 @@ def forget_text(settings: Settings, text: str, missing_ok: bool = False) -> list
             raise NotFoundError(f"no line '- {content}' in USER.md or MEMORY.md")
         edits.commit(store)
     return left
+
+
+WRITABLE = ("USER.md", "MEMORY.md")  # the files a person's own line goes to (SOUL.md is hand-kept)
+
+
+def add_line(settings: Settings, name: str, text: str) -> dict[str, Any]:
+    """A person's own line, `- TEXT`, added to `name` (USER.md or MEMORY.md):
+    checked like every profile write (budget, secret names, unsafe values) and
+    scanned under the user policy, where a text the scanner would only hold is
+    refused too (a profile line is trusted on every card: it is never held).
+    `forget` takes it back by its text."""
+    content = " ".join(text.split())
+    if not content:
+        raise InvalidInputError("profile line: the text is empty")
+    if name not in WRITABLE:
+        raise InvalidInputError(
+            f"profile file {name!r}: a line is added to {' or '.join(WRITABLE)} "
+            "(SOUL.md is edited by hand)"
+        )
+    with lease(settings):
+        store = CurationStore.load(settings.workspace)
+        edits = Edits(settings)
+        before = edits.text(name)
+        if f"- {content}" in before.splitlines():
+            raise InvalidInputError(f"memory/profile/{name} already has the line '- {content}'")
+        op = edits.add_line(name, content, "user")
+        if store.written.get(name) == sha256(before):
+            store.written[name] = str(op.after_sha256)  # undo still sees its own write
+        edits.commit(store)
+    budget = budget_for(settings, name)
+    return {"file": name, "line": op.line, "chars": len(edits.text(name)), "budget": budget}
 
 
 def edit_candidate(settings: Settings, candidate_id: str, text: str) -> dict[str, Any]:

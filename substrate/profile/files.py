@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.config.workspace import Workspace
@@ -120,6 +121,20 @@ def read_profile(settings: Settings) -> dict[str, ProfileFile]:
         text, snap = read_text_snapshot(profile_path(settings.workspace, name))
         out[name] = ProfileFile(name, text, snap, budget_for(settings, name))
     return out
+
+
+def profile_json(f: ProfileFile) -> dict[str, Any]:
+    """A profile file as every surface lists it: its text, its bullet lines (what
+    `forget` takes by text), its size and budget."""
+    return {
+        "name": f.name,
+        "text": f.text,
+        "lines": [line[2:] for line in f.text.splitlines() if line.startswith("- ")],
+        "chars": len(f.text),
+        "budget": f.budget,
+        "protected": f.protected,
+        "exists": f.snapshot.exists,
+    }
 
 
 def check_profile_text(
