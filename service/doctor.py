@@ -75,14 +75,19 @@ class Checkup:
         }
 
 
-def diagnose(settings: Settings) -> Checkup:
+def diagnose(settings: Settings, store: bool = True) -> Checkup:
+    """Every check; without `store` (the service asking about its own workspace,
+    whose index it holds open) the store and model checks are left to `memory
+    doctor` and said in `notes`."""
     corpus = settings.indexed_corpus()
     state = settings.workspace.state_dir
     notes = []
     index, cache_trouble = checked_page_index(corpus.workspace)
     problems = page_cache_problems(corpus, cache_trouble)
     service = running_service(settings.workspace)
-    if service is None:
+    if not store:
+        notes.append("the index is checked by `memory doctor` (the service holds it open)")
+    elif service is None:
         try:
             search = open_search_index(corpus)
         except StoreUnavailableError as exc:

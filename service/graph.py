@@ -16,6 +16,7 @@ from typing import Any
 
 from lanes.conversations import TurnRecord
 from lanes.edges import PRUNE, CoSelectionGraph
+from service.reviewing import held_json
 from substrate import (
     NotFoundError,
     PageIndex,
@@ -71,6 +72,7 @@ def build_graph(settings: Settings, index: PageIndex, learned: CoSelectionGraph)
             "source": None,
             "core": False,
             "degree": degree[BUFFER_PREFIX + b.id],
+            "held": b.held,  # the scanner's rule while it is held for review
         }
         for b in entries
     ]
@@ -80,6 +82,7 @@ def build_graph(settings: Settings, index: PageIndex, learned: CoSelectionGraph)
         "counts": {
             "pages": len(index.entries),
             "pending": len(entries),
+            "held": sum(1 for b in entries if b.held),
             "authored_edges": len(authored),
             "learned_edges": len(co_selected),
             "dangling_links_dropped": dangling,
@@ -197,10 +200,12 @@ def _buffer_detail(settings: Settings, index: PageIndex, node_id: str) -> dict[s
     wanted = node_id.removeprefix(BUFFER_PREFIX)
     for entry in read_buffer(settings):
         if entry.id == wanted:
+            held = held_json(entry, settings) if entry.held else None
             return {
                 "id": node_id,
                 "kind": "pending",
                 "entry": {"id": entry.id, "at": iso_utc(entry.at), "text": entry.text},
+                "held": {"rule": held["rule"], "why": held["why"]} if held else None,
                 "links_out": [{"target": h, "exists": h in index.entries} for h in entry.hints],
                 "links_in": [],
                 "learned": [],

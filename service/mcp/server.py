@@ -25,6 +25,7 @@ from pydantic import AfterValidator, Field, StrictBool, StrictInt, StrictStr, St
 
 from ingest import IngestOptions, InlineSource
 from service import reviewing
+from service.doctor import diagnose
 from service.mcp import results as r
 from service.memory import Target
 from substrate import MemoryServiceError, Settings, iso_utc
@@ -341,6 +342,14 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         held) when the scanner doubts it, since profile lines are trusted on every
         card. `forget` with the same text takes it out."""
         return r.Changed(result=await _call(lambda: add_line(settings, file, text)))
+
+    @server.tool(annotations=READ)
+    async def problems() -> r.Records:
+        """What `memory doctor` finds but the index's own checks: pages that do not
+        parse (left out of search), facts held for review, views that disagree
+        with the pages, half-done changes; each with `fix`, what it needs."""
+        found = await _call(lambda: diagnose(settings, store=False))
+        return r.Records(items=[p.as_json() for p in found.problems])
 
     @server.tool(annotations=READ)
     async def curation_review() -> r.Records:

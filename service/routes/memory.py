@@ -264,6 +264,16 @@ def page_pin(body: PinIn, rt: RuntimeDep) -> dict[str, Any]:
     return rt.memory.pin_page(body.slug, body.core)
 
 
+@router.get("/problems")
+def problems_get(s: SettingsDep) -> dict[str, Any]:
+    """What `memory doctor` finds, but the index's checks (the service holds the
+    index): pages that do not parse, held facts, stale views, half-done changes,
+    records that disagree with the profile; each with the fix it needs."""
+    from service.doctor import diagnose
+
+    return diagnose(s, store=False).as_json()
+
+
 @router.get("/trash")
 def trash_get(rt: RuntimeDep) -> dict[str, Any]:
     return {"trash": rt.memory.trash()}

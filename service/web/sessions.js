@@ -22,7 +22,7 @@ async function loadSessions() {
   list.replaceChildren();
   for (const s of data.sessions) {
     const item = el("li");
-    const link = el("a", s.title, "session-link");
+    const link = nameEl("a", s.title, "session-link");
     link.dataset.session = s.id;
     link.addEventListener("click", () => showTurns(s.id));
     item.append(link, el("span", ` ${isoDay(s.started)} · ${s.messages} turns`, "meta"));
@@ -89,4 +89,3 @@ function episodeLink(hit) {
   return link;
 }
 
-loadSessions();

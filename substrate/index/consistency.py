@@ -38,7 +38,12 @@ class Problem:
     subject: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "fix": self.fix}
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "fix": self.fix,
+            "subject": list(self.subject),
+        }
 
 
 def index_problems(settings: Settings, search: SearchIndex, index: PageIndex) -> list[Problem]:

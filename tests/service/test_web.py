@@ -1,47 +1,20 @@
-"""The web Memory tab end to end: a real server on loopback, Debian's Chromium
-driven by Playwright. The graph draws, search marks hits, a node's detail says
-why it was selected, pending facts are nodes of their own, hostile page text
-stays text, and off tier v3 the tab explains what to change.
-
-Chromium comes from the system (`make test` installs it where it can); without
-it these tests skip, unless MEMORY_REQUIRE_BROWSER is set (CI sets it), when
-they fail instead.
-"""
+"""The web Memory tab end to end (`tests/service/browser.py`): the graph draws,
+search marks hits, a node's detail says why it was selected, pending facts are
+nodes of their own, hostile page text stays text, and off tier v3 the tab
+explains what to change."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
-from playwright import sync_api as playwright_api
 
-from service.app import create_app
-from service.runtime import Runtime
 from service.settings_loader import build_settings
-from substrate import Settings, Workspace, remember
+from substrate import Workspace, remember
 from substrate.consolidation import consolidate
 from substrate.sessions import NewMessage, open_session_log
 from tests.conftest import PageWriter
-from tests.embedders import HashingEmbedder
-from tests.service.served import served, wait_for_startup_maintain
-
-CHROMIUM = os.environ.get("MEMORY_TEST_CHROMIUM") or shutil.which("chromium")
-# Without these, Chromium keeps dialling out and this closed network refuses it.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT_MS = 120_000  # shared 2-core machines stall for tens of seconds
+from tests.service.browser import LABEL_OVERLAPS, positions, serve_workspace, wait_for_index
 
 PAGES = {
     "people/sam": (
@@ -54,55 +27,6 @@ PAGES = {
         "</pre><script>document.title='pwned'</script> harmless words about kites"
     ),
 }
-
-
-# Pairs of drawn labels whose boxes intersect (rendered coordinates).
-LABEL_OVERLAPS = """(() => {
-  const boxes = state.cy.nodes().filter((n) => n.style('label')).map((n) =>
-    [n.id(), n.boundingBox({includeNodes: false, includeEdges: false, includeLabels: true})]);
-  const out = [];
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-    const [a, p] = boxes[i], [b, q] = boxes[j];
-    if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) out.push([a, b]);
-  }
-  return out;
-})()"""
-
-
-def runtime(settings: Settings) -> Runtime:
-    return Runtime(
-        settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48), poll_s=0.05
-    )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM:
-        if os.environ.get("MEMORY_REQUIRE_BROWSER"):
-            pytest.fail("MEMORY_REQUIRE_BROWSER is set but no chromium is installed")
-        pytest.skip("no chromium on this machine (apt-get install chromium)")
-    with playwright_api.sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    tab = context.new_page()
-    tab.set_default_timeout(TIMEOUT_MS)
-    yield tab
-    context.close()
-
-
-def serve_workspace(workspace: Workspace) -> Any:
-    return served(create_app(build_settings(workspace.root), runtime_factory=runtime))
-
-
-def wait_for_index(base: str) -> None:
-    with httpx.Client(base_url=base, timeout=60) as client:
-        wait_for_startup_maintain(client)
 
 
 def test_the_tab_draws_the_graph_searches_and_explains_a_selection(
@@ -250,7 +174,7 @@ def test_the_tab_tends_memory_and_each_action_reaches_the_files(
         judo.locator("button[data-action='correct']").click()
         page.wait_for_selector("body[data-acted='1']")
         assert "replaced by: Sam started karate on Tuesdays." in sam.read_text()
-        page.wait_for_selector("#fact-list li.superseded")
+        page.wait_for_selector("#earlier-list li.superseded")
 
         cello = page.locator("#fact-list li.current", has_text="cello")
         cello.locator("button[data-action='forget']").click()
@@ -258,9 +182,11 @@ def test_the_tab_tends_memory_and_each_action_reaches_the_files(
         assert "forgotten)_" in sam.read_text()
         assert page.locator("#fact-list li", has_text="cello").count() == 0
 
+        before = positions(page)
         page.click("#page-actions button[data-action='pin']")
         page.wait_for_selector("body[data-acted='3']")
         assert "core: true" in sam.read_text()
+        assert positions(page) == before  # the graph was updated in place, not laid out again
 
         page.click("#page-actions button[data-action='delete']")
         page.wait_for_selector("body[data-acted='4']")

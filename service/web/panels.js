@@ -1,0 +1,202 @@
+// The tending panels: remember a fact (scanned, the answer shown), problems
+// (doctor's findings with their fix), facts held for review (release, forget),
+// the trash (restore), the profile (its lines, add one, forget one) and what
+// memory learns from. Each change goes through `act` (app.js) and the routes
+// every surface uses.
+"use strict";
+
+async function rememberSubmitted(evt) {
+  evt.preventDefault();
+  const text = document.getElementById("remember-text").value.trim();
+  const answer = document.getElementById("remember-answer");
+  if (!text) {
+    answer.textContent = "Type the fact to remember first.";
+    return;
+  }
+  const hints = document.getElementById("remember-hints").value.split(",")
+    .map((h) => h.trim()).filter(Boolean);
+  answer.textContent = "Remembering…";
+  let entry;
+  try {
+    entry = await api("/v1/memory/remember", { text, hints });
+  } catch (err) {
+    answer.textContent = "Not remembered: " + err.message;
+    answer.dataset.outcome = "refused";
+    noteActed();
+    return;
+  }
+  answer.textContent = entry.held
+    ? `Held for review (rule ${entry.held}): ${entry.why}. It is kept, not filed, ` +
+      "until you release it under Held for review."
+    : `Remembered (${entry.id}); the next consolidation files it into a page.`;
+  answer.dataset.outcome = entry.held ? "held" : "stored";
+  document.getElementById("remember-text").value = "";
+  await refreshAll();
+  noteActed();
+}
+
+async function loadProblems() {
+  const list = document.getElementById("problem-list");
+  let data;
+  try {
+    data = await api("/v1/memory/problems");
+  } catch (err) {
+    list.replaceChildren(el("li", err.message, "meta"));
+    return;
+  }
+  list.replaceChildren();
+  for (const problem of data.problems) {
+    const item = el("li", null, "problem");
+    item.dataset.kind = problem.kind;
+    const message = el("div", problem.message);
+    message.dir = "auto";
+    item.append(el("strong", problem.kind.replace(/_/g, " ") + ": "), message,
+      el("div", "Fix: " + problem.fix, "fix"));
+    list.append(item);
+  }
+  if (!data.problems.length) list.append(el("li", "No problems found.", "meta"));
+  for (const note of data.notes) list.append(el("li", note, "meta"));
+}
+
+async function loadHeld() {
+  const list = document.getElementById("held-list");
+  let data;
+  try {
+    data = await api("/v1/memory/held");
+  } catch (err) {
+    list.replaceChildren(el("li", err.message, "meta"));
+    return;
+  }
+  list.replaceChildren();
+  for (const row of data.held) {
+    const item = el("li", null, "held-fact");
+    item.dataset.id = row.id;
+    const text = el("div", row.text, "said");
+    text.dir = "auto";
+    item.append(text, el("div", `${isoMinute(row.at)} · rule ${row.rule}: ${row.why}`, "meta"));
+    const box = el("div", null, "actions");
+    box.append(releaseButton(row), forgetEntryButton(row));
+    item.append(box);
+    list.append(item);
+  }
+  if (!data.held.length) list.append(el("li", "Nothing is held.", "meta"));
+}
+
+async function loadTrash() {
+  const list = document.getElementById("trash-list");
+  let rows;
+  try {
+    rows = await api("/v1/memory/trash");
+  } catch (err) {
+    list.replaceChildren(el("li", err.message, "meta"));
+    return;
+  }
+  list.replaceChildren();
+  for (const row of rows.trash) {
+    const item = el("li", null, "trashed");
+    item.dataset.name = row.name;
+    item.append(nameEl("span", row.page), el("span", ` deleted ${isoMinute(row.deleted_at)}`,
+      "meta"));
+    item.append(button("Restore", "restore", () =>
+      act(`Restore ${row.page}?`, "/v1/memory/pages/restore", { name: row.name }, "Restored.")));
+    list.append(item);
+  }
+  if (!rows.trash.length) list.append(el("li", "The trash is empty.", "meta"));
+}
+
+async function loadProfile() {
+  let data;
+  try {
+    data = await api("/v1/profile");
+  } catch (err) {
+    document.getElementById("profile-files").replaceChildren(el("p", String(err), "meta"));
+    return;
+  }
+  const files = document.getElementById("profile-files");
+  files.replaceChildren();
+  for (const file of data.files) {
+    if (!file.exists) continue;
+    const box = el("details", null, "profile-file");
+    box.dataset.file = file.name;
+    const protectedNote = file.protected ? " (protected: never searched)" : "";
+    box.append(el("summary", `${file.name}: ${file.chars} / ${file.budget} characters${protectedNote}`));
+    const lines = el("ul", null, "profile-lines");
+    for (const line of file.lines) {
+      const item = el("li", null, "profile-line");
+      item.dataset.line = line;
+      const text = el("span", line);
+      text.dir = "auto";
+      item.append(text, button("Forget", "forget-line", () =>
+        act(`Forget this line of ${file.name}?\n\n${line}`, "/v1/memory/forget",
+            { what: line }, "Forgotten.")));
+      lines.append(item);
+    }
+    box.append(lines, el("pre", file.text, "file-text"));
+    box.open = file.lines.length > 0;
+    files.append(box);
+  }
+  if (!files.children.length) files.append(el("p", "No profile files yet.", "meta"));
+  const list = document.getElementById("promotion-list");
+  list.replaceChildren();
+  for (const record of data.active_promotions) {
+    const item = el("li", record.content);
+    item.dataset.id = record.id;
+    item.append(el("div", `${record.kind}, from sessions ${record.evidence_sessions.join(", ")}`, "meta"));
+    list.append(item);
+  }
+  if (!list.children.length) list.append(el("li", "None yet.", "meta"));
+}
+
+async function lineSubmitted(evt) {
+  evt.preventDefault();
+  const text = document.getElementById("line-text").value.trim();
+  const file = document.getElementById("line-file").value;
+  const answer = document.getElementById("line-answer");
+  if (!text) {
+    answer.textContent = "Type the line to add first.";
+    return;
+  }
+  try {
+    const done = await api("/v1/profile/lines", { text, file });
+    answer.textContent = `Added to ${done.file}: ${done.line} (${done.chars} / ${done.budget}).`;
+    answer.dataset.outcome = "added";
+    document.getElementById("line-text").value = "";
+  } catch (err) {
+    answer.textContent = "Not added: " + err.message;
+    answer.dataset.outcome = "refused";
+  }
+  await loadProfile();
+  noteActed();
+}
+
+// What the memory is learning from: the model, curation, the conversation log.
+async function loadLearning() {
+  const box = document.getElementById("learning-state");
+  let data;
+  try {
+    data = await api("/v1/curation/status");
+  } catch (err) {
+    box.replaceChildren(el("p", err.message, "meta"));
+    return;
+  }
+  const rows = [
+    ["Model", data.model_configured ? "configured"
+      : "not configured: curation is off; remember and promotion still learn"],
+    ["Curation mode", data.curation_mode],
+    ["Sessions logged", `${data.sessions} (${data.messages} messages)`],
+    ["Finalizations", countsText(data.finalizations)],
+    ["Curation candidates", countsText(data.candidates)],
+    ["Promotions", countsText(data.promotions)],
+  ];
+  const list = el("dl");
+  for (const [name, value] of rows) {
+    list.append(el("dt", name));
+    list.append(el("dd", value));
+  }
+  box.replaceChildren(list);
+}
+
+function countsText(counts) {
+  const parts = Object.entries(counts || {}).map(([k, v]) => `${v} ${k}`);
+  return parts.length ? parts.join(", ") : "none";
+}
