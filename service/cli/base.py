@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.exceptions import NoArgsIsHelpError
 
 from substrate import MemoryServiceError
 from substrate.errors import from_database_error, from_os_error
@@ -52,9 +53,13 @@ class Group(click.Group):
     ) -> Any:
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
+        except NoArgsIsHelpError as exc:  # a bare group: its help, which is what to type
+            click.echo(exc.format_message(), err=True)
+            code = USAGE_EXIT
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx else "memory"
-            click.echo(f"error: {exc.format_message()} (see `{where} --help`)", err=True)
+            typed = what_to_type(exc)
+            click.echo(f"error: {exc.format_message()}{typed} (see `{where} --help`)", err=True)
             code = USAGE_EXIT
         except click.ClickException as exc:
             click.echo(f"error: {exc.format_message()}", err=True)
@@ -65,6 +70,19 @@ class Group(click.Group):
         if not standalone_mode:
             return code
         sys.exit(code or 0)
+
+
+def what_to_type(exc: click.UsageError) -> str:
+    """The form a command takes, after a missing argument or option: a group's
+    subcommands (`one of: show, add`), else its usage line."""
+    ctx = exc.ctx
+    if ctx is None or not exc.format_message().startswith("Missing"):
+        return ""
+    command = ctx.command
+    if isinstance(command, click.Group):
+        return f" One of: {', '.join(command.list_commands(ctx))}."
+    pieces = " ".join(command.collect_usage_pieces(ctx))
+    return f" Type: `{ctx.command_path} {pieces}`."
 
 
 def one_or_batch(given: object | None, batch: bool, name: str, example: str) -> None:

@@ -39,6 +39,8 @@ def release(workspace: Path, as_json: bool, ids: tuple[str, ...], every: bool) -
     """Release held facts (IDS, or --all): the next consolidation files them."""
     if ids and every:
         raise click.UsageError("give entry ids or --all, not both")
+    if not ids and not every:
+        raise click.UsageError("give the held entries' ids (`memory held` lists them), or --all")
     rows = local_memory(workspace).release(ids, every)
     if as_json:
         print_json(rows)

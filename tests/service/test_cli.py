@@ -237,6 +237,20 @@ def test_usage_errors_are_one_line_with_their_own_exit_code(run, workspace: Work
     assert unknown.stderr == "error: No such command 'frobnicate'. (see `memory --help`)\n"
 
 
+def test_every_usage_error_says_what_to_type(workspace: Workspace) -> None:
+    ws = ["--workspace", str(workspace.root)]
+    missing = CliRunner().invoke(cli, ["profile", "add", *ws])
+    assert missing.exit_code == 64
+    assert "Type: `memory profile add [OPTIONS] TEXT`" in missing.stderr
+    no_command = CliRunner().invoke(cli, ["profile", *ws])
+    assert no_command.exit_code == 64 and "One of: add, show." in no_command.stderr
+    bare = CliRunner().invoke(cli, ["profile"])
+    assert bare.exit_code == 64 and bare.stderr.startswith("Usage: memory profile")
+    assert "error: Usage" not in bare.stderr and "add " in bare.stderr
+    nothing = CliRunner().invoke(cli, ["release", "--workspace", "/nonexistent"])
+    assert nothing.exit_code == 64 and "`memory held` lists them), or --all" in nothing.stderr
+
+
 def test_validate_reports_a_file_name_that_is_not_utf8(run, workspace: Workspace) -> None:  # type: ignore[no-untyped-def]
     with open(bytes(workspace.concepts_dir) + b"/\xff.md", "wb") as fh:
         fh.write(b"# x")
