@@ -1,7 +1,7 @@
 """Search and the card at scale: 2,000, 10,000 and 100,000 pages in one run.
 
     python bench/scale.py [--sizes 2000,10000,100000] [--queries 200] [--pool 2000]
-        [--quantization off|int8|off,int8]
+        [--quantization int8|off|off,int8]
 
 For each size: generate notes (`common.write_pages`, 60-160 words), index
 them with `maintain`, then time `search` (k=10) and `Injector.assemble` (the
@@ -97,7 +97,7 @@ def run_size(
     n: int,
     queries: list[str],
     models: tuple[PooledEmbedder, PooledEmbedder],
-    quantization: str = "off",
+    quantization: str = "int8",
 ) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix=f"scale-{n}-"))
     try:
@@ -157,8 +157,9 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=2000)
     parser.add_argument(
         "--quantization",
-        default="off",
-        help="off, int8, or both (off,int8): each size run with each, in this process",
+        default="int8",
+        help="int8 (the default), off, or both (off,int8): each size run with each, "
+        "in this process",
     )
     args = parser.parse_args()
     cache = Path(tempfile.gettempdir()) / "bench-models"

@@ -248,8 +248,9 @@ KEYS: tuple[Key, ...] = (
         _S,
         "dense_quantization",
         str,
-        "off",
-        "int8: scan int8 copies of the dense vectors, rescored exactly (for 100,000+ pages)",
+        "int8",
+        "int8: scan int8 copies of the dense vectors, rescored exactly; off: float32 only "
+        "(an index keeps what it was made with until rebuilt)",
         choices=("off", "int8"),
     ),
     _weight(_S, "multilingual_weight", 0.3, "its fusion weight, beside dense + sparse"),

@@ -65,7 +65,28 @@ def index_problems(settings: Settings, search: SearchIndex, index: PageIndex) ->
     if state:
         problems += _store_problems(search, state)
     problems += _stats_problems(search, state)
+    problems += _quantization_problems(settings, search)
     return problems
+
+
+def _quantization_problems(settings: Settings, search: SearchIndex) -> list[Problem]:
+    """An embedded shard made with other vector storage than the setting asks:
+    it keeps what it was made with until a rebuild (changing the setting alone
+    never re-embeds a workspace)."""
+    made = search.store.quantization
+    wanted = settings.tuning.dense_quantization
+    if made is None or made == wanted:
+        return []
+    return [
+        Problem(
+            "index_quantization",
+            f"{settings.workspace.index_dir}: the index keeps its dense vectors "
+            f"{'as int8 copies too' if made == 'int8' else 'as float32 only'}, while "
+            f"[memory.substrate] dense_quantization = {wanted!r}",
+            "rebuild the index to apply the setting (every page embedded again)",
+            REBUILD,
+        )
+    ]
 
 
 def page_cache_problems(settings: Settings, why: str | None) -> list[Problem]:

@@ -12,6 +12,7 @@ payloads the fused results show.
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 import uuid
@@ -25,7 +26,7 @@ from substrate.errors import StoreUnavailableError
 from substrate.index.bm25 import SparseVector
 from substrate.index.embedding import Vectors
 from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
-from substrate.safety import require_room
+from substrate.safety import read_regular_file, require_room
 
 # Qdrant Edge maps its segment files: writing one on a full disk is a SIGBUS that
 # kills the process with nothing printed. Refuse before touching it instead.
@@ -38,21 +39,26 @@ def check_free_space(folder: Path, needed: int = MIN_FREE_BYTES) -> None:
 
 
 OVERSAMPLING = 2.0  # int8 candidates per result, rescored with the full vectors
+CONFIG_BYTES = 64 * 1024  # a shard's edge_config.json is a few hundred bytes
 
 
 class EdgeStore:
     """Qdrant Edge shard at `path`; one process may hold it."""
 
     def __init__(self, path: Path, quantization: str = "off") -> None:
-        """`quantization` "int8": the dense vectors are also kept as int8 in
-        memory and scanned as such, each search's candidates rescored with the
-        full vectors (fixed when the shard is made; `memory.substrate.
-        dense_quantization`)."""
+        """`quantization` "int8": a shard made from now on also keeps the dense
+        vectors as int8 in memory and scans them as such, each search's
+        candidates rescored with the full vectors (`memory.substrate.
+        dense_quantization`). A shard keeps what it was made with until a
+        rebuild makes it again (`quantization` says which; doctor reports a
+        shard that differs from the setting): changing the setting never
+        re-embeds a workspace by itself."""
         import qdrant_edge as qe
 
         self._qe = qe
         self._path = path
-        self._quantized = quantization == "int8"
+        self._wanted = quantization == "int8"
+        self._quantized = self._wanted
         self._shard: Any = None
         self.idf_in_query = False  # one workspace's shard: its IDF is the workspace's
         self._points: _PointMap | None = None  # built on first search
@@ -60,6 +66,11 @@ class EdgeStore:
         if (path / "wal").exists():
             check_free_space(path)  # loading replays the WAL into mapped files
             self._shard = self._open(lambda: qe.EdgeShard.load(str(path)))
+            self._quantized = _made_quantized(path)
+
+    @property
+    def quantization(self) -> str:
+        return "int8" if self._quantized else "off"
 
     def _open(self, opener: Any) -> Any:
         try:
@@ -103,6 +114,7 @@ class EdgeStore:
         shutil.rmtree(self._path, ignore_errors=True)
         with self._points_lock:
             self._points = _PointMap()
+        self._quantized = self._wanted  # a shard made again takes the setting
         self._create(dims)
 
     def ensure(self, dims: Dims) -> None:
@@ -320,3 +332,13 @@ class _PointMap:
             for point in self._by_slug.pop(slug, ()):
                 _, kind = self._named.pop(point)
                 self._kinds[kind] -= 1
+
+
+def _made_quantized(path: Path) -> bool:
+    """Whether the shard at `path` was made with int8 copies of its vectors (its
+    own record of its config, `edge_config.json`)."""
+    try:
+        config = json.loads(read_regular_file(path / "edge_config.json", CONFIG_BYTES))
+    except (OSError, ValueError):
+        return False  # no readable record: searched as made without
+    return isinstance(config, dict) and bool(config.get("quantization_config"))

@@ -65,11 +65,7 @@ class SearchIndex:
         tuning = self._settings.tuning
         context = tuning.multilingual_page_context if DENSE_ML in self._embedders else 0
         facts = tuning.facts_per_chunk
-        quantized = "" if tuning.dense_quantization == "off" else f";{tuning.dense_quantization}"
-        return (
-            f"{models};tokens={TOKENIZER};page_context={context};facts_per_chunk={facts}"
-            + quantized
-        )
+        return f"{models};tokens={TOKENIZER};page_context={context};facts_per_chunk={facts}"
 
     def maintain(
         self,

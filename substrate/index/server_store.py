@@ -67,6 +67,10 @@ class ServerStore:
         except Exception as exc:  # noqa: BLE001 - connection errors come in many types
             raise StoreUnavailableError(f"cannot reach Qdrant at {location}: {exc}") from None
 
+    @property
+    def quantization(self) -> str | None:
+        return None  # a server's collection keeps its own settings
+
     def _create(self, dims: Dims) -> None:
         m = self._models
         shared = self._tenant is not None

@@ -67,6 +67,12 @@ class VectorStore(Protocol):
     # shared by many workspaces, whose own IDF would pool them all).
     idf_in_query: bool
 
+    @property
+    def quantization(self) -> str | None:
+        """How the dense vectors are kept: "int8" or "off" as the store was made
+        (fixed until a rebuild), or None where the setting does not apply."""
+        ...
+
     def reset(self, dims: Dims) -> None:
         """Drop every point and (re)create the schema with these dense vectors."""
         ...

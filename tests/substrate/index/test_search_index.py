@@ -484,3 +484,44 @@ def test_the_first_five_are_the_same_whatever_k(settings: Settings, write_page: 
             assert firsts[10] == firsts[5] and firsts[20] == firsts[5] and firsts[50] == firsts[5]
     finally:
         idx.store.close()
+
+
+def _quantized(settings: Settings, mode: str) -> Settings:
+    substrate = {**settings.config.substrate, "dense_quantization": mode}
+    return Settings(settings.workspace, replace(settings.config, substrate=substrate))
+
+
+def test_a_shard_keeps_its_quantization_until_a_rebuild_and_doctor_says_so(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    """Changing `dense_quantization` never re-embeds a workspace by itself: the
+    shard keeps what it was made with, doctor reports the difference, and a
+    rebuild applies the setting; the scores are the same either way."""
+    from substrate.index.consistency import index_problems
+    from substrate.pages import load_page_index
+
+    for slug, text in PAGES.items():
+        write_page(slug, text)
+    path = settings.workspace.state_dir / "qdrant"
+    before = _quantized(settings, "off")
+    index = SearchIndex(before, HashingEmbedder(), EdgeStore(path, "off"), HashingEmbedder(48))
+    index.maintain()
+    plain = [(h.slug, round(h.score, 6)) for h in index.search("allergic to shellfish", 4)]
+    index.store.close()
+
+    after = _quantized(settings, "int8")
+    reopened = SearchIndex(after, HashingEmbedder(), EdgeStore(path, "int8"), HashingEmbedder(48))
+    assert reopened.store.quantization == "off"  # as it was made
+    assert reopened.maintain().rebuilt is False  # the setting alone re-embeds nothing
+    pages = load_page_index(after.workspace)
+    [problem] = index_problems(after, reopened, pages)
+    assert problem.kind == "index_quantization" and "float32 only" in problem.message
+    assert reopened.maintain(rebuild=True).rebuilt
+    assert reopened.store.quantization == "int8"
+    assert [p.kind for p in index_problems(after, reopened, pages)] == []
+    quantized = [(h.slug, round(h.score, 6)) for h in reopened.search("allergic to shellfish", 4)]
+    assert quantized == plain  # rescored with the full vectors: the same scores
+    reopened.store.close()
+    again = EdgeStore(path, "off")
+    assert again.quantization == "int8"  # read back from the shard's own record
+    again.close()
