@@ -210,10 +210,9 @@ function factItem(node, fact) {
 // What changed about a page or a fact, oldest first: when, what, through what.
 async function loadHistory(what, into) {
   if (!into) return;
-  const path = encodeURIComponent(what).replace(/%2F/g, "/");
   let data;
   try {
-    data = await api("/v1/memory/history/" + path);
+    data = await api("/v1/memory/history/" + slugPath(what));
   } catch (err) {
     into.replaceChildren(el("li", err.message, "meta"));
     return;

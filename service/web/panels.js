@@ -35,15 +35,20 @@ async function rememberSubmitted(evt) {
   noteActed();
 }
 
-async function loadProblems() {
-  const list = document.getElementById("problem-list");
-  let data;
+// A panel's answer from `path`, or null with the error shown in its list.
+async function listed(list, path) {
   try {
-    data = await api("/v1/memory/problems");
+    return await api(path);
   } catch (err) {
     list.replaceChildren(el("li", err.message, "meta"));
-    return;
+    return null;
   }
+}
+
+async function loadProblems() {
+  const list = document.getElementById("problem-list");
+  const data = await listed(list, "/v1/memory/problems");
+  if (data === null) return;
   list.replaceChildren();
   for (const problem of data.problems) {
     const item = el("li", null, "problem");
@@ -60,13 +65,8 @@ async function loadProblems() {
 
 async function loadHeld() {
   const list = document.getElementById("held-list");
-  let data;
-  try {
-    data = await api("/v1/memory/held");
-  } catch (err) {
-    list.replaceChildren(el("li", err.message, "meta"));
-    return;
-  }
+  const data = await listed(list, "/v1/memory/held");
+  if (data === null) return;
   list.replaceChildren();
   for (const row of data.held) {
     const item = el("li", null, "held-fact");
@@ -84,13 +84,8 @@ async function loadHeld() {
 
 async function loadTrash() {
   const list = document.getElementById("trash-list");
-  let rows;
-  try {
-    rows = await api("/v1/memory/trash");
-  } catch (err) {
-    list.replaceChildren(el("li", err.message, "meta"));
-    return;
-  }
+  const rows = await listed(list, "/v1/memory/trash");
+  if (rows === null) return;
   list.replaceChildren();
   for (const row of rows.trash) {
     const item = el("li", null, "trashed");
