@@ -280,7 +280,9 @@ def history(settings: Settings, what: str) -> dict[str, Any]:
     if said:  # a forgotten conversation's tombstones: which messages, when, no text
         return {"session": what, "events": said}
     validate_slug(what)
-    events = [_event(r) for r in rows(settings) if _about_page(r, what)]
+    logged = rows(settings)
+    names = _former_names(logged, what)
+    events = [_event(r) for r in logged if any(_about_page(r, n, names[n]) for n in names)]
     if not events and what not in load_page_index(settings.workspace).entries:
         raise NotFoundError(f"no concept page {what!r} and nothing recorded about it")
     return {"page": what, "events": events}
@@ -296,8 +298,33 @@ def _fact_events(settings: Settings, fact_id: str) -> list[dict[str, Any]]:
     ]
 
 
-def _about_page(row: dict[str, Any], slug: str) -> bool:
+def _about_page(row: dict[str, Any], slug: str, until: float | None = None) -> bool:
+    """Whether `row` is about the page named `slug` (up to `until`, the time it
+    was renamed away from that name: a later page of the same name is another)."""
+    at = row.get("at")
+    if until is not None and isinstance(at, int | float) and at > until:
+        return False
     return slug in (row.get("page"), row.get("from"), row.get("to"))
+
+
+def _former_names(logged: list[dict[str, Any]], slug: str) -> dict[str, float | None]:
+    """The names the page now at `slug` had, each with the time it was moved
+    away from it (None: its name now), following `move_page` rows backwards."""
+    names: dict[str, float | None] = {slug: None}
+    frontier = [slug]
+    while frontier:
+        name = frontier.pop()
+        until = names[name]
+        for row in logged:
+            at, old = row.get("at"), row.get("from")
+            if row.get("op") != "move_page" or row.get("to") != name or not isinstance(old, str):
+                continue
+            if not isinstance(at, int | float) or (until is not None and at > until):
+                continue
+            if old not in names:
+                names[old] = at
+                frontier.append(old)
+    return names
 
 
 def _event(row: dict[str, Any]) -> dict[str, Any]:

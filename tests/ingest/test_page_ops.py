@@ -84,6 +84,24 @@ def test_move_renames_and_rewrites_every_link(settings: Settings, write_page: Pa
     assert history(settings, "people/sam-lee")["events"][-1]["op"] == "move_page"
 
 
+def test_a_pages_history_follows_it_across_its_renames(
+    settings: Settings, write_page: PageWriter
+) -> None:
+    """After a move the page's history still holds what happened under its old
+    name; a new page later given the old name has a history of its own."""
+    write_page("people/sam", SAM)
+    pin_page(settings, "people/sam", True)
+    move_page(settings, "people/sam", "people/sam-lee")
+    move_page(settings, "people/sam-lee", "people/samuel")
+    write_page("people/sam", "---\ntitle: Another Sam\n---\nA different person.\n")
+    pin_page(settings, "people/sam", True)
+    ops = [e["op"] for e in history(settings, "people/samuel")["events"]]
+    assert ops == ["pin", "move_page", "move_page"]
+    newcomer = [e["op"] for e in history(settings, "people/sam")["events"]]
+    assert newcomer[-1] == "pin" and newcomer.count("pin") == 2  # its own pin, and the first
+    assert newcomer[:2] == ["pin", "move_page"]  # the old page's, while it had the name
+
+
 def test_relinked_text_leaves_other_slugs_alone() -> None:
     text = "[[sam]] [[samuel]] [[sam#work]]"
     assert relinked_text(text, "sam", "s") == "[[s]] [[samuel]] [[s#work]]"
