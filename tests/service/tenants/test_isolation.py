@@ -129,6 +129,9 @@ def operate(
     elif kind == "forget":
         body = {"what": "The plumber likes tea", "all": True}
         answer = client.post(f"{base}/v1/memory/forget", json=body, headers=head)
+    elif kind == "profile_line":
+        body = {"text": f"Prefers the plumber {marker(w)} on visit {n}", "file": "MEMORY.md"}
+        answer = client.post(f"{base}/v1/profile/lines", json=body, headers=head)
     elif kind == "forget_session":
         answer = client.post(f"{base}/v1/conversations/{session}/forget", json={}, headers=head)
     elif kind == "cross":  # another workspace's token on this one
@@ -143,12 +146,12 @@ def operate(
 
 OPERATIONS = (
     "write", "write", "read", "search", "search", "card", "delete", "restore", "remember",
-    "log", "session", "forget", "forget_session", "cross", "get", "get", "get",
+    "log", "session", "forget", "forget_session", "cross", "get", "get", "get", "profile_line",
 )  # fmt: skip
 READS = (
     "/v1/memory/stats", "/v1/memory/held", "/v1/memory/trash", "/v1/memory/facts/{slug}",
     "/v1/memory/history/{slug}", "/v1/sessions", "/v1/memory-graph", "/v1/profile",
-    "/v1/promotions", "/v1/curation/review", "/v1/curation/recent",
+    "/v1/promotions", "/v1/curation/review", "/v1/curation/recent", "/v1/memory/problems",
 )  # fmt: skip
 
 
@@ -164,6 +167,10 @@ async def mcp_answers(url: str, head: dict[str, str]) -> list[str]:
             ("list_pages", {}),
             ("read_page", {"slug": SLUGS[0]}),
             ("get_context", {"message": "who fixed the sink?", "conversation_id": "s1"}),
+            ("profile", {}),
+            ("problems", {}),
+            ("held_facts", {}),
+            ("list_trash", {}),
         ):
             result = await client.call_tool(tool, arguments)
             out.append(
@@ -196,4 +203,4 @@ def test_no_answer_holds_another_workspaces_data(tmp_path: Path) -> None:
                 assert not [m for v in WORKSPACES if v != w and (m := marker(v)) in text], text[
                     :500
                 ]
-    assert {"write", "search", "card", "log", "cross"} <= set(kinds)
+    assert {"write", "search", "card", "log", "cross", "profile_line"} <= set(kinds)
