@@ -63,14 +63,28 @@ def test_remember_box_held_facts_release_and_forget_keep_the_layout(
         assert moved(before, after) == []  # only the new node was placed
         assert page.evaluate(LABEL_OVERLAPS) == []
 
-        page.fill("#remember-text", "my token is ghp_" + "a1" * 18)
+        hostile = "Sam said <img src=x onerror=document.title='pwned'> at lunch"
+        page.fill("#remember-text", hostile)
         page.click("#remember-form button")
         acted(page, 2)
+        assert "Remembered" in page.text_content("#remember-answer")
+        shown = next(e for e in read_buffer(build_settings(workspace.root)) if "lunch" in e.text)
+        page.evaluate(f"selectNode('buffer:{shown.id}')")
+        page.wait_for_selector(f"#detail[data-node='buffer:{shown.id}'] #pending-actions")
+        assert "<img src=x" in page.text_content("#detail pre.body")  # shown as text
+        assert page.locator("#side img").count() == 0 and page.title() == "Memory"
+        page.locator("#pending-actions button[data-action='forget']").click()
+        acted(page, 3)
+        assert len(read_buffer(build_settings(workspace.root))) == 1
+
+        page.fill("#remember-text", "my token is ghp_" + "a1" * 18)
+        page.click("#remember-form button")
+        acted(page, 4)
         assert "Not remembered" in page.text_content("#remember-answer")
         assert "credential" in page.text_content("#remember-answer")
         assert len(read_buffer(build_settings(workspace.root))) == 1
 
-        for n, text in enumerate((PERSONA, PERSONA.replace("filters", "limits")), start=3):
+        for n, text in enumerate((PERSONA, PERSONA.replace("filters", "limits")), start=5):
             page.fill("#remember-text", text)
             page.click("#remember-form button")
             acted(page, n)
@@ -88,14 +102,14 @@ def test_remember_box_held_facts_release_and_forget_keep_the_layout(
 
         before = positions(page)
         page.locator(f"#held-list li[data-id='{held[0].id}'] button[data-action='release']").click()
-        acted(page, 5)
+        acted(page, 7)
         released = {e.id: e for e in read_buffer(build_settings(workspace.root))}
         assert released[held[0].id].held is None  # released: the next consolidation files it
         assert positions(page) == before  # nothing added or removed: nothing moved
         assert page.evaluate(f"state.cy.getElementById('{node}').data('held')") == "no"
 
         page.locator(f"#held-list li[data-id='{held[1].id}'] button[data-action='forget']").click()
-        acted(page, 6)
+        acted(page, 8)
         assert held[1].id not in {e.id for e in read_buffer(build_settings(workspace.root))}
         after = positions(page)
         assert f"buffer:{held[1].id}" not in after and moved(before, after) == []
