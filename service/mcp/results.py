@@ -81,12 +81,19 @@ class PageList(BaseModel):
     total: int = Field(description="Pages matching, before the limit.")
 
 
+# Every MCP argument is bounded when the call arrives (the server's doc): a name
+# (a slug, an id, a heading), a text (a fact, a query, a message), a page.
+NAME_CHARS = 1000
+TEXT_CHARS = 1024 * 1024
+PAGE_CHARS = 8 * 1024 * 1024
+
+
 class IngestPage(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    slug: str = Field(max_length=1000)
+    slug: str = Field(max_length=NAME_CHARS)
     content: str = Field(
-        max_length=8 * 1024 * 1024,
+        max_length=PAGE_CHARS,
         description="The whole page: optional YAML frontmatter, then markdown.",
     )
 

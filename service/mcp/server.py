@@ -29,7 +29,13 @@ from service.doctor import diagnose
 from service.mcp import results as r
 from service.memory import Target
 from substrate import MemoryServiceError, Settings, iso_utc
-from substrate.curation import add_line, apply_candidate, reject_candidate, review_json
+from substrate.curation import (
+    LineFile,
+    add_line,
+    apply_candidate,
+    reject_candidate,
+    review_json,
+)
 from substrate.errors import from_database_error, from_os_error
 from substrate.pages import PageIndex, content_hash, decode_page, load_page_index, read_page_file
 from substrate.profile import profile_json, read_profile
@@ -72,9 +78,7 @@ def _valid_text(text: str) -> str:
 # NAME_CHARS; a text (a fact, a query, a message) at TEXT_CHARS, the HTTP body
 # limit's default; a page at PAGE_CHARS, the largest page a workspace may allow.
 # The workspace's own limits (`[memory.limits]`) then apply as on every surface.
-NAME_CHARS = 1000
-TEXT_CHARS = 1024 * 1024
-PAGE_CHARS = 8 * 1024 * 1024
+NAME_CHARS, TEXT_CHARS, PAGE_CHARS = r.NAME_CHARS, r.TEXT_CHARS, r.PAGE_CHARS
 
 # Every text argument: a JSON string (never a number or a bool coerced), valid Unicode.
 Name = Annotated[StrictStr, StringConstraints(max_length=NAME_CHARS), AfterValidator(_valid_text)]
@@ -82,7 +86,6 @@ Text = Annotated[StrictStr, StringConstraints(max_length=TEXT_CHARS), AfterValid
 Body = Annotated[StrictStr, StringConstraints(max_length=PAGE_CHARS), AfterValidator(_valid_text)]
 Names = Annotated[list[Name], Field(max_length=MAX_LIST)]
 SearchKind = Literal["page", "episode", "all"]
-ProfileFile = Literal["USER.md", "MEMORY.md"]
 
 
 async def _call(work: Callable[[], T], spelled: dict[str, str] | None = None) -> T:
@@ -336,7 +339,7 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         return r.Records(items=[profile_json(f) for f in files.values()])
 
     @server.tool(annotations=ADD)
-    async def add_profile_line(text: Text, file: ProfileFile = "USER.md") -> r.Changed:
+    async def add_profile_line(text: Text, file: LineFile = "USER.md") -> r.Changed:
         """Add the user's own line to a profile file (USER.md: preferences,
         MEMORY.md: project facts): budget-checked and scanned, and refused (never
         held) when the scanner doubts it, since profile lines are trusted on every

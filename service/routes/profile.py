@@ -4,7 +4,7 @@ is forgotten through `/v1/memory/forget` with its text, like every fact."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from pydantic import Field
@@ -12,6 +12,7 @@ from pydantic import Field
 from service.routes.common import ERRORS, Strict, runtime, settings
 from service.runtime import Runtime
 from substrate import Settings
+from substrate.curation import LineFile
 from substrate.profile import profile_json, read_profile
 from substrate.promotion import PromotionStore
 
@@ -22,7 +23,7 @@ RuntimeDep = Annotated[Runtime, Depends(runtime)]
 
 class LineIn(Strict):
     text: str = Field(min_length=1, max_length=4000, description="The line, without `- `.")
-    file: Literal["USER.md", "MEMORY.md"] = Field(
+    file: LineFile = Field(
         "USER.md", description="USER.md (preferences) or MEMORY.md (project facts)."
     )
 

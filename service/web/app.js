@@ -31,6 +31,16 @@ async function api(path, body) {
   return data;
 }
 
+// A list's answer from `path`, or null with the error shown in the list.
+async function listed(list, path) {
+  try {
+    return await api(path);
+  } catch (err) {
+    list.replaceChildren(el("li", err.message, "meta"));
+    return null;
+  }
+}
+
 function el(tag, text, cls) {
   const node = document.createElement(tag);
   if (text !== undefined && text !== null) node.textContent = String(text);

@@ -210,13 +210,8 @@ function factItem(node, fact) {
 // What changed about a page or a fact, oldest first: when, what, through what.
 async function loadHistory(what, into) {
   if (!into) return;
-  let data;
-  try {
-    data = await api("/v1/memory/history/" + slugPath(what));
-  } catch (err) {
-    into.replaceChildren(el("li", err.message, "meta"));
-    return;
-  }
+  const data = await listed(into, "/v1/memory/history/" + slugPath(what));
+  if (data === null) return;
   const events = [...data.events].sort((a, b) => String(a.at).localeCompare(String(b.at)));
   into.replaceChildren();
   for (const event of events) {

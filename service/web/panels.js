@@ -35,16 +35,6 @@ async function rememberSubmitted(evt) {
   noteActed();
 }
 
-// A panel's answer from `path`, or null with the error shown in its list.
-async function listed(list, path) {
-  try {
-    return await api(path);
-  } catch (err) {
-    list.replaceChildren(el("li", err.message, "meta"));
-    return null;
-  }
-}
-
 async function loadProblems() {
   const list = document.getElementById("problem-list");
   const data = await listed(list, "/v1/memory/problems");

@@ -12,13 +12,8 @@ function isoDay(seconds) {
 
 async function loadSessions() {
   const list = document.getElementById("session-list");
-  let data;
-  try {
-    data = await api(`/v1/sessions?limit=${SESSIONS_SHOWN}`);
-  } catch (err) {
-    list.replaceChildren(el("li", err.message, "meta"));
-    return;
-  }
+  const data = await listed(list, `/v1/sessions?limit=${SESSIONS_SHOWN}`);
+  if (data === null) return;
   list.replaceChildren();
   for (const s of data.sessions) {
     const item = el("li");

@@ -20,6 +20,7 @@ from substrate.curation.extract import SCHEMA, Extraction, Fact, extract, slices
 from substrate.curation.finalize import run_finalizations
 from substrate.curation.operations import (
     WRITABLE,
+    LineFile,
     add_line,
     apply_candidate,
     edit_candidate,
@@ -46,6 +47,7 @@ __all__ = [
     "Decision",
     "Extraction",
     "Fact",
+    "LineFile",
     "add_line",
     "apply_candidate",
     "capture",

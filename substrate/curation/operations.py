@@ -8,7 +8,7 @@ applied whose line is missing."""
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, Literal, get_args
 
 from substrate.config.settings import Settings
 from substrate.curation.store import Candidate, CurationStore, Operation, sha256
@@ -24,6 +24,10 @@ from substrate.profile import (
     without_bullet,
 )
 from substrate.safety import FileSnapshot, read_text_snapshot
+
+# The files a person's own line goes to (SOUL.md is hand-kept), and that `forget` takes lines from.
+LineFile = Literal["USER.md", "MEMORY.md"]
+WRITABLE: tuple[str, ...] = get_args(LineFile)
 
 
 def lease(settings: Settings) -> AbstractContextManager[None]:
@@ -191,7 +195,7 @@ def forget_text(settings: Settings, text: str, missing_ok: bool = False) -> list
         store = CurationStore.load(settings.workspace)
         edits = Edits(settings)
         left = []
-        for name in ("USER.md", "MEMORY.md"):
+        for name in WRITABLE:
             current = edits.text(name)
             if f"- {content}" in current.splitlines():
                 edits.set(name, without_bullet(current, content))
@@ -206,9 +210,6 @@ def forget_text(settings: Settings, text: str, missing_ok: bool = False) -> list
             raise NotFoundError(f"no line '- {content}' in USER.md or MEMORY.md")
         edits.commit(store)
     return left
-
-
-WRITABLE = ("USER.md", "MEMORY.md")  # the files a person's own line goes to (SOUL.md is hand-kept)
 
 
 def add_line(settings: Settings, name: str, text: str) -> dict[str, Any]:
