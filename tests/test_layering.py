@@ -29,15 +29,22 @@ ALLOWED: dict[str, set[str]] = {
 SUBSTRATE_ROOMS: dict[str, set[str]] = {
     "safety": set(),
     "config": {"safety"},
-    "pages": {"safety", "config"},
-    "intake": {"safety", "config", "pages"},
+    "lineage": {"safety", "config"},
+    "pages": {"safety", "config", "lineage"},
+    "intake": {"safety", "config", "lineage", "pages"},
     "index": {"safety", "config", "pages", "intake"},
     "llm": {"safety", "config"},
-    "consolidation": {"safety", "config", "pages", "intake", "index", "llm"},
-    "sessions": {"safety", "config"},
+    "consolidation": {"safety", "config", "lineage", "pages", "intake", "index", "llm"},
+    "sessions": {"safety", "config", "lineage"},
     "profile": {"safety", "config"},
-    "promotion": {"safety", "config", "sessions", "profile"},
-    "curation": {"safety", "config", "pages", "intake", "sessions", "profile", "llm"},
+    "promotion": {"safety", "config", "lineage", "sessions", "profile"},
+    "curation": {"safety", "config", "lineage", "pages", "intake", "sessions", "profile", "llm"},
+    # the walk over lineage and the forget that follows it: above every room
+    # that writes a derived record
+    "forgetting": {
+        *("safety", "config", "lineage", "pages", "intake", "index", "llm"),
+        *("consolidation", "sessions", "profile", "promotion", "curation"),
+    },
 }
 SUBSTRATE_SHARED = {"errors", "lazy"}  # root modules every room may import
 SWITCH_OWNERS = {

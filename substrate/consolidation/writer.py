@@ -30,6 +30,7 @@ from substrate.consolidation.lifecycle import Decision, check_intent, decide, re
 from substrate.consolidation.outcome import EntryOutcome
 from substrate.consolidation.plan import Placement, Plan
 from substrate.consolidation.when import with_dates
+from substrate.lineage import encode_sources
 from substrate.pages import (
     FactBullet,
     PageIndex,
@@ -38,6 +39,7 @@ from substrate.pages import (
     path_for_slug,
     with_facts,
 )
+from substrate.pages.facts import SOURCES
 from substrate.safety import (
     FileSnapshot,
     PlannedWrite,
@@ -161,7 +163,10 @@ class Writer:
         target.placements.append(p)
         target.related += [s for s in p.related if s != target.slug and s not in target.related]
         text = with_dates(bullet_text(p.entry.text, target.slug), p.entry.at.date())
-        bullet = FactBullet(p.entry.id, p.entry.at.date(), text, p.entry.source, slot=reading.slot)
+        lineage = {SOURCES: encode_sources(p.entry.sources)} if p.entry.sources else {}
+        bullet = FactBullet(
+            p.entry.id, p.entry.at.date(), text, p.entry.source, lineage, slot=reading.slot
+        )
         if bullet.key in target.keys:
             return EntryOutcome(
                 p.entry.id, "merged", target.slug, p.decided_by, "already on the page"

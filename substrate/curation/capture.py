@@ -9,8 +9,8 @@ files them later. A session's capture cursor advances only past slices that
 finished. Without a model, `capture_offline` reads the person's own turns
 with the offline extractor (`statements`): a session's finalization and the
 sweep run it, so a conversation teaches even in the embedded default. Each
-captured fact is stamped with its message's time, and the transcript records
-which message each came from."""
+captured fact is stamped with its message's time and names the messages it was drawn from
+(its lineage: forgetting them forgets it)."""
 
 from __future__ import annotations
 
@@ -48,8 +48,9 @@ def capture_session(
             if fact.sensitive or fact.text in known:
                 skipped += 1
                 continue
+            sources = tuple(message_id for message_id, _ in fact.evidence)
             try:
-                remember(settings, fact.text, now=stamp, source="captured")
+                remember(settings, fact.text, now=stamp, source="captured", sources=sources)
             except InvalidInputError:
                 skipped += 1  # the scanner or a limit refused it
                 continue
@@ -108,7 +109,9 @@ def capture_offline(
                 skipped += 1
                 continue
             try:
-                entry = remember(settings, statement.text, now=stamp, source="captured")
+                entry = remember(
+                    settings, statement.text, now=stamp, source="captured", sources=(message.id,)
+                )
             except InvalidInputError:
                 skipped += 1
                 continue
@@ -129,16 +132,23 @@ def _own(message: LoggedMessage) -> LoggedMessage:
 
 
 def explain_capture(settings: Settings, log: SessionLog, session_id: str) -> list[dict[str, Any]]:
-    """Each user turn of the session with what the offline extractor captures from
-    it, what it skips and why (`memory sessions explain`). A turn the host only
-    forwarded (not direct) is never read."""
+    """Every turn of the session, each with its id (what `memory forget
+    --message` takes), and for the person's turns what the offline extractor
+    captures from it, what it skips and why (`memory sessions explain`). A turn
+    the host only forwarded (not direct) is never read, nor the assistant's,
+    a tool's or the system's."""
     judge = durability_judge(settings)
     turns = []
     for message in log.messages(session_id):
+        row: dict[str, Any] = {
+            "message": message.id,
+            "role": message.role,
+            "at": message.at,
+            "direct": message.direct,
+        }
         if message.role != "user":
-            continue
-        row: dict[str, Any] = {"message": message.id, "at": message.at, "direct": message.direct}
-        if not message.direct:
+            row |= {"captured": [], "skipped": [], "not_read": f"the {message.role}'s turn"}
+        elif not message.direct:
             row |= {"captured": [], "skipped": [{"text": message.text, "why": "not direct"}]}
         else:
             readings = read_turn(message.text, judge)

@@ -9,7 +9,9 @@ Every further line of the text (blank ones too) is written indented, so fact
 text can never imitate an entry start: the column-0 bullet is the only
 delimiter. A fact that is not the user's own `remember` ends its first line
 with its provenance, ` <!-- src:captured -->` (drawn from a conversation), which
-travels with it onto the page and the card. A fact the scanner held for review
+travels with it onto the page and the card; a captured fact also names the
+messages it was drawn from (` <!-- src:captured from:1796…,1796… -->`, its
+lineage: forgetting those messages forgets it). A fact the scanner held for review
 (a person's own words that a judgement rule or the learned detector read as
 an attack) carries ` <!-- held:RULE -->` after it: consolidation leaves it in
 the buffer until the operator releases it (` <!-- released -->`). `parse_buffer` is the one matcher
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from substrate.errors import InvalidInputError
+from substrate.lineage import decode_sources, encode_sources
 from substrate.pages.page_file import wikilinks
 from substrate.safety.patterns import DOTALL, anchored
 
@@ -40,6 +43,7 @@ _ENTRY_START = anchored(r"- \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\] ?(.*)", DOTALL)
 MARK_OPEN = " <!-- "
 SOURCE_OPEN = f"{MARK_OPEN}src:"
 SOURCE_CLOSE = " -->"
+FROM = " from:"
 HELD = "held:"
 RELEASED = "released"
 _RULE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz_.")
@@ -50,7 +54,8 @@ class BufferEntry:
     """`source`: None for the user's own words, else where the fact came from.
     `review`: `held:RULE` while the scanner holds it for review, `released` once
     the operator let it through, else None. `why`: the scanner's detail when the
-    entry was just held (not stored; a reader of the file re-asks the scanner)."""
+    entry was just held (not stored; a reader of the file re-asks the scanner).
+    `sources`: the logged messages a captured fact was drawn from (its lineage)."""
 
     id: str
     at: datetime
@@ -58,6 +63,7 @@ class BufferEntry:
     source: str | None = None
     review: str | None = None
     why: str | None = field(default=None, compare=False)
+    sources: tuple[int, ...] = field(default=(), compare=False)
 
     @property
     def hints(self) -> list[str]:
@@ -108,11 +114,17 @@ def format_timestamp(moment: datetime) -> str:
 
 
 def format_entry(
-    at: datetime, text: str, source: str | None = None, review: str | None = None
+    at: datetime,
+    text: str,
+    source: str | None = None,
+    review: str | None = None,
+    sources: tuple[int, ...] = (),
 ) -> str:
     """One entry as it is stored, ending in a newline; round-trips any text."""
     first, *rest = text.split("\n")
-    mark = f"{SOURCE_OPEN}{source}{SOURCE_CLOSE}" if source else ""
+    named = encode_sources(sources) if source else ""
+    lineage = f"{FROM}{named}" if named else ""
+    mark = f"{SOURCE_OPEN}{source}{lineage}{SOURCE_CLOSE}" if source else ""
     if review:
         mark += f"{MARK_OPEN}{review}{SOURCE_CLOSE}"
     lines = [f"- [{format_timestamp(at)}] {first}{mark}"]
@@ -139,7 +151,7 @@ def buffer_preamble(content: str) -> str:
 def format_buffer(preamble: str, entries: list[BufferEntry]) -> str:
     """A whole buffer file: its preamble, then each entry as `format_entry` writes it."""
     head = preamble.rstrip("\n")
-    body = "".join(format_entry(e.at, e.text, e.source, e.review) for e in entries)
+    body = "".join(format_entry(e.at, e.text, e.source, e.review, e.sources) for e in entries)
     if not head:
         return body
     return head + "\n\n" + body if body else head + "\n"
@@ -164,17 +176,20 @@ def _entry_start(line: str) -> tuple[datetime, str] | None:
 
 def parse_buffer(content: str) -> list[BufferEntry]:
     """Every entry in a buffer or archive file, in file order."""
-    raw: list[tuple[datetime, str | None, str | None, list[tuple[str, bool]]]] = []
+    raw: list[tuple[datetime, tuple[str | None, tuple[int, ...]], str | None, list[Line]]] = []
     for line in content.split("\n"):
         start = _entry_start(line)
         if start is not None:
             first, review = _review(start[1])
-            first, source = _source(first)
-            raw.append((start[0], source, review, [(first, True)]))
+            first, source, sources = _source(first)
+            raw.append((start[0], (source, sources), review, [(first, True)]))
         elif raw:
             indented = line.startswith(INDENT)
             raw[-1][3].append((line[len(INDENT) :] if indented else line, indented))
     return _with_ids([(at, _entry_text(lines), src, rev) for at, src, rev, lines in raw])
+
+
+Line = tuple[str, bool]  # a line of an entry's text, and whether it was indented
 
 
 def _review(first: str) -> tuple[str, str | None]:
@@ -189,15 +204,20 @@ def _review(first: str) -> tuple[str, str | None]:
     return first, None
 
 
-def _source(first: str) -> tuple[str, str | None]:
-    """(the first line's text, its provenance) from a line that may end in one."""
+def _source(first: str) -> tuple[str, str | None, tuple[int, ...]]:
+    """(the first line's text, its provenance, the messages it was drawn from)
+    from a line that may end in a provenance mark."""
     if not first.endswith(SOURCE_CLOSE):
-        return first, None
+        return first, None, ()
     at = first.rfind(SOURCE_OPEN)
-    source = first[at + len(SOURCE_OPEN) : -len(SOURCE_CLOSE)] if at >= 0 else ""
-    if not source or not source.isalpha():
-        return first, None
-    return first[:at], source
+    mark = first[at + len(SOURCE_OPEN) : -len(SOURCE_CLOSE)] if at >= 0 else ""
+    source, _, named = mark.partition(FROM)
+    if not source or not source.isalpha() or (named and not set(named) <= _ID_CHARS):
+        return first, None, ()
+    return first[:at], source, decode_sources(named)
+
+
+_ID_CHARS = frozenset("0123456789,")
 
 
 def _entry_text(lines: list[tuple[str, bool]]) -> str:
@@ -208,25 +228,32 @@ def _entry_text(lines: list[tuple[str, bool]]) -> str:
     return "\n".join(text for text, _ in lines)
 
 
-def _with_ids(items: list[tuple[datetime, str, str | None, str | None]]) -> list[BufferEntry]:
+def _with_ids(
+    items: list[tuple[datetime, str, tuple[str | None, tuple[int, ...]], str | None]],
+) -> list[BufferEntry]:
     seen: dict[str, int] = {}
     out: list[BufferEntry] = []
-    for at, text, source, review in items:
+    for at, text, (source, sources), review in items:
         base = entry_id(at, text)
         seen[base] = seen.get(base, 0) + 1
         eid = base if seen[base] == 1 else f"{base}-{seen[base]}"
-        out.append(BufferEntry(eid, at, text, source, review))
+        out.append(BufferEntry(eid, at, text, source, review, sources=sources))
     return out
 
 
 def next_entry(
-    entries: list[BufferEntry], at: datetime, text: str, source: str | None
+    entries: list[BufferEntry],
+    at: datetime,
+    text: str,
+    source: str | None,
+    sources: tuple[int, ...] = (),
 ) -> BufferEntry:
     """The entry `(at, text)` becomes when appended after `entries` (its id counts
     the identical ones before it), without parsing the file again."""
     base = entry_id(at, text)
     same = sum(1 for e in entries if e.id == base or e.id.startswith(base + "-"))
-    return BufferEntry(base if same == 0 else f"{base}-{same + 1}", at, text, source)
+    eid = base if same == 0 else f"{base}-{same + 1}"
+    return BufferEntry(eid, at, text, source, sources=decode_sources(encode_sources(sources)))
 
 
 def entry_id(at: datetime, text: str) -> str:

@@ -45,6 +45,7 @@ class Fact:
     source: str | None
     review: str | None = None  # `held:RULE` when the scanner holds it for review
     why: str | None = None  # the scanner's detail, for the answer
+    sources: tuple[int, ...] = ()  # the messages a captured fact was drawn from
     wake: threading.Event = field(default_factory=threading.Event)
     leads: bool = False
     entry: BufferEntry | None = None
@@ -125,11 +126,13 @@ def _write(settings: Settings, batch: list[Fact]) -> list[BufferEntry]:
             landed.append(earlier)
             continue
         entry = replace(
-            next_entry(entries, fact.at, fact.text, fact.source), review=fact.review, why=fact.why
+            next_entry(entries, fact.at, fact.text, fact.source, fact.sources),
+            review=fact.review,
+            why=fact.why,
         )
         entries.append(entry)
         landed.append(entry)
-        record = format_entry(fact.at, fact.text, fact.source, fact.review)
+        record = format_entry(fact.at, fact.text, fact.source, fact.review, entry.sources)
         new_buffer = _appended(new_buffer, record)
         path = archive_path(settings, fact.at)
         if path not in archives:

@@ -47,11 +47,13 @@ def remember(
     hints: list[str] | None = None,
     now: datetime | None = None,
     source: str = "user",
+    sources: tuple[int, ...] = (),
 ) -> BufferEntry:
     """Append one fact to the buffer and its day's archive; returns the stored entry.
     `now` backdates the entry (migrations), and the fact goes to that day's archive.
     `source` picks the scanner's policy and, when it is not the user's own words
-    (`captured`: drawn from a conversation), travels with the fact as its provenance."""
+    (`captured`: drawn from a conversation), travels with the fact as its provenance,
+    with `sources`, the logged messages it was drawn from (its lineage)."""
     if not is_memory_enabled(settings.config):
         raise MemoryDisabledError("memory is disabled (memory.enabled = false); nothing was saved")
     checked_text(text, "text", settings.limits.fact_bytes, "fact_bytes")
@@ -72,7 +74,8 @@ def remember(
     provenance = None if source == "user" else source
     verdict = admitted.verdict
     review, why = (f"{HELD}{verdict.held_rule}", verdict.detail) if verdict.held else (None, None)
-    return land(settings, Fact(stamped, body, provenance, review, why))
+    lineage = sources if provenance is not None else ()
+    return land(settings, Fact(stamped, body, provenance, review, why, sources=lineage))
 
 
 def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
@@ -102,7 +105,9 @@ def reconcile_archive(settings: Settings, entries: list[BufferEntry]) -> int:
         if missing:
             lead = "" if not archive or archive.endswith("\n") else "\n"
             text = archive + lead if archive else f"# Archive {day}\n\n"
-            text += "".join(format_entry(e.at, e.text, e.source, e.review) for e in missing)
+            text += "".join(
+                format_entry(e.at, e.text, e.source, e.review, e.sources) for e in missing
+            )
             write_atomic(path, text, expected=snap)
             added += len(missing)
     return added

@@ -14,6 +14,7 @@ sits in a marker, an HTML comment invisible in rendered markdown, that holds
 the rest of the fact's state as `key:value` words: `src:captured` (drawn from
 a conversation, not remembered by the user), `slot:` (what the fact is about:
 `home`, `employer`, `pref:drink`) and, for a fact no longer true, its status:
+`from:` (a captured fact's lineage: the logged messages it was drawn from),
 `status:superseded` with `by:` the fact that replaced it and `until:` the day,
 or `status:retracted` (no longer true since `until:`; `via:forget` when the
 person asked memory to forget it, `via:correct` on a fact that corrected another). A fact no longer
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Literal
 
+from substrate.lineage import decode_sources
 from substrate.safety.patterns import linear
 
 INDENT = "  "
@@ -50,6 +52,7 @@ NOTE_CLOSE = ")_"
 RETRACTED_NOTE = "no longer true"
 FORGOTTEN = "forget"  # `via:forget`: retracted because the person asked memory to forget it
 FORGOTTEN_NOTE = "forgotten"
+SOURCES = "from"  # the marker word naming the messages a captured fact was drawn from
 NOTE_QUOTE = 80  # characters of the replacing fact quoted in a note
 Status = Literal["current", "superseded", "retracted"]
 _OWN = ("e", "src", "slot", "status", "by", "until")
@@ -80,6 +83,11 @@ class FactBullet:
     @property
     def current(self) -> bool:
         return self.status == "current"
+
+    @property
+    def sources(self) -> tuple[int, ...]:
+        """The logged messages this fact was drawn from (captured facts only)."""
+        return decode_sources(self.attrs.get(SOURCES))
 
     def superseded_by(self, newer: FactBullet) -> FactBullet:
         """This fact replaced by `newer` from `newer`'s day on (never before this

@@ -71,6 +71,8 @@ class PageMeta:
     content_hash: str
     filed: tuple[str, ...] = ()  # entry ids of the facts consolidation filed here
     facts: int = 0  # bullets in the managed fact section
+    # the logged messages its captured facts were drawn from (their lineage)
+    sources: tuple[int, ...] = ()
     quarantine: str | None = None  # why the scanner quarantined an imported page
 
 
@@ -209,6 +211,7 @@ def parse_page(slug: str, data: bytes, mtime: datetime) -> Page:
         content_hash=content_hash(data),
         filed=ids_of(bullets),
         facts=len(bullets),
+        sources=tuple(sorted({m for b in bullets for m in b.sources})),
         quarantine=_quarantine(meta.get("quarantine")),
     )
 

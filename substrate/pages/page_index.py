@@ -38,7 +38,7 @@ from substrate.pages.slugs import slug_problem
 from substrate.safety.inputs import printable
 from substrate.safety.safe_files import MAX_FILE_BYTES, read_regular_file, write_atomic
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 # Changed pages a scan takes before the cache file is rewritten (fewer are kept
 # in this process only: see `_remember_newer`).
 REWRITE_AFTER = 32
@@ -288,6 +288,15 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def rewrite_page_cache(workspace: Workspace) -> None:
+    """The cache written whole from a scan of the pages as they are now (a
+    purge: no entry of an earlier scan is kept in the file)."""
+    _write_cache(
+        workspace.page_index_path,
+        rescan(workspace, read_cache(workspace.page_index_path), None, write_cache=False),
+    )
+
+
 def checked_page_index(workspace: Workspace) -> tuple[PageIndex, str | None]:
     """The page index, read as `load_page_index` would but writing nothing, and
     why its cache could not be used (None when it could, or is simply absent:
@@ -381,6 +390,7 @@ def _scanned_to_json(s: Scanned) -> dict[str, Any]:
             "content_hash": e.content_hash,
             "filed": list(e.filed),
             "facts": e.facts,
+            "sources": list(e.sources),
             "quarantine": e.quarantine,
         }
     return out
@@ -407,6 +417,7 @@ def _scanned_from_json(item: dict[str, Any]) -> Scanned:
             content_hash=e["content_hash"],
             filed=tuple(e["filed"]),
             facts=e["facts"],
+            sources=tuple(e.get("sources", ())),
             quarantine=e["quarantine"],
         )
     return Scanned(item["m"], item["s"], entry, failure)

@@ -15,7 +15,7 @@ from substrate.promotion.promote import (
     EVIDENCE_SESSIONS,
     PromotionOutcome,
     file_for,
-    forget_promotion,
+    forgotten_since,
     promote_turn,
     record_turns,
 )
@@ -34,7 +34,7 @@ __all__ = [
     "explain",
     "extract_candidates",
     "file_for",
-    "forget_promotion",
+    "forgotten_since",
     "promote_turn",
     "record_turns",
 ]

@@ -22,6 +22,7 @@ from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.errors import InvalidInputError, MemoryServiceError
+from substrate.lineage import fingerprint, read_tombstones
 from substrate.profile import (
     check_profile_text,
     commit_profile,
@@ -29,7 +30,6 @@ from substrate.profile import (
     profile_path,
     replace_step,
     with_bullet,
-    without_bullet,
 )
 from substrate.promotion.categories import category_of
 from substrate.promotion.detect import PREFERENCE, Detection, detect
@@ -109,25 +109,46 @@ def evidence_for(
 
 
 def promote_turn(
-    settings: Settings, log: SessionLog, session_id: str, text: str, now: float
+    settings: Settings,
+    log: SessionLog,
+    session_id: str,
+    text: str,
+    now: float,
+    message_id: int | None = None,
 ) -> list[PromotionOutcome]:
-    """Promote what this direct user turn (already logged) states again."""
+    """Promote what this direct user turn (already logged as `message_id`)
+    states again."""
     exists, parent = log.parent_of(session_id)
     if not exists or parent is not None:
         return []  # a child session's words are never promotion's source
-    return _promote_statements(settings, log, session_id, text, now)
+    return _promote_statements(settings, log, session_id, text, now, message_id)
 
 
 def _promote_statements(
-    settings: Settings, log: SessionLog, session_id: str, text: str, now: float
+    settings: Settings,
+    log: SessionLog,
+    session_id: str,
+    text: str,
+    now: float,
+    message_id: int | None,
 ) -> list[PromotionOutcome]:
     outcomes = []
     for candidate in extract_candidates(text).candidates:
         found = detect(candidate.text)
         if found is None:
             continue
-        outcomes.append(_promote(settings, log, session_id, candidate.text, found, now))
+        said = _Said(session_id, message_id, candidate.text)
+        outcomes.append(_promote(settings, log, said, found, now))
     return outcomes
+
+
+@dataclass(frozen=True)
+class _Said:
+    """The statement being promoted, and where it was said."""
+
+    session_id: str
+    message_id: int | None
+    statement: str
 
 
 def record_turns(
@@ -144,24 +165,25 @@ def record_turns(
     outcomes: list[PromotionOutcome] = []
     if log.parent_of(session_id)[1] is not None:
         return ids, outcomes  # a child session's words are never promotion's source
-    for message in messages:
+    for message_id, message in zip(ids, messages, strict=True):
         if message.role == "user" and message.direct:
-            outcomes += _promote_statements(settings, log, session_id, message.text, now)
+            outcomes += _promote_statements(
+                settings, log, session_id, message.text, now, message_id
+            )
     return ids, outcomes
 
 
 def _promote(
-    settings: Settings,
-    log: SessionLog,
-    session_id: str,
-    statement: str,
-    found: Detection,
-    now: float,
+    settings: Settings, log: SessionLog, said: _Said, found: Detection, now: float
 ) -> PromotionOutcome:
     ws = settings.workspace
+    session_id, statement = said.session_id, said.statement
     previous = PromotionStore.load(ws).find(found.key)
-    since = previous.forgotten_at if previous and previous.status == FORGOTTEN else None
-    evidence = sorted(evidence_for(log, found, session_id, since, EVIDENCE_SESSIONS))
+    since = forgotten_since(settings, found) if previous is None else None
+    if previous is not None and previous.status == FORGOTTEN:
+        since = previous.forgotten_at
+    found_in = evidence_for(log, found, session_id, since, EVIDENCE_SESSIONS)
+    evidence = sorted(found_in)
     base = PromotionOutcome(statement, found.content, found.kind, "needs-evidence", tuple(evidence))
     if len(evidence) < EVIDENCE_SESSIONS:
         return base
@@ -174,7 +196,10 @@ def _promote(
         name = target_file(found)
         path = profile_path(ws, name)
         text, snapshot = read_text_snapshot(path)
-        change = store.apply(found, [*evidence, session_id], now)
+        messages = {**found_in}
+        if said.message_id is not None:
+            messages[session_id] = [said.message_id]
+        change = store.apply(found, [*evidence, session_id], now, messages)
         outcome = PromotionOutcome(
             statement, found.content, found.kind, change.action, tuple(evidence), change.record.id
         )
@@ -216,30 +241,17 @@ def _refused(outcome: PromotionOutcome, exc: BaseException) -> PromotionOutcome:
     )
 
 
-def forget_promotion(settings: Settings, promotion_id: str, now: float) -> dict[str, Any]:
-    """Forget a promotion: its line leaves the profile file, its record stays
-    (status forgotten); evidence from before now never promotes it again.
-    Forgetting a forgotten record again answers it as it is, and takes its line
-    out once more if a hand edit put it back."""
+def forgotten_since(settings: Settings, found: Detection) -> float | None:
+    """When the person forgot a promotion of `found`'s content (its record
+    erased, its tombstone kept by a keyed fingerprint of its key): evidence said
+    before then never promotes it again. None when they never did."""
     ws = settings.workspace
-    with profile_lease(ws):
-        store = PromotionStore.load(ws)
-        record = store.by_id(promotion_id)
-        path = profile_path(ws, file_for(record.kind))
-        text, snapshot = read_text_snapshot(path)
-        without = without_bullet(text, record.content)
-        if record.status == FORGOTTEN:  # forgotten already: make sure the line is gone
-            if without != text:
-                commit_profile(ws, [replace_step(path, without, snapshot)])
-            return record.as_json()
-        store.forget(promotion_id, now)
-        try:
-            commit_profile(ws, [store.step(), replace_step(path, without, snapshot)])
-        except BaseException:
-            store.rollback()
-            raise
-        store.committed()
-        return record.as_json()
+    graves = read_tombstones(ws)
+    if not graves.records:  # no promotion was ever forgotten
+        return None
+    row = graves.fingerprints.get(fingerprint(ws, found.key))
+    at = row.get("at") if row is not None and row.get("kind") == "promotion" else None
+    return float(at) if isinstance(at, int | float) else None
 
 
 def category(found: Detection) -> str | None:

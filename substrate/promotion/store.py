@@ -37,6 +37,9 @@ class PromotionRecord:
     strengthened: int = 0
     superseded_by: str | None = None
     forgotten_at: float | None = None
+    # session id -> the messages in it that state this again (its lineage: a
+    # forget of one of them derives the record again from what stays)
+    evidence_messages: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -53,6 +56,13 @@ class Change:
     action: str
     record: PromotionRecord
     replaced: PromotionRecord | None = None
+
+
+def _merged(old: dict[str, list[int]], new: dict[str, list[int]]) -> dict[str, list[int]]:
+    out = {s: list(ids) for s, ids in old.items()}
+    for session, ids in new.items():
+        out[session] = sorted({*out.get(session, []), *ids})
+    return dict(sorted(out.items()))
 
 
 def promotions_path(workspace: Workspace) -> Path:
@@ -106,13 +116,20 @@ class PromotionStore:
         if self._before is None:
             self._before = copy.deepcopy(self.records)
 
-    def apply(self, found: Detection, evidence: list[str], now: float) -> Change:
+    def apply(
+        self,
+        found: Detection,
+        evidence: list[str],
+        now: float,
+        messages: dict[str, list[int]] | None = None,
+    ) -> Change:
         """Create, strengthen, reactivate, or (a preference in the category of an
-        active one) supersede it."""
+        active one) supersede it. `messages`: the evidence messages, by session."""
         self._keep()
         record = self.records.get(found.key)
         if record is not None and record.status == ACTIVE:
             record.evidence_sessions = sorted({*record.evidence_sessions, *evidence})
+            record.evidence_messages = _merged(record.evidence_messages, messages or {})
             record.strengthened += 1
             record.updated = now
             return Change("strengthen", record)
@@ -121,11 +138,13 @@ class PromotionStore:
             record = PromotionRecord(
                 record_id(found.key), found.content, found.kind, ACTIVE, sorted(evidence), now, now
             )
+            record.evidence_messages = _merged({}, messages or {})
             self.records[found.key] = record
             action = "create"
         else:
             record.status, record.superseded_by, record.updated = ACTIVE, None, now
             record.evidence_sessions = sorted({*record.evidence_sessions, *evidence})
+            record.evidence_messages = _merged(record.evidence_messages, messages or {})
             action = "reactivate"
         if replaced is not None:
             replaced.status, replaced.superseded_by, replaced.updated = SUPERSEDED, record.id, now
@@ -149,6 +168,12 @@ class PromotionStore:
         self._keep()
         record.status, record.forgotten_at, record.updated = FORGOTTEN, now, now
         return record
+
+    def erase(self, record: PromotionRecord) -> None:
+        """The record goes whole (a forget keeps no words of it: its tombstone
+        remembers it instead)."""
+        self._keep()
+        self.records.pop(record.key, None)
 
     def render(self) -> str:
         doc = {

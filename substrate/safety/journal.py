@@ -18,6 +18,15 @@ finds on disk:
   file had, so it appends what is missing and never twice.
 - `Rename(source, target)`: the file moves. Recovery renames it when it is
   still at `source` and `target` is free; found at `target`, it is done.
+- `Remove(path, expected)`: the file goes (a forgotten session's transcript).
+  Recovery removes it when it still holds what the plan saw; absent, it is
+  done; changed since, it is left (and reported).
+
+A change that must also update something the journal cannot hold (a derived
+database) commits with `then`: the journal stays after its steps until `then`
+(the update) returned, so a kill in between leaves a journal that the next
+writer rolls forward and derives from again (`recover(keep=True)`, then
+`discard`); an error in `then` undoes the steps, like any other error.
 
 An error that is not a kill (a full disk, a drifted file) undoes the steps
 already taken, so the call leaves every file as it was; only when the undo
@@ -29,7 +38,7 @@ from __future__ import annotations
 import base64
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,7 +87,17 @@ class Rename:
         return b""
 
 
-Step = Replace | Append | Rename
+@dataclass(frozen=True)
+class Remove:
+    path: Path
+    expected: FileSnapshot
+
+    @property
+    def data(self) -> bytes:
+        return b""
+
+
+Step = Replace | Append | Rename | Remove
 
 
 @dataclass(frozen=True)
@@ -90,10 +109,13 @@ class _Planned:
     size: int  # Append: the file's size before
 
 
-def commit(journal: Path, steps: Sequence[Step]) -> None:
+def commit(
+    journal: Path, steps: Sequence[Step], *, then: Callable[[], object] | None = None
+) -> None:
     """Run `steps` so that they all land or none does (see the module doc).
     Call under the lock that guards every file the steps touch, after
-    `recover` on the same journal."""
+    `recover` on the same journal. `then`: what must follow the steps before
+    the journal may go (a derived database brought up to them)."""
     planned = [_plan(step) for step in steps]
     _write_journal(journal, planned)
     done: list[_Planned] = []
@@ -101,6 +123,8 @@ def commit(journal: Path, steps: Sequence[Step]) -> None:
         for item in planned:
             _run(item)
             done.append(item)
+        if then is not None:
+            then()
     except BaseException:
         if _undo(done):
             _remove(journal)
@@ -108,9 +132,15 @@ def commit(journal: Path, steps: Sequence[Step]) -> None:
     _remove(journal)
 
 
-def recover(journal: Path) -> list[str]:
+def discard(journal: Path) -> None:
+    """A kept journal whose caller finished: it goes."""
+    _remove(journal)
+
+
+def recover(journal: Path, *, keep: bool = False) -> list[str]:
     """Finish a change a killed writer left in `journal`; one line per step that
-    could not be finished (a file someone changed since). Call under the lock."""
+    could not be finished (a file someone changed since). Call under the lock.
+    `keep`: the journal stays for the caller to `discard` once it derived again."""
     try:
         steps = list(_steps(json.loads(read_regular_file(journal, MAX_JOURNAL_BYTES)), journal))
     except FileNotFoundError:
@@ -123,7 +153,8 @@ def recover(journal: Path) -> list[str]:
         problem = _finish(item)
         if problem is not None:
             skipped.append(problem)
-    _remove(journal)
+    if not keep:
+        _remove(journal)
     return skipped
 
 
@@ -146,7 +177,7 @@ def _plan(step: Step) -> _Planned:
         if step.target.exists() or step.target.is_symlink():
             raise InvalidInputError(f"{step.target}: exists; nothing was moved")
         return _Planned(step, None, 0)
-    if isinstance(step, Replace):
+    if isinstance(step, Replace | Remove):
         before, now = read_bytes_snapshot(step.path)
         check_same(step.expected, now.sha256)
         return _Planned(step, before, 0)
@@ -163,6 +194,8 @@ def _run(item: _Planned) -> None:
         _rename(step.source, step.target)
     elif isinstance(step, Replace):
         write_atomic(step.path, step.data, step.expected)
+    elif isinstance(step, Remove):
+        _unlink(step.path)
     else:
         append_bytes(step.path, step.data)
 
@@ -175,7 +208,7 @@ def _undo(done: list[_Planned]) -> bool:
             step = item.step
             if isinstance(step, Rename):
                 _rename(step.target, step.source)
-            elif isinstance(step, Replace):
+            elif isinstance(step, Replace | Remove):
                 if item.before is None:
                     step.path.unlink(missing_ok=True)
                 else:
@@ -198,6 +231,13 @@ def _finish(item: _Planned) -> str | None:
             return None
         return f"{step.source} -> {step.target}: both or neither exist; left as they are"
     data, snap = read_bytes_snapshot(step.path)
+    if isinstance(step, Remove):
+        if data is None:
+            return None
+        if snap.sha256 != step.expected.sha256:
+            return f"{step.path}: changed since an unfinished removal planned it; left as it is"
+        _unlink(step.path)
+        return None
     if isinstance(step, Replace):
         if data == step.data:
             return None
@@ -228,6 +268,8 @@ def _encoded(item: _Planned) -> dict[str, Any]:
         out |= {"kind": "rename", "source": str(step.source)}
     elif isinstance(step, Replace):
         out |= {"kind": "replace", "expected": step.expected.sha256}
+    elif isinstance(step, Remove):
+        out |= {"kind": "remove", "expected": step.expected.sha256}
     else:
         out |= {"kind": "append", "size": item.size}
     return out
@@ -243,6 +285,8 @@ def _steps(doc: Any, journal: Path) -> Iterator[_Planned]:
         elif raw["kind"] == "replace":
             expected = FileSnapshot(path, raw["expected"], 0, 0)
             yield _Planned(Replace(path, data, expected), None, 0)
+        elif raw["kind"] == "remove":
+            yield _Planned(Remove(path, FileSnapshot(path, raw["expected"], 0, 0)), None, 0)
         else:
             yield _Planned(Append(path, data), None, int(raw["size"]))
 
@@ -253,6 +297,12 @@ def _rename(source: Path, target: Path) -> None:
     os.rename(source, target)
     fsync_dir(target.parent)
     fsync_dir(source.parent)
+
+
+def _unlink(path: Path) -> None:
+    """Durable: the folder is synced, so the removal survives a machine crash."""
+    path.unlink(missing_ok=True)
+    fsync_dir(path.parent)
 
 
 def _b64(data: bytes) -> str:

@@ -1,12 +1,13 @@
 """The conversation log: every logged turn of every session.
 
-Owns `memory/conversations/*.jsonl`, the log's authority (one append-only
-transcript per session: its messages, its endings, what finalization and
-capture made of it), and `.substrate/sessions.sqlite`, derived from them:
-sessions and messages with a full-text index, the finalization queue and
-capture cursors, rebuilt whenever it is missing or behind. Promotion reads
-its evidence here (root sessions, user turns only) and session recall reads
-earlier turns. It imports `config` and `safety` only.
+Owns `memory/conversations/*.jsonl`, the log's authority (one transcript per
+session, appended to, and rewritten only by a forget (`erasure`): its
+messages, its endings, what finalization and capture made of it), and
+`.substrate/sessions.sqlite`, derived from them: sessions and messages with a
+full-text index, the finalization queue and capture cursors, rebuilt
+whenever it is missing or behind. Promotion reads its evidence here (root
+sessions, user turns only) and session recall reads earlier turns. It
+imports `config`, `safety` and `lineage` only.
 """
 
 from substrate.sessions.log import (

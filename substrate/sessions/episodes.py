@@ -13,7 +13,8 @@ episodes beside the pages (`kind: episode`); this module only cuts them.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -24,7 +25,6 @@ WINDOW_CHARS = 1500
 TURN_CHARS = 1000
 SPEAKERS = {"user": "you", "assistant": "assistant", "tool": "tool", "system": "system"}
 SESSIONS_READ = 10_000  # the newest sessions whose turns are indexed (the log's listing cap)
-FORGOTTEN = "[forgotten]"  # what an episode shows in place of words a person forgot
 
 
 @dataclass(frozen=True)
@@ -56,16 +56,13 @@ class Episode:
         }
 
 
-def episodes_of(
-    messages: Sequence[LoggedMessage], suppressed: frozenset[str] = frozenset()
-) -> list[Episode]:
-    """One session's messages (oldest first) as episodes; the `suppressed` words
-    (casefolded) shown as `[forgotten]`."""
+def episodes_of(messages: Sequence[LoggedMessage]) -> list[Episode]:
+    """One session's messages (oldest first) as episodes."""
     out: list[Episode] = []
     window: list[tuple[LoggedMessage, str]] = []
     size = 0
     for message in messages:
-        line = _line(message, suppressed)
+        line = _line(message)
         if window and size + len(line) > WINDOW_CHARS:
             out.append(_episode(window))
             window, size = [], 0
@@ -79,29 +76,34 @@ def episodes_of(
 class LoggedEpisodes:
     """Every episode of the log's sessions, newest sessions first; a session's
     messages are read again only when its message count moved (a maintain runs
-    after every filing run: it must not read the whole log each time)."""
+    after every filing run: it must not read the whole log each time) or a
+    forget changed its words (`forget`)."""
 
     def __init__(self) -> None:
         self._cut: dict[str, tuple[int, list[Episode]]] = {}
-        self._suppressed: frozenset[str] = frozenset()
+        self._lock = threading.Lock()
 
-    def __call__(
-        self, log: SessionLog, suppressed: frozenset[str] = frozenset()
-    ) -> Iterator[Episode]:
-        """`suppressed`: words a person forgot (casefolded): shown as `[forgotten]`."""
-        if suppressed != self._suppressed:
-            self._cut.clear()  # a forget: every session is cut again without its words
-            self._suppressed = suppressed
+    def forget(self, sessions: Iterable[str]) -> None:
+        """These sessions' messages changed without their count moving (a
+        forgotten fact's words cut out of them): cut them again."""
+        with self._lock:
+            for session in sessions:
+                self._cut.pop(session, None)
+
+    def __call__(self, log: SessionLog) -> Iterator[Episode]:
         rows = log.sessions(SESSIONS_READ)
         for row in rows:
-            held = self._cut.get(row.id)
+            with self._lock:
+                held = self._cut.get(row.id)
             if held is None or held[0] != row.messages:
-                held = (row.messages, episodes_of(log.messages(row.id), suppressed))
-                self._cut[row.id] = held
+                held = (row.messages, episodes_of(log.messages(row.id)))
+                with self._lock:
+                    self._cut[row.id] = held
             yield from held[1]
         listed = {row.id for row in rows}
-        for gone in [s for s in self._cut if s not in listed]:
-            del self._cut[gone]
+        with self._lock:
+            for gone in [s for s in self._cut if s not in listed]:
+                del self._cut[gone]
 
 
 def session_of(slug: str) -> str | None:
@@ -131,28 +133,12 @@ def _episode(window: list[tuple[LoggedMessage, str]]) -> Episode:
     )
 
 
-def _line(message: LoggedMessage, suppressed: frozenset[str]) -> str:
-    words = _without(" ".join(message.text.split()), suppressed)
+def _line(message: LoggedMessage) -> str:
+    words = " ".join(message.text.split())
     if len(words) > TURN_CHARS:
         words = words[:TURN_CHARS].rsplit(" ", 1)[0] + " …"
     speaker = SPEAKERS.get(message.role, message.role)
     return f"[{_minute(message.at)}] {speaker}: {words}"
-
-
-def _without(text: str, suppressed: frozenset[str]) -> str:
-    """`text` with each suppressed phrase (any case) replaced by `[forgotten]`."""
-    if not suppressed:
-        return text
-    folded = text.casefold()
-    if len(folded) != len(text):  # casefolding moved offsets: match the folded text whole
-        return FORGOTTEN if any(s in folded for s in suppressed) else text
-    for phrase in suppressed:
-        at = folded.find(phrase)
-        while at >= 0:
-            text = text[:at] + FORGOTTEN + text[at + len(phrase) :]
-            folded = text.casefold()
-            at = folded.find(phrase, at + len(FORGOTTEN))
-    return text
 
 
 def _iso(epoch: float) -> str:

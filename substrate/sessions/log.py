@@ -24,7 +24,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +36,16 @@ from substrate.errors import (
     StoreUnavailableError,
     from_database_error,
 )
+from substrate.safety import journal
 from substrate.safety.fencing import fenced
+from substrate.sessions.erasure import (
+    Erased,
+    Erasure,
+    apply_erasure,
+    erasure_journal,
+    plan_erasure,
+    recover_erasure,
+)
 from substrate.sessions.rebuild import export_legacy, sync
 from substrate.sessions.schema import SCHEMA, VERSION
 from substrate.sessions.text import fts_query, normalize
@@ -149,10 +158,16 @@ class SessionLog:
             db.execute("PRAGMA busy_timeout=10000")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            # a deleted row's bytes are overwritten, not left in free pages: a
+            # forgotten message leaves the file (`purge` compacts the rest)
+            db.execute("PRAGMA secure_delete=ON")
             db.executescript(SCHEMA)
             db.execute("BEGIN IMMEDIATE")
+            recovered = recover_erasure(db, self.workspace)
             sync(db, self.workspace)
             db.execute("COMMIT")
+            if recovered:
+                journal.discard(erasure_journal(self.workspace))
         except BaseException:
             db.close()
             raise
@@ -224,6 +239,7 @@ class SessionLog:
             db = self._current()
             db.execute("BEGIN IMMEDIATE")
             try:
+                recovered = recover_erasure(db, self.workspace)
                 yield db
                 with fenced(self.path):  # a process that lost its writer lease commits nothing
                     db.execute("COMMIT")
@@ -231,6 +247,8 @@ class SessionLog:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
+            if recovered:  # a killed forget's transcripts, now derived: its journal goes
+                journal.discard(erasure_journal(self.workspace))
 
     def record(self, db: sqlite3.Connection, session_id: str, records: list[Record]) -> None:
         """Append `records` to the session's transcript, inside a write transaction,
@@ -428,13 +446,56 @@ class SessionLog:
         rows = self.query("SELECT session_id FROM messages WHERE id = ?", (message_id,))
         return str(rows[0][0]) if rows else None
 
-    def forget(self, session_id: str, message_ids: set[int] | None = None) -> list[int]:
-        """The person's request: these messages (the whole session when None) leave
-        the transcript and the database; the ids that went."""
-        from substrate.sessions.retention import forget
+    def erase(
+        self,
+        erasure: Erasure,
+        tombstone: Callable[[list[Erased]], journal.Step | None] = lambda erased: None,
+    ) -> list[Erased]:
+        """Take what `erasure` names out of the transcripts and the database, with
+        the tombstone `tombstone` makes of what went, as one journaled change
+        (`erasure`); what was erased (as it was), or nothing when it is gone
+        already."""
+        if self._read_only:
+            raise StoreUnavailableError("the conversation log is open read-only")
+        redacted = {m for m, _ in erasure.redactions}
+        with self._lock, self._typed():
+            db = self._current()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if recover_erasure(db, self.workspace):
+                    with fenced(self.path):
+                        db.execute("COMMIT")
+                    journal.discard(erasure_journal(self.workspace))
+                    db.execute("BEGIN IMMEDIATE")
+                plan = plan_erasure(db, self.workspace, erasure, redacted)
+                if not plan.erased:
+                    db.execute("ROLLBACK")
+                    return []
 
-        with self._write() as db:
-            return forget(db, self.workspace, session_id, message_ids)
+                def commit() -> None:
+                    with fenced(self.path):
+                        db.execute("COMMIT")
+
+                apply_erasure(db, self.workspace, plan, tombstone(plan.erased), commit)
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        return plan.erased
+
+    def compact(self) -> dict[str, Any]:
+        """The database rewritten with its live rows alone (`memory purge`): the
+        full-text index merged (a deleted message's words leave its segments),
+        then VACUUM, then the write-ahead log checkpointed and truncated. With
+        `secure_delete` on, nothing freed keeps its old bytes. Bytes before and
+        after, the write-ahead log included."""
+        before = _db_bytes(self.path)
+        with self._lock, self._typed():
+            db = self._current()
+            db.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
+            db.execute("VACUUM")
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return {"path": str(self.path), "before": before, "after": _db_bytes(self.path)}
 
     def capture_cursor(self, session_id: str) -> int:
         """The last message id capture has read in this session (0: none)."""
@@ -483,6 +544,17 @@ _COLUMNS = "id, session_id, role, text, at, direct"
 def _next_id(db: sqlite3.Connection) -> int:
     largest = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0])
     return max(int(time.time() * 1_000_000), largest + 1)
+
+
+def _db_bytes(path: Any) -> int:
+    """A database's bytes on disk with its write-ahead log and shared memory."""
+    total = 0
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            total += os.stat(f"{path}{suffix}").st_size
+        except OSError:
+            continue
+    return total
 
 
 def _limit(limit: int) -> int:

@@ -168,3 +168,32 @@ def _legacy(db: sqlite3.Connection, sid: str, parent: str | None, started: float
     ):
         records.append({"captured": cursor, "at": updated})
     return records
+
+
+def resync_transcript(db: sqlite3.Connection, workspace: Workspace, path: Path) -> None:
+    """One transcript derived again from scratch (it was rewritten: a forget),
+    its session's rows replaced by what the file now holds; a file that is gone
+    takes its session's rows with it. Call inside a write transaction."""
+    row = db.execute("SELECT session_id FROM transcripts WHERE name = ?", (path.name,)).fetchone()
+    records, end = read_records(path) if path.exists() else ([], 0)
+    session = str(row[0]) if row is not None else _session_of(db, path.name, records)
+    db.execute("DELETE FROM transcripts WHERE name = ?", (path.name,))
+    if session is None:
+        return
+    db.execute("DELETE FROM messages WHERE session_id = ?", (session,))
+    db.execute("UPDATE sessions SET messages = 0 WHERE id = ?", (session,))
+    if not records:
+        for table in ("capture_cursors", "finalizations"):
+            db.execute(f"DELETE FROM {table} WHERE session_id = ?", (session,))
+        db.execute(
+            "DELETE FROM sessions WHERE id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_id = sessions.id)",
+            (session,),
+        )
+        return
+    for record in records:
+        apply_record(db, session, record)
+    db.execute(
+        "INSERT INTO transcripts(name, session_id, offset) VALUES (?, ?, ?)",
+        (path.name, session, end),
+    )

@@ -1,7 +1,7 @@
-"""Retention and forgetting: messages older than `sessions_retention_days`, or
-the ones a person asked to forget (a message, a whole session), leave the log,
-from the transcripts (the authority) and the database alike, in one
-transaction. A session left with no message (and no child session) goes too."""
+"""Retention: messages older than `sessions_retention_days` leave the log, from
+the transcripts (the authority) and the database alike, in one transaction. A
+session left with no message (and no child session) goes too. (What a person
+asks to forget goes through `erasure`, with its tombstone.)"""
 
 from __future__ import annotations
 
@@ -28,26 +28,6 @@ def prune(db: sqlite3.Connection, workspace: Workspace, older_than: float) -> in
         (older_than,),
     )
     return sum(len(ids) for ids in by_session.values())
-
-
-def forget(
-    db: sqlite3.Connection, workspace: Workspace, session_id: str, ids: set[int] | None
-) -> list[int]:
-    """Call inside a write transaction: these messages of the session (all of them
-    when `ids` is None) leave its transcript and the database; the ids that went."""
-    held = {
-        int(r[0]) for r in db.execute("SELECT id FROM messages WHERE session_id = ?", (session_id,))
-    }
-    gone = held if ids is None else held & ids
-    if not gone:
-        return []
-    _drop(db, workspace, session_id, gone)
-    db.execute(
-        "DELETE FROM sessions WHERE id = ? AND messages = 0"
-        " AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_id = sessions.id)",
-        (session_id,),
-    )
-    return sorted(gone)
 
 
 def _drop(db: sqlite3.Connection, workspace: Workspace, session_id: str, ids: set[int]) -> None:

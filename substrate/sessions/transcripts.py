@@ -1,5 +1,6 @@
 """Owns `memory/conversations/`: the conversation log's authority, one JSON
-Lines file per session, append-only and readable with any text tool.
+Lines file per session, appended to (and rewritten only by a forget:
+`erasure`), readable with any text tool.
 
     {"session": "s1", "parent": null, "started": 1796170000.0}
     {"message": 41, "role": "user", "text": "I moved to Porto.", "at": 1796170000.0, "direct": true}
