@@ -23,7 +23,10 @@ written. Each conversation is appended in one write (all its messages or
 none), and a message already in the log (the same role, time and text in
 that session, wherever it stands) is not appended again, so a rerun, or a
 rerun after a kill, leaves every message there once; two conversations with
-one id are two sessions.
+one id are two sessions. A message the person forgot (or cut a forgotten
+fact's words out of) is recognised by its tombstone's keyed fingerprint
+(the same session, role, time and words) and not brought back, nor anything
+capture would learn from it, unless `include_forgotten` asks for it.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from substrate import InvalidInputError
+from substrate.lineage import message_fingerprint, read_tombstones
 from substrate.safety import read_regular_file, surrogate_offset
 from substrate.sessions import LoggedMessage, NewMessage, SessionLog
 
@@ -65,6 +69,7 @@ class Imported:
     messages: int = 0
     appended: int = 0
     already: int = 0
+    forgotten: int = 0
     skipped_messages: int = 0
     new_sessions: list[str] = field(default_factory=list)
     touched: list[str] = field(default_factory=list)
@@ -81,6 +86,7 @@ class Imported:
             "messages": self.messages,
             "appended": self.appended,
             "already_in_the_log": self.already,
+            "skipped_as_forgotten": self.forgotten,
             "skipped_messages": self.skipped_messages,
             "captured": saved,
         }
@@ -125,13 +131,16 @@ def import_conversations(
     path: Path,
     dry_run: bool = False,
     progress: Progress | None = None,
+    include_forgotten: bool = False,
 ) -> Imported:
     """Append the export's conversations to the log (what is already there stays
-    as it is); capture is the caller's next step, over `pending` (every session of
-    the file that capture has not read to its end, so a run a kill or a full disk
-    stopped is finished by the next)."""
+    as it is, what was forgotten stays out unless `include_forgotten`); capture
+    is the caller's next step, over `pending` (every session of the file that
+    capture has not read to its end, so a run a kill or a full disk stopped is
+    finished by the next)."""
     conversations, skipped = read_conversations(fmt, path)
     done = Imported(fmt, str(path), dry_run, skipped_messages=skipped)
+    forgotten = set() if include_forgotten else read_tombstones(log.workspace).message_prints
     for n, conversation in enumerate(conversations, start=1):
         done.sessions += 1
         done.messages += len(conversation.messages)
@@ -139,6 +148,11 @@ def import_conversations(
         logged = log.messages(conversation.session) if row is not None else []
         new = _not_logged(conversation.messages, Counter(_identity(m) for m in logged))
         done.already += len(conversation.messages) - len(new)
+        kept = [
+            m for m in new if not forgotten or _print(log, conversation.session, m) not in forgotten
+        ]
+        done.forgotten += len(new) - len(kept)
+        new = kept
         if row is None:
             done.new_sessions.append(conversation.session)
         ids = [m.id for m in logged]
@@ -151,6 +165,12 @@ def import_conversations(
         if progress is not None:
             progress(n, len(conversations))
     return done
+
+
+def _print(log: SessionLog, session: str, message: NewMessage) -> str:
+    """The keyed fingerprint a tombstone keeps of this message, were it forgotten."""
+    at = message.at or 0.0
+    return message_fingerprint(log.workspace, session, message.role, at, message.text)
 
 
 def _identity(message: NewMessage | LoggedMessage) -> tuple[str, float, str]:

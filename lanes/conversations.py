@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,6 +164,41 @@ class ConversationStore:
         with hold_lock(self._lock, purpose="conversation state"):
             self._path(conv_id).unlink(missing_ok=True)
 
+    def forget_cards(self, phrases: list[str]) -> int:
+        """Drop every frozen card that quotes one of `phrases` (words a person
+        just forgot: the voice front door must not replay them); how many went."""
+        wanted = [" ".join(p.split()).casefold() for p in phrases if p.strip()]
+        if not wanted:
+            return 0
+        return self._rewrite(lambda card: any(w in _folded(card) for w in wanted))
+
+    def drop_cards(self) -> int:
+        """Every frozen card dropped (a purge: they are derived, and may quote
+        anything a forget left behind before it finished)."""
+        return self._rewrite(lambda card: True)
+
+    def _rewrite(self, drops: Callable[[dict[str, Any]], bool]) -> int:
+        dropped = 0
+        with hold_lock(self._lock, purpose="conversation state"):
+            try:
+                names = [Path(e.path) for e in os.scandir(self._folder) if e.name.endswith(".json")]
+            except OSError:
+                return 0
+            for path in names:
+                try:
+                    doc = json.loads(read_regular_file(path, MAX_STATE_BYTES))
+                except (OSError, ValueError, InvalidInputError):
+                    continue
+                card = doc.get("frozen_card") if isinstance(doc, dict) else None
+                if not isinstance(card, dict) or not drops(card):
+                    continue
+                doc["frozen_card"] = None
+                write_atomic(path, json.dumps(doc, ensure_ascii=False), durable=False)
+                with self._parsed_lock:
+                    self._parsed.pop(path, None)
+                dropped += 1
+        return dropped
+
     def _path(self, conv_id: str) -> Path:
         digest = hashlib.blake2b(conv_id.encode(), digest_size=16).hexdigest()
         return self._folder / f"{digest}.json"
@@ -217,6 +253,17 @@ class ConversationStore:
             if rank >= limits.max_conversations or now - mtime > limits.ttl_s:
                 with contextlib.suppress(OSError):
                     os.unlink(name)
+
+
+def _folded(card: Any) -> str:
+    """Every text a frozen card holds, spacing and case folded."""
+    if isinstance(card, str):
+        return " ".join(card.split()).casefold()
+    if isinstance(card, dict):
+        return "\n".join(_folded(v) for v in card.values())
+    if isinstance(card, list):
+        return "\n".join(_folded(v) for v in card)
+    return ""
 
 
 def _stamp(st: os.stat_result) -> tuple[int, int, int]:

@@ -42,6 +42,7 @@ from service.routes import (
     jobs,
     memory,
     memory_graph,
+    messages,
     profile,
     promotions,
     sessions,
@@ -131,6 +132,7 @@ def create_app(
     for module in (
         memory,
         conversations,
+        messages,
         sessions,
         promotions,
         profile,

@@ -11,10 +11,13 @@ import httpx
 
 from substrate.errors import StoreUnavailableError, from_wire
 
+SURFACE_HEADER = "X-Memory-Surface"
+
 
 class ServiceClient:
     def __init__(self, url: str, token: str | None = None, timeout_s: float = 900.0) -> None:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers[SURFACE_HEADER] = "cli"  # what a forget's tombstone says it came through
         self.url = url.rstrip("/")
         self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout_s)
 

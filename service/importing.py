@@ -20,11 +20,18 @@ from substrate.errors import from_os_error
 from substrate.safety import WRITE_ROOM, require_room
 
 
-def import_history(memory: Memory, fmt: str, path: Path, dry_run: bool = False) -> dict[str, Any]:
-    """Log the export's conversations, then capture every session of it capture
-    has not read to its end. A full disk is refused before the first write; one
-    that fills during capture ends the run with what was done said, and the next
-    run of the same file captures the rest."""
+def import_history(
+    memory: Memory,
+    fmt: str,
+    path: Path,
+    dry_run: bool = False,
+    include_forgotten: bool = False,
+) -> dict[str, Any]:
+    """Log the export's conversations (what the person forgot stays out unless
+    `include_forgotten`), then capture every session of it capture has not read
+    to its end. A full disk is refused before the first write; one that fills
+    during capture ends the run with what was done said, and the next run of
+    the same file captures the rest."""
     from ingest.chat_import import import_conversations
     from substrate.curation import capture_any
 
@@ -32,7 +39,7 @@ def import_history(memory: Memory, fmt: str, path: Path, dry_run: bool = False) 
         require_room(memory.settings.workspace.memory_dir, WRITE_ROOM, "an import")
     log = memory.sessions
     with memory.progress("importing conversations") as bar:
-        done = import_conversations(log, fmt, path, dry_run, bar)
+        done = import_conversations(log, fmt, path, dry_run, bar, include_forgotten)
     stopped = None
     if not dry_run and done.touched:
         client, now = memory.llm, time.time()

@@ -11,16 +11,15 @@ its promotion record and its curation candidates together.
 
 from __future__ import annotations
 
-import contextlib
-import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from substrate import InvalidInputError, NotFoundError, Settings, StoreUnavailableError
+from substrate import Settings, StoreUnavailableError
 from substrate.safety import WRITE_ROOM, require_room
 
 if TYPE_CHECKING:
     from substrate import MaintainReport
+    from substrate.forgetting import Outcome as Forgetting
     from substrate.sessions import SessionLog
 
 
@@ -36,17 +35,25 @@ class _Workspace(Protocol):
         self, pages: Collection[str] | None = None
     ) -> MaintainReport | None: ...
 
+    def after_forget(self, touched: Sequence[str], sessions: bool) -> None:
+        """A forget changed these sessions' messages (`sessions`: whole sessions
+        went): what the workspace's host does next (a served one queues a purge)."""
+
 
 class Tender(Protocol):
     """What every surface can ask to change: `Tending` here, or a running service
     (`cli.target.Remote`) answering the same calls over HTTP."""
 
-    def forget(self, what: str, page: str | None = None, every: bool = False) -> dict[str, Any]: ...
+    def forget(
+        self, what: str, page: str | None = None, every: bool = False, via: str = "library"
+    ) -> dict[str, Any]: ...
 
     def correct(self, fact_id: str, text: str) -> dict[str, Any]: ...
 
+    def lineage(self, what: str) -> dict[str, Any]: ...
+
     def forget_conversation(
-        self, session_id: str | None = None, message_id: int | None = None
+        self, session_id: str | None = None, message_id: int | None = None, via: str = "library"
     ) -> dict[str, Any]: ...
 
     def history(self, what: str) -> dict[str, Any]: ...
@@ -106,71 +113,36 @@ def _reindexed(
 
 class Tending:
     def forget(
-        self: _Workspace, what: str, page: str | None = None, every: bool = False
+        self: _Workspace,
+        what: str,
+        page: str | None = None,
+        every: bool = False,
+        via: str = "library",
     ) -> dict[str, Any]:
         """A promotion id (p-…), a curation candidate id (c-…), a page fact (its id or
-        text; `page` narrows, `every` forgets several) or a profile line's text."""
-        from substrate.consolidation.tending import forget_facts
-        from substrate.curation import forget_candidate
-        from substrate.promotion import forget_promotion
+        text; `page` narrows, `every` forgets several) or a profile line's text:
+        erased, with everything derived only from it (`substrate.forgetting`)."""
+        from substrate.forgetting import forget
 
-        if page is None and what.startswith("p-"):
-            record = forget_promotion(self.settings, what, time.time())
-            return {"forgot": record["id"], "content": record["content"]}
-        if page is None and what.startswith("c-"):
-            candidate = forget_candidate(self.settings, what)
-            return {"forgot": candidate["id"], "content": candidate["text"]}
         _room(self.settings)
-        files = [] if page is not None else _forget_profile_line(self.settings, what)
-        try:
-            facts = forget_facts(self.settings, what, page, every)
-        except NotFoundError:
-            if not files:
-                where = (
-                    f"on page {page!r}"
-                    if page
-                    else "on any page, in the buffer, nor a line in the profile"
-                )
-                raise NotFoundError(
-                    f"nothing to forget: no fact matches {what!r} {where}"
-                ) from None
-            facts = []
-        content = facts[0]["text"] if len(facts) == 1 and not files else what
-        done = {"forgot": what, "content": content, "files": files, "facts": facts}
-        pages = {f["page"] for f in facts if f["page"] is not None}
-        if any(self.sessions.search([f["text"]], limit=1) for f in facts):
-            return _reindexed(self, done)  # a conversation said it: its episodes are cut again
-        return _reindexed(self, done, pages) if pages else done
+        outcome = forget(self.settings, self.sessions, what, page, every, via)
+        return _after_forget(self, outcome)
 
     def forget_conversation(
-        self: _Workspace, session_id: str | None = None, message_id: int | None = None
+        self: _Workspace,
+        session_id: str | None = None,
+        message_id: int | None = None,
+        via: str = "library",
     ) -> dict[str, Any]:
-        """A whole session, or one message: it leaves the transcript, the log's
-        search, the episodes in the index and so every card; the decision log
-        keeps a tombstone (which session, which message ids, when; no text)."""
-        from substrate.consolidation.log import record_change
+        """A whole session, or one message (its session found from the log): it
+        leaves the transcript, the log's search, the episodes and every card, and
+        so does what was learned only from it; a tombstone keeps which session,
+        which message ids, when and through what (no words)."""
+        from substrate.forgetting import forget_conversation
 
-        log = self.sessions
-        if message_id is not None:
-            found = log.session_of(message_id)
-            if found is None or (session_id is not None and found != session_id):
-                raise NotFoundError(f"no logged message {message_id}")
-            session_id = found
-        if session_id is None:
-            raise InvalidInputError("name a session or a message to forget")
         _room(self.settings)
-        gone = log.forget(session_id, None if message_id is None else {message_id})
-        if not gone:
-            raise NotFoundError(f"no logged session {session_id!r} with messages")
-        from lanes.conversations import ConversationStore
-
-        ConversationStore(self.settings.workspace.state_dir / "conversations").drop(session_id)
-        op = "forget_session" if message_id is None else "forget_message"
-        record_change(
-            self.settings, {"at": time.time(), "op": op, "session": session_id, "messages": gone}
-        )
-        done = {"forgot": op.removeprefix("forget_"), "session": session_id, "messages": gone}
-        return _reindexed(self, done)
+        outcome = forget_conversation(self.settings, self.sessions, session_id, message_id, via)
+        return _after_forget(self, outcome)
 
     def correct(self: _Workspace, fact_id: str, text: str) -> dict[str, Any]:
         """Supersede a page fact with the corrected text (scanned, dated now)."""
@@ -179,6 +151,12 @@ class Tending:
         _room(self.settings)
         done = correct_fact(self.settings, fact_id, text)
         return _reindexed(self, done, {done["page"]})
+
+    def lineage(self: _Workspace, what: str) -> dict[str, Any]:
+        """What an item was derived from, and what was derived from it."""
+        from substrate.forgetting import lineage
+
+        return lineage(self.settings, self.sessions, what)
 
     def history(self: _Workspace, what: str) -> dict[str, Any]:
         """What changed on a page, or about a fact, and through what."""
@@ -257,21 +235,17 @@ class Tending:
         return _reindexed(self, done)
 
 
-def _forget_profile_line(settings: Settings, text: str) -> list[str]:
-    """The profile files a line left: its promotion record forgotten (which takes
-    the line out), then the line itself and the curation candidates that wrote
-    it. None when no record and no line hold it."""
-    from substrate.curation import forget_text
-    from substrate.promotion import PromotionStore, file_for, forget_promotion
+def _after_forget(memory: _Workspace, outcome: Forgetting) -> dict[str, Any]:
+    """What only the service holds, brought up to a forget: the conversation
+    state of a forgotten session and every frozen card quoting forgotten words
+    dropped, the index re-derived (pages and episodes), a purge queued."""
+    from lanes.conversations import ConversationStore
 
-    content = " ".join(text.removeprefix("- ").split())
-    if not content:
-        raise InvalidInputError("name what to forget: an id or a text")
-    files: list[str] = []
-    for record in PromotionStore.load(settings.workspace).active():
-        if " ".join(record.content.split()).casefold() == content.casefold():
-            forget_promotion(settings, record.id, time.time())
-            files.append(file_for(record.kind))
-    with contextlib.suppress(NotFoundError):  # no line: the page facts may hold it
-        files += forget_text(settings, content, missing_ok=bool(files))
-    return sorted(set(files))
+    if outcome.done is None:  # already forgotten: nothing changed
+        return outcome.answer
+    store = ConversationStore(memory.settings.workspace.state_dir / "conversations")
+    for session in outcome.sessions:
+        store.drop(session)
+    store.forget_cards(outcome.words)
+    memory.after_forget(outcome.touched, bool(outcome.sessions))
+    return _reindexed(memory, outcome.answer)

@@ -2,6 +2,7 @@
 
 - `safety`: the scanner, patterns, atomic drift-aware files, journals, locks (the floor);
 - `config`: `config.toml`, the key and lane tables, tier predicates, tuning, `Settings`;
+- `lineage`: what derived records came from, the tombstones and keyed fingerprints of forgets;
 - `pages`: the page format, slugs, the PageIndex and its live refresh;
 - `intake`: the buffer format, `remember`, the daily archive;
 - `index`: embedders, chunks, BM25, the store adapters, maintenance, search, fusion;
@@ -10,7 +11,8 @@
 - `sessions`: the conversation log;
 - `profile`: the profile files and their budgets;
 - `promotion`: deterministic promotion from the log into the profile;
-- `curation`: model-proposed profile lines, reviewed and applied.
+- `curation`: model-proposed profile lines, reviewed and applied;
+- `forgetting`: forget as erasure along lineage, purge, and doctor's proof of it.
 
 Rooms import one way (`tests/test_layering.py` holds the order), and
 `substrate.errors` (the one error tree) is shared by all. The substrate imports

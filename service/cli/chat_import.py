@@ -16,16 +16,24 @@ from service.cli.target import local_memory
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(["chatgpt", "claude", "jsonl"]))
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--dry-run", is_flag=True, help="Read and count; write nothing.")
-def import_command(workspace: Path, as_json: bool, fmt: str, file: Path, dry_run: bool) -> None:
+@click.option(
+    "--include-forgotten",
+    is_flag=True,
+    help="Bring back messages you forgot (they are skipped otherwise).",
+)
+def import_command(
+    workspace: Path, as_json: bool, fmt: str, file: Path, dry_run: bool, include_forgotten: bool
+) -> None:
     """Import chat history: a ChatGPT export's conversations.json (chatgpt), a
     Claude export's conversations.json (claude), or JSON Lines of {session, role,
     text, time} (jsonl). Each conversation becomes a session of the conversation
-    log with its own dates and roles; a rerun adds only what is new. Capture then
-    reads the person's turns (the offline extractor, or the model when one is
-    configured) and leaves durable facts in the buffer for consolidation."""
+    log with its own dates and roles; a rerun adds only what is new, and never
+    what you forgot (unless --include-forgotten). Capture then reads the
+    person's turns (the offline extractor, or the model when one is configured)
+    and leaves durable facts in the buffer for consolidation."""
     from service.importing import import_history
 
-    done = import_history(local_memory(workspace), fmt, file, dry_run)
+    done = import_history(local_memory(workspace), fmt, file, dry_run, include_forgotten)
     if as_json:
         print_json(done)
         return
@@ -33,7 +41,8 @@ def import_command(workspace: Path, as_json: bool, fmt: str, file: Path, dry_run
     click.echo(
         f"{verb} {done['sessions']} conversations ({done['new_sessions']} new), "
         f"{done['appended']} messages ({done['already_in_the_log']} already in the log, "
-        f"{done['skipped_messages']} without text)"
+        f"{done['skipped_messages']} without text, "
+        f"{done['skipped_as_forgotten']} skipped as forgotten)"
     )
     if not dry_run:
         click.echo(

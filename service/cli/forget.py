@@ -9,6 +9,7 @@ import click
 
 from service.cli.base import json_option, print_json, url_option, workspace_option
 from service.cli.target import target_for
+from substrate.lineage import MESSAGE_ID_LIMIT
 
 
 @click.command("forget")
@@ -19,7 +20,14 @@ from service.cli.target import target_for
 @click.option("--page", metavar="SLUG", help="Only facts on this page.")
 @click.option("--all", "every", is_flag=True, help="Forget every fact the text matches.")
 @click.option("--session", metavar="ID", help="Forget a whole logged session.")
-@click.option("--message", "message_id", type=int, metavar="ID", help="Forget one logged message.")
+@click.option(
+    "--message",
+    "message_id",
+    type=click.IntRange(1, MESSAGE_ID_LIMIT - 1),
+    metavar="ID",
+    help="Forget one logged message (its id: `memory sessions explain`), with or without a "
+    "running service.",
+)
 def forget(
     workspace: Path,
     url: str | None,
@@ -30,36 +38,62 @@ def forget(
     session: str | None,
     message_id: int | None,
 ) -> None:
-    """Forget WHAT: a page fact (its id, or its text: the fact is retracted, kept on
-    its page as forgotten, and leaves search and the card), a fact still in the
-    buffer, a promotion id (p-...), a curation candidate id (c-...) or the text of
-    a profile line (its promotion record and curation candidates agree). Text
-    matching several facts is refused, listing them, unless --all. `--session ID`
-    or `--message ID` forgets a logged conversation or one of its messages
-    instead: out of the log, its search, the episodes and every card."""
+    """Forget WHAT, and what was derived only from it: a page fact (its id, or its
+    text: erased from its page, the buffer, the archive and the history, and
+    a fact it had replaced is current again), a fact still in the buffer, a
+    promotion id (p-...), a curation candidate id (c-...) or the text of a
+    profile line. Text matching several facts is refused, listing them, unless
+    --all. `--session ID` or `--message ID` forgets a logged conversation or one
+    of its messages instead: out of the log, its search, the episodes and every
+    card, with the facts and profile lines learned only from it. A tombstone
+    keeps no words; `memory purge` compacts what the derived stores still hold."""
     if session is not None or message_id is not None:
         if what is not None:
             raise click.UsageError("give WHAT, or --session/--message, not both")
-        gone = target_for(workspace, url, list).forget_conversation(session, message_id)
+        gone = target_for(workspace, url, list).forget_conversation(session, message_id, "cli")
         if as_json:
             print_json(gone)
             return
         ids = ", ".join(str(i) for i in gone["messages"])
+        if gone.get("already_forgotten"):
+            click.echo(f"{gone['forgot']} already forgotten on {gone['already_forgotten']}")
+            return
         click.echo(f"forgot {gone['forgot']} {gone['session']}: messages {ids}")
+        _derived(gone.get("derived", {}))
         return
     if what is None:
         raise click.UsageError("give WHAT to forget, or --session ID / --message ID")
-    done = target_for(workspace, url, list).forget(what, page, every)
+    done = target_for(workspace, url, list).forget(what, page, every, "cli")
     if as_json:
         print_json(done)
+        return
+    if done.get("already_forgotten"):
+        click.echo(f"{what} was already forgotten on {done['already_forgotten']}")
         return
     for fact in done.get("facts", []):
         where = f"on {fact['page']}" if fact["page"] else "in the buffer"
         click.echo(f"forgot fact {fact['id']} {where}: {' '.join(fact['text'].split())}")
     for name in done.get("files", []):
         click.echo(f"forgot the line from {name}: {done['content']}")
-    if "facts" not in done:
+    if not done.get("facts") and not done.get("files"):
         click.echo(f"forgot {done['forgot']}: {done['content']}")
+    _derived(done.get("derived", {}))
+
+
+def _derived(derived: dict[str, list[str] | int]) -> None:
+    """What the forget took along, or gave back, one line each."""
+    said = {
+        "facts": "facts learned only from it forgotten",
+        "restored": "facts current again",
+        "promotions": "profile promotions withdrawn",
+        "reactivated": "profile promotions active again",
+        "candidates": "curation candidates erased",
+        "messages_redacted": "messages with its words cut out",
+    }
+    for key, what in said.items():
+        found = derived.get(key)
+        if isinstance(found, list) and found:
+            click.echo(f"  {what}: {', '.join(str(x) for x in found)}")
 
 
 @click.command("correct")

@@ -76,7 +76,7 @@ def sessions_show(
         return
     for m in messages:
         direct = "" if m.direct or m.role != "user" else " (not direct)"
-        click.echo(f"[{_when(m.at)}] {m.role}{direct}: {m.text}")
+        click.echo(f"[{_when(m.at)}] #{m.id} {m.role}{direct}: {m.text}")
 
 
 @sessions.command("explain")
@@ -87,9 +87,10 @@ def sessions_show(
 def sessions_explain(
     ctx: click.Context, workspace: Path | None, as_json: bool | None, session_id: str
 ) -> None:
-    """Each user turn of SESSION_ID: what capture takes from it, what it skips
-    (quoted, forwarded, pasted, given to transform, code, reported speech, not a
-    lasting statement) and why."""
+    """Every turn of SESSION_ID with its message id (what `memory forget
+    --message` takes), and for each of your turns what capture takes from it,
+    what it skips (quoted, forwarded, pasted, given to transform, code, reported
+    speech, not a lasting statement) and why."""
     from substrate.curation import explain_capture
 
     workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
@@ -102,13 +103,15 @@ def sessions_explain(
         print_json({"session": session_id, "turns": turns})
         return
     for turn in turns:
-        click.echo(f"[{_when(turn['at'])}] message {turn['message']}")
+        click.echo(f"[{_when(turn['at'])}] message {turn['message']} ({turn['role']})")
+        if turn.get("not_read"):
+            click.echo(f"  not read: {turn['not_read']}")
         for text in turn["captured"]:
             click.echo(f"  captured: {text}")
         for skip in turn["skipped"]:
             click.echo(f"  skipped ({skip['why']}): {_short(skip['text'])}")
     if not turns:
-        click.echo("no user turns in this session")
+        click.echo("no turns in this session")
 
 
 def _short(text: str, chars: int = 100) -> str:

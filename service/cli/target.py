@@ -117,29 +117,37 @@ class Remote:
         result: dict[str, Any] = self._client.post("/v1/memory/card", body)
         return result
 
-    def forget(self, what: str, page: str | None = None, every: bool = False) -> dict[str, Any]:
+    def forget(
+        self, what: str, page: str | None = None, every: bool = False, via: str = "cli"
+    ) -> dict[str, Any]:
         return self._post("forget", {"what": what, "page": page, "all": every})
 
     def forget_conversation(
-        self, session_id: str | None = None, message_id: int | None = None
+        self, session_id: str | None = None, message_id: int | None = None, via: str = "cli"
     ) -> dict[str, Any]:
+        """A session, or one message: the service finds the message's session."""
+        done: dict[str, Any]
         if session_id is None:
             if message_id is None:
                 raise InvalidInputError("name a session or a message to forget")
-            raise InvalidInputError(
-                "a running service forgets a message by its session: give --session too"
-            )
+            done = self._client.post(f"/v1/messages/{message_id}/forget", {})
+            return done
         body = {"message_id": message_id}
-        done: dict[str, Any] = self._client.post(
-            f"/v1/conversations/{quote(session_id, safe='')}/forget", body
-        )
+        done = self._client.post(f"/v1/conversations/{quote(session_id, safe='')}/forget", body)
         return done
 
     def correct(self, fact_id: str, text: str) -> dict[str, Any]:
         return self._post("correct", {"fact_id": fact_id, "text": text})
 
+    def purge(self, trash: bool = False) -> dict[str, Any]:
+        return self._post("purge", {"trash": trash})
+
     def history(self, what: str) -> dict[str, Any]:
         found: dict[str, Any] = self._client.get(f"/v1/memory/history/{quote(what)}")
+        return found
+
+    def lineage(self, what: str) -> dict[str, Any]:
+        found: dict[str, Any] = self._client.get(f"/v1/memory/lineage/{quote(what, safe='')}")
         return found
 
     def read_page(self, slug: str) -> dict[str, Any]:

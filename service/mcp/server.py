@@ -228,21 +228,24 @@ def _tending_tools(server: MCPServer, target: Callable[[], Target]) -> None:
     @server.tool(annotations=CHANGE)
     async def forget(what: Text, page: Name | None = None, all: StrictBool = False) -> r.Changed:
         """Forget a page fact (by its id, or its text; text matching several facts is
-        refused, listing them, unless `all`), a promotion (p-…), an applied curation
-        candidate (c-…) or a profile line (by its text). A fact is retracted: kept on
-        its page as forgotten, gone from search and context."""
+        refused, listing them, unless `all`), a promotion (p-…), a curation
+        candidate (c-…) or a profile line (by its text). It is erased, with what
+        was derived only from it; a fact it had replaced is current again."""
         arguments = {"--page": "`page`", "--all": "`all: true`"}
-        return r.Changed(result=await _call(lambda: target().forget(what, page, all), arguments))
+        return r.Changed(
+            result=await _call(lambda: target().forget(what, page, all, "mcp"), arguments)
+        )
 
     @server.tool(annotations=CHANGE)
     async def forget_conversation(
         session_id: Name | None = None, message_id: StrictInt | None = None
     ) -> r.Changed:
         """Forget a whole logged conversation (`session_id`) or one message
-        (`message_id`): out of the log, its search, the episodes and every card;
-        the decision log keeps a tombstone without the words."""
+        (`message_id` alone is enough): out of the log, its search, the episodes
+        and every card, with what was learned only from it; a tombstone keeps no
+        words."""
         return r.Changed(
-            result=await _call(lambda: target().forget_conversation(session_id, message_id))
+            result=await _call(lambda: target().forget_conversation(session_id, message_id, "mcp"))
         )
 
     @server.tool(annotations=CHANGE)

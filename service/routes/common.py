@@ -53,6 +53,16 @@ async def runtime(request: Request) -> Runtime:
     return found
 
 
+CALLERS = ("cli", "web")  # surfaces that say which they are; any other caller is "http"
+
+
+async def surface(request: Request) -> str:
+    """Which surface a request came through, as a tombstone records it: the CLI
+    and the web tab say so in a header; anything else is `http`."""
+    said = request.headers.get("x-memory-surface", "")
+    return said if said in CALLERS else "http"
+
+
 async def settings(request: Request) -> Settings:
     found: Settings = request.app.state.settings
     return found

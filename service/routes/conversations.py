@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from service.routes.common import ERRORS, Strict, runtime, settings
+from service.routes.common import ERRORS, Strict, runtime, settings, surface
 from service.runtime import Runtime
 from substrate import Settings
 from substrate.sessions import NewMessage
@@ -15,6 +15,7 @@ from substrate.sessions import NewMessage
 router = APIRouter(prefix="/v1", tags=["conversations"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
 SettingsDep = Annotated[Settings, Depends(settings)]
+SurfaceDep = Annotated[str, Depends(surface)]
 
 
 class MessageIn(Strict):
@@ -63,7 +64,10 @@ class ForgetConversationIn(Strict):
 
 
 @router.post("/conversations/{conversation_id}/forget")
-def forget_post(conversation_id: str, body: ForgetConversationIn, rt: RuntimeDep) -> dict[str, Any]:
-    """Forget a whole session, or one of its messages: out of the transcript, the
-    log's search, the episodes and every card; the decision log keeps a tombstone."""
-    return rt.memory.forget_conversation(conversation_id, body.message_id)
+def forget_post(
+    conversation_id: str, body: ForgetConversationIn, rt: RuntimeDep, via: SurfaceDep
+) -> dict[str, Any]:
+    """Forget a whole session, or one of its messages, and what was learned only
+    from it: out of the transcript, the log's search, the episodes and every card;
+    a tombstone keeps which messages, when and through what (no words)."""
+    return rt.memory.forget_conversation(conversation_id, body.message_id, via)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
-from service.routes.common import ERRORS, Strict, runtime, settings
+from service.routes.common import ERRORS, Strict, runtime, settings, surface
 from service.runtime import Runtime
 from substrate import Settings
 from substrate.config import set_substrate_key
@@ -27,6 +27,7 @@ from substrate.sessions import MAX_LIMIT, finalizations as queue
 router = APIRouter(prefix="/v1/curation", tags=["curation"], responses=ERRORS)
 SettingsDep = Annotated[Settings, Depends(settings)]
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
+SurfaceDep = Annotated[str, Depends(surface)]
 
 
 @router.get("/review")
@@ -107,9 +108,9 @@ def populate_post(body: PopulateIn, rt: RuntimeDep) -> dict[str, Any]:
 
 
 @router.post("/forget")
-def forget_post(body: ForgetIn, rt: RuntimeDep) -> dict[str, Any]:
+def forget_post(body: ForgetIn, rt: RuntimeDep, via: SurfaceDep) -> dict[str, Any]:
     """`memory forget`'s answer: `{"forgot", "content"}` (+ `files` for a line's text)."""
-    return rt.memory.forget(body.what)
+    return rt.memory.forget(body.what, via=via)
 
 
 @router.get("/finalizations")

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from ingest import IngestOptions, InlineSource
 from lanes.health import RESETS, UNSAVED
-from service.routes.common import ERRORS, Strict, runtime, settings
+from service.routes.common import ERRORS, Strict, runtime, settings, surface
 from service.runtime import REEMBED, Runtime
 from substrate import Settings, collect_stats, iso_utc
 from substrate.intake import parse_at
@@ -21,6 +21,7 @@ from substrate.intake import parse_at
 router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
 SettingsDep = Annotated[Settings, Depends(settings)]
+SurfaceDep = Annotated[str, Depends(surface)]
 
 
 class RememberIn(Strict):
@@ -208,16 +209,35 @@ class PinIn(Strict):
     core: bool = True
 
 
+class PurgeIn(Strict):
+    trash: bool = Field(False, description="Empty the trash too (its pages leave for good).")
+
+
+@router.post("/purge")
+def memory_purge_post(body: PurgeIn, rt: RuntimeDep) -> dict[str, Any]:
+    """Rewrite every derived store with its live content alone, so no byte of a
+    forgotten item stays on disk: what was rewritten and the bytes freed."""
+    return rt.memory.purge(body.trash)
+
+
 @router.post("/forget")
-def memory_forget_post(body: ForgetFactIn, rt: RuntimeDep) -> dict[str, Any]:
-    """Retract page facts and take profile lines out (their records agree)."""
-    return rt.memory.forget(body.what, body.page, body.all)
+def memory_forget_post(body: ForgetFactIn, rt: RuntimeDep, via: SurfaceDep) -> dict[str, Any]:
+    """Erase page facts, buffered facts and profile lines, and what was derived
+    only from them (a tombstone keeps no words)."""
+    return rt.memory.forget(body.what, body.page, body.all, via)
 
 
 @router.post("/correct")
 def correct_post(body: CorrectIn, rt: RuntimeDep) -> dict[str, Any]:
     """Supersede a fact with its corrected text."""
     return rt.memory.correct(body.fact_id, body.text)
+
+
+@router.get("/lineage/{what:path}")
+def lineage_get(what: str, rt: RuntimeDep) -> dict[str, Any]:
+    """What a fact, message, session, promotion, candidate or page was derived
+    from, and what was derived from it."""
+    return rt.memory.lineage(what)
 
 
 @router.get("/history/{what:path}")

@@ -3,20 +3,20 @@ promoted, and forgetting a promotion."""
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from service.routes.common import ERRORS, Strict, runtime, settings
+from service.routes.common import ERRORS, Strict, runtime, settings, surface
 from service.runtime import Runtime
 from substrate import Settings
-from substrate.promotion import PromotionStore, explain, forget_promotion
+from substrate.promotion import PromotionStore, explain
 
 router = APIRouter(prefix="/v1", tags=["promotions"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
 SettingsDep = Annotated[Settings, Depends(settings)]
+SurfaceDep = Annotated[str, Depends(surface)]
 
 
 class ExplainIn(Strict):
@@ -35,8 +35,10 @@ def promotions_explain(body: ExplainIn, rt: RuntimeDep, s: SettingsDep) -> dict[
 
 
 @router.post("/promotions/{promotion_id}/forget")
-def promotions_forget(promotion_id: str, s: SettingsDep) -> dict[str, Any]:
-    return forget_promotion(s, promotion_id, time.time())
+def promotions_forget(promotion_id: str, rt: RuntimeDep, via: SurfaceDep) -> dict[str, Any]:
+    """Erase a promotion: its line leaves the profile, its record goes (a
+    tombstone keeps its old evidence from promoting it again)."""
+    return rt.memory.forget(promotion_id, via=via)
 
 
 def promotions_json(settings: Settings) -> dict[str, Any]:

@@ -14,7 +14,8 @@ const state = { token: sessionStorage.getItem(TOKEN_KEY) || "", cy: null, select
                 placeAt: {} };
 
 async function api(path, body) {
-  const headers = { "Content-Type": "application/json" };
+  // The surface a change came through: a forget's tombstone records "web".
+  const headers = { "Content-Type": "application/json", "X-Memory-Surface": "web" };
   if (state.token) headers["Authorization"] = "Bearer " + state.token;
   const response = await fetch(BASE + path, body === undefined
     ? { headers }

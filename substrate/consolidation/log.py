@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +30,7 @@ from substrate.safety import (
     journal,
     read_file_at,
     read_text_file,
+    read_text_snapshot,
     write_atomic,
 )
 
@@ -82,7 +83,11 @@ def changes_journal(settings: Settings) -> Path:
 
 
 def commit_change(
-    settings: Settings, steps: Sequence[journal.Step], rows: list[dict[str, Any]]
+    settings: Settings,
+    steps: Sequence[journal.Step],
+    rows: list[dict[str, Any]],
+    rewrite_log: Callable[[str], str] | None = None,
+    present: Collection[str] | None = None,
 ) -> None:
     """Make a change of memory/ (`steps`: a page replaced, moved into the trash…)
     and log the rows that tell it as one journaled change: a kill anywhere
@@ -90,14 +95,35 @@ def commit_change(
     history of a move that did not happen, nor a delete history lost. The
     views derived from the pages (`views.view_steps`) join the same change, so
     no view outlives a forget, a correction or a delete. Call under the
-    consolidation lock."""
+    consolidation lock. `rewrite_log`: the log's text as it must be after the
+    change (a forget takes words out of earlier rows), making the log one
+    replaced file of the change instead of an appended one. `present`: the
+    pages' slugs before the change, when the caller has just read them under
+    the lock."""
     lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     with _log_lock(settings):
         journal.recover(changes_journal(settings))
-        index = load_page_index(settings.workspace)
-        views = view_steps(settings, index, pages_after(settings, steps))
-        step = journal.Append(log_path(settings), lines.encode("utf-8"))
+        if present is None:
+            present = set(load_page_index(settings.workspace).entries)
+        views = view_steps(settings, present, pages_after(settings, steps))
+        step: journal.Step = journal.Append(log_path(settings), lines.encode("utf-8"))
+        if rewrite_log is not None:
+            step = _rewritten_log(settings, rewrite_log, rows) or step
         journal.commit(changes_journal(settings), [*steps, *views, step])
+
+
+def _rewritten_log(
+    settings: Settings, rewrite: Callable[[str], str], rows: list[dict[str, Any]]
+) -> journal.Replace | None:
+    """The log as `rewrite` leaves its text, `rows` appended: one Replace step
+    (None when the rewrite changes nothing: the rows are appended)."""
+    path = log_path(settings)
+    text, snapshot = read_text_snapshot(path)
+    after = rewrite(text)
+    if after == text:
+        return None
+    lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    return journal.Replace(path, (after + lines).encode("utf-8"), snapshot)
 
 
 def recover_changes(settings: Settings) -> list[str]:
@@ -121,16 +147,6 @@ def append_rows(settings: Settings, rows: list[dict[str, Any]]) -> None:
         if size > 2 * KEEP * 200:  # rough bytes per line
             kept = (read_text_file(path) or "").splitlines(keepends=True)[-KEEP:]
             write_atomic(path, "".join(kept))
-
-
-def forgotten_texts(settings: Settings) -> frozenset[str]:
-    """The words of every fact a person forgot (casefolded, spacing folded): what
-    an episode of the conversation that said it no longer shows."""
-    return frozenset(
-        " ".join(str(row["text"]).split()).casefold()
-        for row in rows(settings)
-        if row.get("op") == "forget" and isinstance(row.get("text"), str) and row["text"].strip()
-    )
 
 
 def decisions(settings: Settings, entry_id: str) -> list[dict[str, Any]]:

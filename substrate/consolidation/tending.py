@@ -1,25 +1,24 @@
-"""Correcting and forgetting filed facts, and what changed: `memory forget`,
-`memory correct`, `memory history`.
+"""Correcting filed facts, finding them, and what changed: `memory correct`,
+`memory history` (a forget erases, and lives in `forgetting`).
 
 A correction supersedes: the corrected text becomes a new current fact on the
 same page (its own entry id, dated now, the old fact's slot), and the old one
-moves under `### Earlier`, "replaced by" the correction. A forget retracts:
-the fact stays on its page under `### Earlier`, marked forgotten, and leaves
-everything the index and the card can show (a retracted fact that nothing
-retracted is never chunked). Both are one atomic, drift-aware write of one
-page under the consolidation lock, so a kill leaves the page before or after,
-never torn, and each fact in exactly one place; then the decision log records
-the change and `essentials.md` is brought up to the pages. A correction is
-the person's own words: scanned under the user policy, and written to its
-day's archive like every remembered fact.
+moves under `### Earlier`, "replaced by" the correction. It is one atomic,
+drift-aware write of one page under the consolidation lock, so a kill leaves
+the page before or after, never torn, and each fact in exactly one place;
+the decision log records the change and the views are brought up to the
+pages in the same journaled change. A correction is the person's own words:
+scanned under the user policy, and written to its day's archive like every
+remembered fact. History tells every change, and a forgotten fact or
+conversation by its tombstone alone (when, through what; no words).
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,16 +33,11 @@ from substrate.consolidation.log import (
     rows,
 )
 from substrate.errors import InvalidInputError, LockHeldError, NotFoundError
-from substrate.intake import (
-    BufferEntry,
-    archive_fact,
-    buffer_without,
-    entry_id,
-    holding_buffer,
-    read_buffer,
-)
+from substrate.intake import BufferEntry, archive_fact, entry_id, read_buffer
+from substrate.lineage import read_tombstones
 from substrate.pages import (
     FactBullet,
+    PageEntry,
     PageIndex,
     content_hash,
     fact_bullets,
@@ -78,29 +72,36 @@ class FactMatch:
 
 
 def find_facts(
-    settings: Settings, what: str, page: str | None = None, index: PageIndex | None = None
+    settings: Settings,
+    what: str,
+    page: str | None = None,
+    index: PageIndex | None = None,
+    legacy: bool = False,
+    pages: Mapping[str, PageEntry] | None = None,
 ) -> list[FactMatch]:
     """The facts `what` names: an entry id (any status but forgotten), else text,
     the facts whose text equals it (case and spacing aside), else the current
     facts that contain it. `page` narrows the search to one page; `index`: the
-    page index when the caller has just loaded it."""
+    page index when the caller has just loaded it (or `pages`, its entries);
+    `legacy`: a fact an older release kept on its page as forgotten is found
+    too (a forget erases it)."""
     wanted = fold(what).casefold()
     if len(wanted) < MIN_TEXT:
         raise InvalidInputError(f"name a fact by its id or at least {MIN_TEXT} characters of it")
-    index = index or load_page_index(settings.workspace)
+    entries = pages if pages is not None else (index or load_page_index(settings.workspace)).entries
     if page is not None:
         validate_slug(page)
-        if page not in index.entries:
+        if page not in entries:
             raise NotFoundError(f"no concept page {page!r}")
     by_id = is_entry_id(what.strip())
     found: list[FactMatch] = []
-    for slug, entry in sorted(index.entries.items()):
+    for slug, entry in sorted(entries.items()):
         if (page is not None and slug != page) or not entry.filed:
             continue
         if by_id and what.strip() not in entry.filed:
             continue
         text, _ = read_text_snapshot(settings.workspace.concepts_dir / entry.path)
-        found += [FactMatch(slug, b) for b in fact_bullets(text) if not forgotten(b)]
+        found += [FactMatch(slug, b) for b in fact_bullets(text) if legacy or not forgotten(b)]
     if by_id:
         return [m for m in found if m.bullet.entry_id == what.strip()]
     exact = [m for m in found if fold(m.bullet.text).casefold() == wanted]
@@ -111,49 +112,6 @@ def find_facts(
 
 def forgotten(bullet: FactBullet) -> bool:
     return bullet.status == "retracted" and bullet.attrs.get("via") == FORGOTTEN
-
-
-def forget_facts(
-    settings: Settings,
-    what: str,
-    page: str | None = None,
-    every: bool = False,
-    now: datetime | None = None,
-) -> list[dict[str, Any]]:
-    """Retract the facts `what` names, on pages and (without `page`) still in the
-    buffer, several only with `every`; what was forgotten. A buffered fact
-    leaves the buffer in the same journaled change (it would otherwise be
-    filed later, and `<info>` shows the buffer meanwhile)."""
-    index = load_page_index(settings.workspace)
-    matches = find_facts(settings, what, page, index)
-    buffered = [] if page is not None else find_buffered(settings, what)
-    named = {m.bullet.entry_id or f"{m.slug}:{m.bullet.key}" for m in matches}
-    named |= {e.id for e in buffered}
-    if not named:
-        raise NotFoundError(f"no fact on any page or in the buffer matches {what!r}")
-    if len(named) > 1 and not every:
-        raise InvalidInputError(_several(what, matches, buffered))
-    at = now or datetime.now(UTC)
-    done: list[dict[str, Any]] = []
-    steps: list[journal.Step] = []
-    with (
-        hold_lock(
-            settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="forget"
-        ),
-        holding_buffer(settings),
-    ):
-        recover_changes(settings)
-        for slug in dict.fromkeys(m.slug for m in matches):
-            ids = [m.bullet.entry_id for m in matches if m.slug == slug]
-            step, rows_ = _retract(settings, slug, [i for i in ids if i], at, index)
-            steps += [step] if step is not None else []
-            done += rows_
-        taken, left = buffer_without(settings, {e.id for e in buffered})
-        steps += [taken] if taken is not None else []
-        done += [{"id": e.id, "page": None, "text": e.text, "buffer": True} for e in left]
-        logged = [{"at": time.time(), "op": "forget", **row} for row in done]
-        commit_change(settings, steps, logged)  # the pages, their views and history, together
-    return [{k: v for k, v in row.items() if k != "sha256"} for row in done]
 
 
 def find_buffered(settings: Settings, what: str) -> list[BufferEntry]:
@@ -196,24 +154,6 @@ def _file_hash(settings: Settings, slug: str) -> str | None:
     except (OSError, InvalidInputError):
         return None
     return None if data is None else content_hash(data)
-
-
-def _retract(
-    settings: Settings, slug: str, ids: list[str], at: datetime, index: PageIndex
-) -> tuple[journal.Step | None, list[dict[str, Any]]]:
-    """The page's new text as a step, and a row for each fact it forgets."""
-    path, text, snapshot = _page(settings, slug, index)
-    gone: list[FactBullet] = []
-    for bullet in fact_bullets(text):
-        if bullet.entry_id in ids and not forgotten(bullet):
-            retracted = bullet.retracted(at.date())
-            gone.append(replace(retracted, attrs={**bullet.attrs, "via": FORGOTTEN}, by=None))
-    if not gone:
-        return None, []
-    data = with_facts(text, changed=gone).encode("utf-8")
-    sha = content_hash(data)
-    rows_ = [{"id": b.entry_id, "page": slug, "text": b.text, "sha256": sha} for b in gone]
-    return journal.Replace(path, data, snapshot), rows_
 
 
 def correct_fact(
@@ -268,15 +208,21 @@ def correct_fact(
 
 def history(settings: Settings, what: str) -> dict[str, Any]:
     """What changed, oldest first: for a fact id, every decision and change about
-    it (and the fact that replaced it); for a page, every filing onto it and
-    every change made to it."""
+    it (and the fact that replaced it), and its tombstone once forgotten; for a
+    page, every filing onto it and every change made to it; for a forgotten
+    conversation, its tombstones (which messages, when, through what)."""
     _finish_pending(settings)
+    graves = read_tombstones(settings.workspace)
     if is_entry_id(what):
         events = _fact_events(settings, what)
+        grave = graves.facts.get(what)
+        events += [_forgotten(grave)] if grave is not None else []
         if not events:
             raise NotFoundError(f"nothing recorded about fact {what!r}")
         return {"fact": what, "events": events}
     said = [_event(r) for r in rows(settings) if r.get("session") == what]
+    about = sorted(graves.about_session(what), key=lambda r: float(r.get("at") or 0))
+    said += [_forgotten(r) for r in about]
     if said:  # a forgotten conversation's tombstones: which messages, when, no text
         return {"session": what, "events": said}
     validate_slug(what)
@@ -325,6 +271,17 @@ def _former_names(logged: list[dict[str, Any]], slug: str) -> dict[str, float | 
                 names[old] = at
                 frontier.append(old)
     return names
+
+
+def _forgotten(row: dict[str, Any]) -> dict[str, Any]:
+    """A tombstone as history tells it: when, what went, through what; no words."""
+    at = row.get("at")
+    when = datetime.fromtimestamp(at, UTC).isoformat() if isinstance(at, int | float) else None
+    kind = row.get("kind")
+    op = {"fact": "forgotten", "session": "forget_session", "message": "forget_message"}
+    out = {"at": when, "op": op.get(str(kind), f"forgotten_{kind}"), "via": row.get("via")}
+    keep = ("id", "page", "session", "messages") if kind != "fact" else ("id", "page")
+    return out | {k: row[k] for k in keep if row.get(k)}
 
 
 def _event(row: dict[str, Any]) -> dict[str, Any]:

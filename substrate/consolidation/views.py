@@ -23,7 +23,7 @@ A hand edit of a view made meanwhile is kept: the steps are drift-aware.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -50,7 +50,7 @@ class Pages:
     """The pages as a change leaves them: `after` over the files on disk."""
 
     settings: Settings
-    index: PageIndex
+    present: Collection[str]  # every page's slug before the change
     after: PageTexts
 
     def text(self, slug: str) -> str | None:
@@ -60,20 +60,24 @@ class Pages:
 
     def slugs(self) -> set[str]:
         present = {s for s, t in self.after.items() if t is not None}
-        return (set(self.index.entries) - set(self.after)) | present
+        return (set(self.present) - set(self.after)) | present
 
     def current(self, slug: str) -> set[str]:
         text = self.text(slug)
         return {fold(b.text) for b in fact_bullets(text) if b.current} if text else set()
 
 
-def view_steps(settings: Settings, index: PageIndex, after: PageTexts) -> list[journal.Step]:
+def view_steps(
+    settings: Settings, present: Collection[str], after: PageTexts
+) -> list[journal.Step]:
     """The views' new contents once `after` is written, as journal steps (a view
-    already right gives none). `index`: the pages before the change."""
-    pages = Pages(settings, index, after)
+    already right gives none). `present`: the pages' slugs before the change."""
+    pages = Pages(settings, present, after)
     gone = _gone(settings, after)
     steps: list[journal.Step] = []
-    for name, derive in _derivations(pages, gone, changed=list(after)):
+    # a change answers for the pages it writes: the rows of every other page
+    # are as the last derivation (or maintain, after a hand edit) left them
+    for name, derive in _derivations(pages, gone, changed=list(after), verify=set(after)):
         path = settings.workspace.view_path(name)
         text, snapshot = read_text_snapshot(path)
         new = derive(text)
@@ -89,7 +93,7 @@ def refresh_views(
     whose current facts may belong in them; `gone`: fact texts just taken out
     of the current ones); the views rewritten. Drift-aware: a view edited
     meanwhile is left for the next refresh."""
-    pages = Pages(settings, index, {})
+    pages = Pages(settings, set(index.entries), {})
     written = []
     for name, derive in _derivations(pages, set(gone), changed=list(changed)):
         path = settings.workspace.view_path(name)
@@ -108,7 +112,7 @@ def refresh_views(
 def stale_views(settings: Settings, index: PageIndex) -> list[tuple[str, str]]:
     """(view, what is wrong) for each view that shows what the pages no longer
     hold as current (what `memory doctor` reports as `stale_view`)."""
-    pages = Pages(settings, index, {})
+    pages = Pages(settings, set(index.entries), {})
     problems = []
     for name, derive in _derivations(pages, set(), changed=[]):
         text = _view(settings, name)
@@ -124,23 +128,25 @@ def _what_differs(name: str) -> str:
 
 
 def _derivations(
-    pages: Pages, gone: set[str], changed: list[str]
+    pages: Pages, gone: set[str], changed: list[str], verify: set[str] | None = None
 ) -> list[tuple[str, Callable[[str], str]]]:
     return [
-        (RECENT, lambda text: _recent(pages, text, changed)),
+        (RECENT, lambda text: _recent(pages, text, changed, verify)),
         (ESSENTIALS, lambda text: now_section(_scrubbed(text, gone, SECTION), pages)),
         (THREADS, lambda text: _scrubbed(text, gone, None)),
     ]
 
 
-def _recent(pages: Pages, text: str, changed: list[str]) -> str:
-    """The view's rows still current on their pages, with the changed pages'
-    current facts, newest first; a view holding no row keeps its text."""
+def _recent(pages: Pages, text: str, changed: list[str], verify: set[str] | None = None) -> str:
+    """The view's rows still current on their pages (`verify`: only the rows of
+    these pages are checked; None: every row), with the changed pages' current
+    facts, newest first; a view holding no row keeps its text."""
     present = pages.slugs()
-    current = {slug: pages.current(slug) for slug in {*_slugs(text), *changed} if slug in present}
+    checked = {*_slugs(text), *changed} if verify is None else {*verify, *changed}
+    current = {slug: pages.current(slug) for slug in checked if slug in present}
     rows: dict[str, Row] = {}
     for day, fact, slug in _rows(text):
-        if fact in current.get(slug, ()):
+        if (slug not in checked and slug in present) or fact in current.get(slug, ()):
             rows[fact] = (day, fact, slug)
     for slug in changed:
         page = pages.text(slug) if slug in present else None
@@ -218,7 +224,8 @@ def _view(settings: Settings, name: str) -> str:
 
 def pages_after(settings: Settings, steps: Iterable[journal.Step]) -> dict[str, str | None]:
     """What a change's steps do to the pages: each page it writes, moves in or
-    restores with its new text, each it moves away or deletes as None."""
+    restores with its new text, each it moves away, deletes or removes (a
+    forget) as None."""
     concepts = settings.workspace.concepts_dir
     after: dict[str, str | None] = {}
     for step in steps:
@@ -233,6 +240,10 @@ def pages_after(settings: Settings, steps: Iterable[journal.Step]) -> dict[str, 
             slug = _slug_of(concepts, step.path)
             if slug is not None:
                 after[slug] = step.data.decode("utf-8", errors="replace")
+        elif isinstance(step, journal.Remove):
+            slug = _slug_of(concepts, step.path)
+            if slug is not None:
+                after[slug] = None
     return after
 
 

@@ -1,5 +1,6 @@
 """Operator controls, implemented once (the CLI and HTTP call these): apply,
-reject, undo, edit, forget, the review queue and recent operations. Every
+reject, undo, edit, the review queue and recent operations (a forget erases,
+in `forgetting`). Every
 write takes the profile lease and goes out as one journaled commit of the
 profile file and the curation store (`profile.commit_profile`), so a kill at
 any point never leaves a line no candidate owns, nor a candidate marked
@@ -12,7 +13,7 @@ from typing import Any, Literal, get_args
 
 from substrate.config.settings import Settings
 from substrate.curation.store import Candidate, CurationStore, Operation, sha256
-from substrate.errors import InvalidInputError, NotFoundError, StaleWriteError
+from substrate.errors import InvalidInputError, StaleWriteError
 from substrate.profile import (
     budget_for,
     check_profile_text,
@@ -23,7 +24,7 @@ from substrate.profile import (
     with_bullet,
     without_bullet,
 )
-from substrate.safety import FileSnapshot, read_text_snapshot
+from substrate.safety import FileSnapshot, journal, read_text_snapshot
 
 # The files a person's own line goes to (SOUL.md is hand-kept), and that `forget` takes lines from.
 LineFile = Literal["USER.md", "MEMORY.md"]
@@ -62,14 +63,18 @@ class Edits:
         self.set(name, new)
         return Operation(name, f"- {content}", sha256(new))
 
+    def steps(self) -> list[journal.Step]:
+        """A step for every file this change rewrites."""
+        ws = self._settings.workspace
+        return [
+            replace_step(profile_path(ws, name), after, snapshot)
+            for name, (before, snapshot, after) in self._files.items()
+            if after != before
+        ]
+
     def commit(self, store: CurationStore) -> None:
         """The store and every changed file, as one change."""
-        ws = self._settings.workspace
-        steps = [store.step()]
-        for name, (before, snapshot, after) in self._files.items():
-            if after != before:
-                steps.append(replace_step(profile_path(ws, name), after, snapshot))
-        commit_profile(ws, steps)
+        commit_profile(self._settings.workspace, [store.step(), *self.steps()])
         store.committed()
 
 
@@ -169,47 +174,6 @@ def recent_json(settings: Settings) -> dict[str, Any]:
             for c in recent(settings)
         ]
     }
-
-
-def forget_candidate(settings: Settings, candidate_id: str) -> dict[str, Any]:
-    """Take an applied candidate's line out of its file (wherever it now is in
-    the file, whatever else changed) and mark it forgotten."""
-    with lease(settings):
-        store = CurationStore.load(settings.workspace)
-        candidate, op = _applied(store, candidate_id)
-        edits = Edits(settings)
-        after = without_bullet(edits.text(op.file), op.line[2:])
-        edits.set(op.file, after)
-        store.written[op.file] = sha256(after)
-        candidate.status = "forgotten"
-        edits.commit(store)
-        return candidate.as_json()
-
-
-def forget_text(settings: Settings, text: str, missing_ok: bool = False) -> list[str]:
-    """Take the bullet `- TEXT` out of USER.md and MEMORY.md; the files it left.
-    Applied candidates that wrote it become forgotten either way; `missing_ok`:
-    the line already left (another record's forget took it), so none is not an error."""
-    content = " ".join(text.split())
-    with lease(settings):
-        store = CurationStore.load(settings.workspace)
-        edits = Edits(settings)
-        left = []
-        for name in WRITABLE:
-            current = edits.text(name)
-            if f"- {content}" in current.splitlines():
-                edits.set(name, without_bullet(current, content))
-                left.append(name)
-        marked = 0
-        for candidate in store.candidates:
-            op = candidate.operation
-            if candidate.status == "applied" and op is not None and op.line == f"- {content}":
-                candidate.status = "forgotten"
-                marked += 1
-        if not left and not marked and not missing_ok:
-            raise NotFoundError(f"no line '- {content}' in USER.md or MEMORY.md")
-        edits.commit(store)
-    return left
 
 
 def add_line(settings: Settings, name: str, text: str) -> dict[str, Any]:

@@ -26,7 +26,7 @@ of the section stays as its author left it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -127,12 +127,14 @@ def with_facts(
     added: Sequence[FactBullet] = (),
     changed: Sequence[FactBullet] = (),
     links: Sequence[str] = (),
+    removed: Collection[str] = (),
 ) -> str:
     """`text` with `added` after its current facts, each bullet of `changed`
     (matched by entry id) rewritten where it stands, or moved under `### Earlier`
-    when it is no longer current, and `links` joined to its `Related:` line (the
-    section is made at the end of the page when it has none); every other line
-    stays as it was."""
+    when it is no longer current, the bullets of `removed` (entry ids) taken out
+    whole (a forget: the page keeps no trace of them), and `links` joined to its
+    `Related:` line (the section is made at the end of the page when it has
+    none); every other line stays as it was."""
     start, end = text.find(START), text.find(END)
     if start < 0 or end < start:
         section = _edit([START, HEADING, END], added, changed, links)
@@ -141,7 +143,22 @@ def with_facts(
         lead = text.rstrip("\n")
         return f"{lead}\n\n{section}\n" if lead else f"{section}\n"
     lines = text[start : end + len(END)].split("\n")
+    if removed:
+        lines = _without(lines, set(removed))
     return text[:start] + _edit(lines, added, changed, links) + text[end + len(END) :]
+
+
+def _without(lines: list[str], removed: set[str]) -> list[str]:
+    """The section's lines without the bullets of these entry ids (and without
+    an `### Earlier` heading left with nothing under it)."""
+    out = list(lines)
+    for s, e, b in reversed(_spans(lines)):
+        if b.entry_id in removed:
+            del out[s:e]
+    earlier = next((i for i, line in enumerate(out) if line.strip() == EARLIER), None)
+    if earlier is not None and not any(b for _, _, b in _spans(out[earlier:])):
+        del out[earlier]
+    return out
 
 
 def _edit(

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from substrate.config.workspace import Workspace
 from substrate.pages.page_index import (
+    PageEntry,
     PageIndex,
     Scanned,
     assemble,
@@ -23,6 +24,10 @@ from substrate.pages.page_index import (
 )
 
 RESCAN_SPACING = 50
+# A folder changed this recently when it was scanned may change again within the
+# filesystem's timestamp granularity (a few ms) without its mtime moving: it is
+# listed again at the next refresh whatever its mtime says.
+SETTLE_NS = 50_000_000
 
 
 class LivePageIndex:
@@ -64,6 +69,10 @@ class LivePageIndex:
         self._index: PageIndex | None = None
         self._next_full = 0.0
         self._checked = -math.inf
+        self._scanned_at_ns = 0  # the wall clock when the folders' mtimes were read
+        self._stale = False  # `_scanned` moved since `_index` was assembled
+        self._children: dict[str, set[str]] = {}  # folder -> the page paths scanned in it
+        self._entries: dict[str, PageEntry] | None = None  # slug -> entry, while unchanged
 
     def current(self) -> PageIndex:
         index = self._index
@@ -92,13 +101,26 @@ class LivePageIndex:
         assert self._index is not None
         return self._index
 
-    def _refresh_locked(self, full: bool = False) -> None:
+    def entries(self) -> dict[str, PageEntry]:
+        """Every page's entry as on disk now (slug -> entry), without assembling
+        an index: a writer that only looks pages up pays for the folders that
+        changed, not for ordering every page and its links again."""
+        with self._refreshing:
+            self._refresh_locked(assemble_now=False)
+            if self._entries is None:
+                self._entries = {s.entry.slug: s.entry for s in self._scanned.values() if s.entry}
+            return self._entries
+
+    def _refresh_locked(self, full: bool = False, assemble_now: bool = True) -> None:
         now = self._checked = self._clock()
         changed = None if full or self._index is None else self._changed_folders(now)
         if changed is None:
             self._rescan_all(now)
         elif changed and self._rescan_folders(changed):
+            self._stale = True
+        if self._stale and assemble_now:
             self._index = assemble(self._scanned)
+            self._stale = False
 
     def _changed_folders(self, now: float) -> list[str] | None:
         """Folders whose mtime moved, or None when a full rescan is due."""
@@ -106,31 +128,38 @@ class LivePageIndex:
             return None
         base = str(self._workspace.concepts_dir)
         changed = []
+        settled = self._scanned_at_ns - SETTLE_NS
+        self._scanned_at_ns = time.time_ns()
         for rel, mtime_ns in self._folders.items():
             try:
-                if os.stat(os.path.join(base, rel) if rel else base).st_mtime_ns != mtime_ns:
-                    changed.append(rel)
+                now_ns = os.stat(os.path.join(base, rel) if rel else base).st_mtime_ns
             except OSError:
                 return None  # a folder went away: let the full walk sort it out
+            if now_ns != mtime_ns or mtime_ns >= settled:
+                changed.append(rel)
         return changed
 
     def _rescan_all(self, started: float) -> None:
+        self._scanned_at_ns = time.time_ns()
         cached = self._scanned or read_cache(self._workspace.page_index_path)
         folders: dict[str, int] = {}
         inodes: dict[str, int] = {}
         scanned = rescan(self._workspace, cached, folders, inodes)
         spent = self._clock() - started
         self._next_full = started + max(self._max_age_s, RESCAN_SPACING * spent)
-        if self._index is None or scanned != self._scanned:
+        if self._index is None or scanned != self._scanned or self._stale:
             self._index = assemble(scanned)
+            self._stale = False
+            self._entries = None
         self._scanned, self._folders, self._inodes = scanned, folders, inodes
+        self._children = {}
+        for rel in scanned:
+            self._children.setdefault(rel.rpartition("/")[0], set()).add(rel)
 
     def _rescan_folders(self, changed: list[str]) -> bool:
         """Re-list `changed` folders in place; returns whether any page changed."""
         base = str(self._workspace.concepts_dir)
-        children: dict[str, list[str]] = {}
-        for rel in self._scanned:
-            children.setdefault(rel.rpartition("/")[0], []).append(rel)
+        children = self._children
         jobs: list[tuple[str, str, int, int]] = []
         gone: set[str] = set()
         for folder in changed:
@@ -153,8 +182,12 @@ class LivePageIndex:
         for rel in gone:
             self._scanned.pop(rel, None)
             self._inodes.pop(rel, None)
+            self._children.get(rel.rpartition("/")[0], set()).discard(rel)
         for job, result in zip(jobs, scan_all(jobs), strict=True):
             self._scanned[job[1]] = result
+            self._children.setdefault(job[1].rpartition("/")[0], set()).add(job[1])
+        if jobs or gone:
+            self._entries = None
         return bool(jobs or gone)
 
     def _new_folder(self, rel_folder: str) -> list[tuple[str, str, int, int]]:
@@ -165,3 +198,20 @@ class LivePageIndex:
             self._inodes[rel] = st.st_ino
             jobs.append((base, rel, st.st_mtime_ns, st.st_size))
         return jobs
+
+
+_SHARED: dict[str, LivePageIndex] = {}
+_SHARED_GUARD = threading.Lock()
+
+
+def fresh_pages(workspace: Workspace) -> dict[str, PageEntry]:
+    """The workspace's pages as they are on disk now (slug -> entry), from a
+    process-wide live index: only folders that changed are read again (a writer
+    that must find every page holding a fact, under its lock, without stat'ing
+    every page)."""
+    key = str(workspace.concepts_dir)
+    with _SHARED_GUARD:
+        live = _SHARED.get(key)
+        if live is None:
+            live = _SHARED[key] = LivePageIndex(workspace)
+    return live.entries()

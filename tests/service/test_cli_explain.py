@@ -28,11 +28,14 @@ def test_explain_lists_each_user_turn_with_its_captures_and_skips(workspace: Wor
     answer = CliRunner().invoke(cli, [*args, "--json"])
     assert answer.exit_code == 0, answer.output
     turns = json.loads(answer.stdout)["turns"]
-    assert [t["captured"] for t in turns] == [
-        ["I live in Leeds with my wife and our two cats."],
-        [],
+    assert [(t["role"], t["captured"]) for t in turns] == [
+        ("user", ["I live in Leeds with my wife and our two cats."]),
+        ("assistant", []),  # every turn is listed with its id, the assistant's not read
+        ("user", []),
     ]
-    assert turns[1]["skipped"] == [{"text": "Fwd: I moved to Berlin in June.", "why": "forwarded"}]
+    assert turns[1]["not_read"] == "the assistant's turn"
+    assert all(isinstance(t["message"], int) for t in turns)
+    assert turns[2]["skipped"] == [{"text": "Fwd: I moved to Berlin in June.", "why": "forwarded"}]
     plain = CliRunner().invoke(cli, args)
     assert "skipped (forwarded): Fwd: I moved to Berlin in June." in plain.stdout
     missing = CliRunner().invoke(

@@ -39,8 +39,8 @@ def test_sessions_promotions_explain_and_forget(workspace: Workspace) -> None:
     assert "'prefer typescript'" in explained.stdout and "promotes" in explained.stdout
     gone = runner.invoke(cli, ["forget", *ws, records[0]["id"]])
     assert gone.exit_code == 0 and "forgot" in gone.stdout
-    again = runner.invoke(cli, ["forget", *ws, records[0]["id"]])  # idempotent
-    assert again.exit_code == 0 and "forgot" in again.stdout
+    again = runner.invoke(cli, ["forget", *ws, records[0]["id"]])  # a repeat says so
+    assert again.exit_code == 0 and "already forgotten on" in again.stdout
     missing = runner.invoke(cli, ["forget", *ws, "p-nope"])
     assert missing.exit_code != 0 and "no promotion 'p-nope'" in missing.output
 

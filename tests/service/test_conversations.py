@@ -101,8 +101,8 @@ def test_explain_and_forget(api: httpx.Client) -> None:
     assert set(row["evidence_sessions"]) == {"s1", "s2", "s3"} and row["promotes"]
     promotion_id = row["record"]["id"]
     forgotten = api.post(f"/v1/promotions/{promotion_id}/forget").json()
-    assert forgotten["status"] == "forgotten"
+    assert (forgotten["forgot"], forgotten["content"]) == (promotion_id, "Prefer TypeScript.")
     card = api.post("/v1/memory/card", json={"message": "which language?"}).json()
     assert "Prefer TypeScript" not in card["profile"]
-    again = api.post(f"/v1/promotions/{promotion_id}/forget")  # idempotent
-    assert again.status_code == 200 and again.json()["status"] == "forgotten"
+    again = api.post(f"/v1/promotions/{promotion_id}/forget")  # a repeat says so
+    assert again.status_code == 200 and again.json()["already_forgotten"]

@@ -181,7 +181,9 @@ async def tend(client: Client, settings: Settings, fact_id: str) -> None:
     assert history["events"][-1]["op"] == "correct"
     gone = structured(await client.call_tool("forget", {"what": new_id}))["result"]
     assert [f["id"] for f in gone["facts"]] == [new_id]
-    assert "forgotten)_" in (concepts / f"{fixed['page']}.md").read_text()
+    assert "karate" not in (concepts / f"{fixed['page']}.md").read_text()  # erased
+    again = structured(await client.call_tool("forget", {"what": new_id}))["result"]
+    assert again["already_forgotten"]
     hits = structured(await client.call_tool("search", {"query": "karate", "k": 5}))["hits"]
     assert not any("karate" in h["excerpt"] for h in hits)
 

@@ -57,7 +57,8 @@ def test_the_cli_corrects_forgets_and_tells_the_history(workspace: Workspace) ->
     assert "at least 3 characters" in refused
     gone = cli_json(workspace, "forget", "near Roundhay Park")
     assert [f["id"] for f in gone["facts"]] == [new_id]
-    assert "forgotten)_" in page_text(workspace, "me/home")
+    assert "Roundhay" not in page_text(workspace, "me/home")  # erased, not marked
+    assert new_id not in page_text(workspace, "me/home")
     hits = cli_json(workspace, "search", "Roundhay Park")
     assert not any("Roundhay" in (h["excerpt"] or "") for h in hits)
     card = cli_json(workspace, "card", "where do I live near the park?")
@@ -105,8 +106,7 @@ def test_forgetting_a_profile_line_by_text_forgets_its_promotion_record(
     done = cli_json(workspace, "forget", "Prefer dark mode.")
     assert done["files"] == ["USER.md"] and done["facts"] == []
     assert "Prefer dark mode" not in user.read_text()
-    [record] = PromotionStore.load(settings.workspace).records.values()
-    assert record.status == "forgotten"
+    assert PromotionStore.load(settings.workspace).records == {}  # erased: no words kept
     missing = cli_json(workspace, "forget", "Prefer light mode.", code=1)
     assert "nothing to forget" in missing
 
@@ -193,7 +193,8 @@ def test_the_http_routes_tend_facts_and_pages(api: httpx.Client, workspace: Work
     assert api.get("/v1/memory/pages/people/sam-lee").status_code == 404
     api.post("/v1/memory/pages/restore", json={"name": "people/sam-lee"})
     bullets = fact_bullets(page_text(workspace, "people/sam-lee"))
-    assert {b.status for b in bullets} == {"superseded", "retracted"}
+    assert {b.status for b in bullets} == {"superseded"}  # the forgotten correction: erased
+    assert "karate" not in page_text(workspace, "people/sam-lee")
     written = api.post(
         "/v1/memory/pages/write", json={"slug": "notes/new", "content": "# New\n\nA new note.\n"}
     )

@@ -12,6 +12,7 @@ import httpx
 from service.settings_loader import build_settings
 from substrate import Workspace, remember
 from substrate.consolidation import consolidate
+from substrate.lineage import read_tombstones
 from substrate.sessions import NewMessage, open_session_log
 from tests.conftest import PageWriter
 from tests.service.browser import LABEL_OVERLAPS, positions, serve_workspace, wait_for_index
@@ -179,8 +180,10 @@ def test_the_tab_tends_memory_and_each_action_reaches_the_files(
         cello = page.locator("#fact-list li.current", has_text="cello")
         cello.locator("button[data-action='forget']").click()
         page.wait_for_selector("body[data-acted='2']")
-        assert "forgotten)_" in sam.read_text()
+        assert "cello" not in sam.read_text()  # erased from the page
         assert page.locator("#fact-list li", has_text="cello").count() == 0
+        (grave,) = read_tombstones(workspace).facts.values()
+        assert grave["via"] == "web"  # the tab says which surface it is
 
         before = positions(page)
         page.click("#page-actions button[data-action='pin']")

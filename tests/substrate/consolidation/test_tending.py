@@ -1,4 +1,5 @@
-"""Forgetting and correcting filed facts on real pages, and what `history` tells."""
+"""Correcting filed facts on real pages, and what `history` tells (forgetting:
+`tests/substrate/forgetting/`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 
 from substrate import InvalidInputError, NotFoundError, ScannerRejection, Settings, remember
 from substrate.consolidation import consolidate
-from substrate.consolidation.tending import correct_fact, find_facts, forget_facts, history
-from substrate.pages import fact_bullets, split_facts
+from substrate.consolidation.tending import correct_fact, find_facts, history
+from substrate.pages import fact_bullets
 
 
 def at(month: int, day: int = 1) -> datetime:
@@ -33,48 +34,6 @@ def filed(settings: Settings) -> dict[str, str]:
     }
     consolidate(settings)
     return ids
-
-
-def test_forget_by_text_retracts_the_fact_and_keeps_it_visibly_on_its_page(
-    settings: Settings, filed: dict[str, str]
-) -> None:
-    done = forget_facts(settings, "I live in Leeds, in a flat near Hyde Park.", now=at(7))
-    assert [row["id"] for row in done] == [filed["leeds"]]
-    text = page(settings, "me/home")
-    bullet = next(b for b in fact_bullets(text) if b.entry_id == filed["leeds"])
-    assert (bullet.status, bullet.attrs.get("via")) == ("retracted", "forget")
-    assert "_(until 2024-07-01; forgotten)_" in text
-    assert text.index("### Earlier") < text.index("Hyde Park")
-    _, items = split_facts(text)  # what the index chunks and the card excerpts
-    assert not any("Hyde Park" in item.text for item in items)
-    assert find_facts(settings, filed["leeds"]) == []  # forgotten: nothing left to forget
-    assert history(settings, filed["leeds"])["events"][-1]["op"] == "forget"
-
-
-def test_forget_refuses_several_matches_unless_all_and_names_them(
-    settings: Settings, filed: dict[str, str]
-) -> None:
-    jog = remember(settings, "I jog in Hyde Park on Sundays.", now=at(4)).id
-    consolidate(settings)
-    with pytest.raises(InvalidInputError) as refused:
-        forget_facts(settings, "hyde park")
-    assert jog in refused.value.message and filed["leeds"] in refused.value.message
-    assert "--all" in refused.value.message
-    assert all(b.current for b in fact_bullets(page(settings, "me/home")))
-    gone = forget_facts(settings, "hyde park", every=True)
-    assert {row["id"] for row in gone} == {jog, filed["leeds"]}
-
-
-def test_forget_narrowed_to_a_page_and_unknown_text(
-    settings: Settings, filed: dict[str, str]
-) -> None:
-    with pytest.raises(NotFoundError):
-        forget_facts(settings, "tea over coffee", page="me/home")
-    with pytest.raises(NotFoundError):
-        forget_facts(settings, "I have a cat named Miso")
-    with pytest.raises(InvalidInputError):
-        forget_facts(settings, "I")  # too short to name a fact
-    assert forget_facts(settings, "TEA over coffee")[0]["id"] == filed["tea"]
 
 
 def test_correct_supersedes_with_the_new_text_dated_now_and_archived(

@@ -9,21 +9,33 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ingest.page_ops import delete_page, move_page, restore_page, trash
 from substrate import Settings, read_buffer, remember
 from substrate.consolidation import consolidate
-from substrate.consolidation.tending import correct_fact, forget_facts
+from substrate.consolidation.tending import correct_fact
 from substrate.consolidation.views import refresh_views, stale_views
 from substrate.errors import InvalidInputError, NotFoundError
+from substrate.forgetting import forget
 from substrate.pages import fact_bullets, load_page_index
 from substrate.safety import journal
+from substrate.sessions import open_session_log
 
 HOME = "I live in Leeds, in a flat near Hyde Park."
 TRIP = "I'm planning a trip to Lisbon in March."
 TRIP_PAGE = "projects/trip-to-lisbon"  # an endeavour: its own page
+
+
+def forget_facts(settings: Settings, what: str, every: bool = False) -> list[dict[str, Any]]:
+    log = open_session_log(settings.workspace)
+    try:
+        facts: list[dict[str, Any]] = forget(settings, log, what, every=every).answer["facts"]
+        return facts
+    finally:
+        log.close()
 
 
 def view(settings: Settings, name: str) -> str:
@@ -91,7 +103,7 @@ def test_a_buffered_fact_can_be_forgotten_and_leaves_the_buffer(settings: Settin
     assert [(f["id"], f["page"], f["buffer"]) for f in done] == [(phone, None, True)]
     assert read_buffer(settings) == []
     archive = "".join(p.read_text() for p in settings.workspace.archive_dir.glob("*.md"))
-    assert "0161 555 0199" in archive  # the archive is what was said, kept
+    assert "0161 555 0199" not in archive  # forget erases: the archive keeps no words
     with pytest.raises(NotFoundError):
         forget_facts(settings, "0161 555")
 
@@ -109,9 +121,12 @@ def test_a_text_on_a_page_and_in_the_buffer_needs_all(settings: Settings) -> Non
 KILLED = """
 import os, sys
 from pathlib import Path
+from typing import Any
 from service.settings_loader import build_settings
-from substrate.consolidation.tending import forget_facts, correct_fact
+from substrate.consolidation.tending import correct_fact
+from substrate.forgetting import forget
 from substrate.safety import journal
+from substrate.sessions import open_session_log
 
 settings = build_settings(Path(sys.argv[1]))
 real_run, ran = journal._run, [0]
@@ -122,7 +137,7 @@ def run(item):
     real_run(item)
 journal._run = run
 if sys.argv[2] == "forget":
-    forget_facts(settings, "trip to Lisbon")
+    forget(settings, open_session_log(settings.workspace), "trip to Lisbon")
 else:
     correct_fact(settings, sys.argv[2], "I live in Salford now.")
 """
@@ -150,6 +165,9 @@ def test_a_kill_inside_forget_or_correct_leaves_no_view_showing_the_old_value(
         from substrate.consolidation.log import recover_changes
 
         recover_changes(settings)  # what the next writer (or `doctor --fix`) does
+    from substrate.forgetting import finish_orders
+
+    finish_orders(settings, open_session_log(settings.workspace))  # a killed forget, finished
     pages = "".join(
         b.text
         for p in settings.workspace.concepts_dir.rglob("*.md")

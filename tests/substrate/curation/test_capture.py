@@ -114,7 +114,7 @@ def test_captured_facts_keep_their_provenance_on_the_page_and_in_the_card(
     [entry] = read_buffer(settings_llm)
     assert entry.source == "captured"
     raw = settings_llm.workspace.buffer_path.read_text()
-    assert "The user moved to Porto in May. <!-- src:captured -->" in raw
+    assert f"The user moved to Porto in May. <!-- src:captured from:{mid} -->" in raw
     consolidate(settings_llm, client=None)
     [(_slug, page)] = load_page_index(settings_llm.workspace).entries.items()
     text = (settings_llm.workspace.concepts_dir / page.path).read_text()

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from substrate import Settings
-from substrate.curation import add_line, forget_text, undo_candidate
+from substrate.curation import add_line, undo_candidate
 from substrate.errors import InvalidInputError, ScannerRejection
+from substrate.forgetting import forget
 from substrate.llm import ChatClient
 from substrate.sessions import SessionLog
 from tests.llm_server import ScriptedLLM
@@ -16,7 +17,7 @@ from tests.substrate.curation.test_curate import fact, run, said, user_md
 
 
 def test_an_own_line_is_added_listed_once_and_forgotten_by_its_text(
-    settings_llm: Settings,
+    settings_llm: Settings, log: SessionLog
 ) -> None:
     done = add_line(settings_llm, "USER.md", "  Prefers   answers in metric units ")
     assert done["line"] == "- Prefers answers in metric units"
@@ -25,7 +26,8 @@ def test_an_own_line_is_added_listed_once_and_forgotten_by_its_text(
     assert text.startswith("# User preferences") and text.count("metric") == 1
     with pytest.raises(InvalidInputError, match="already has the line"):
         add_line(settings_llm, "USER.md", "Prefers answers in metric units")
-    assert forget_text(settings_llm, "Prefers answers in metric units") == ["USER.md"]
+    done = forget(settings_llm, log, "Prefers answers in metric units").answer
+    assert done["files"] == ["USER.md"]
     assert "metric" not in user_md(settings_llm)
 
 
