@@ -204,6 +204,17 @@ class LearnedEdges:
         with hold_lock(self._lock, purpose="edges"):
             self._compact(self._catch_up().graph)
 
+    def keep_only(self, slugs: Container[str]) -> int:
+        """Drop every page not among `slugs` from the graph and rewrite the
+        journal (a purge: a removed page's name leaves the derived files); how
+        many pages went."""
+        with hold_lock(self._lock, purpose="edges"):
+            graph = self._catch_up().graph
+            gone = [n for n in list(graph.graph) if n not in slugs]
+            graph.graph.remove_nodes_from(gone)
+            self._compact(graph)
+            return len(gone)
+
     def _compact(self, graph: CoSelectionGraph) -> None:
         graph.prune()
         snapshot = (json.dumps(graph.snapshot(), ensure_ascii=False) + "\n").encode()

@@ -38,6 +38,7 @@ from typing import Any
 
 from lanes.checks import conversation_problems, edges_problems
 from service.discovery import running_service, service_file, stale_service_file
+from service.doctor_forgetting import FINISH_FORGET, finish_forgetting, residue_problems
 from service.doctor_memory import DERIVE, derive_views, memory_problems
 from service.doctor_records import FORGET_RECORD, RELINK, record_problems, repair_record
 from service.jobs import JobQueue
@@ -56,7 +57,8 @@ from substrate.intake import finish_intake, intake_journal
 from substrate.pages.page_index import checked_page_index
 from substrate.profile import profile_journal, profile_lease
 from substrate.safety import hold_lock, journal
-from substrate.sessions import bad_lines, transcript_files
+from substrate.sessions import bad_lines, open_session_log, transcript_files
+from substrate.sessions.erasure import erasure_journal
 
 Maintain = Callable[[bool], object]  # rebuild -> report
 
@@ -110,6 +112,7 @@ def diagnose(settings: Settings, store: bool = True) -> Checkup:
     problems += _transcript_problems(settings)
     problems += record_problems(settings, index)
     problems += memory_problems(settings, index)
+    problems += residue_problems(settings, index)
     stale = stale_service_file(settings.workspace)
     if stale is not None:
         problems.append(
@@ -149,6 +152,7 @@ def repair(settings: Settings, found: Checkup, maintain: Maintain) -> Checkup:
             repair_record(settings, problem)
         elif problem.repair == DERIVE:
             derive_views(settings, checked_page_index(settings.workspace)[0])
+    finish_forgetting(settings, [p for p in found.problems if p.repair == FINISH_FORGET])
     needs_index = rebuild or any(p.repair == REINDEX for p in found.problems)
     if reindex and not rebuild:
         mark_stale(state_path(corpus.workspace.index_dir), reindex)
@@ -168,6 +172,7 @@ def _journals(settings: Settings) -> dict[str, Path]:
         "intake": intake_journal(settings),
         "profile": profile_journal(settings.workspace),
         "changes": changes_journal(settings),
+        "log": erasure_journal(settings.workspace),
     }
 
 
@@ -195,6 +200,8 @@ def _roll_forward(settings: Settings, name: str) -> None:
     elif name == "changes":
         with hold_lock(settings.workspace.consolidation_lock_path, purpose="doctor"):
             recover_changes(settings)
+    elif name == "log":
+        open_session_log(settings.workspace).close()  # opening it rolls an erasure forward
     else:
         with profile_lease(settings.workspace):
             pass  # taking the lease finishes the change

@@ -46,16 +46,20 @@ KINDS = (
     "memory_v2_consolidate",
     "memory_finalize",
     "memory_capture",
+    "memory_purge",
 )
 INDEX_LANE, LEARNING_LANE = "index", "learning"
+LOWEST = "memory_purge"  # its lane's other due jobs run first
 LANES: dict[str, tuple[str, ...]] = {
-    INDEX_LANE: ("memory_v2_reembed", "memory_v3_maintain"),
+    INDEX_LANE: ("memory_v2_reembed", "memory_v3_maintain", LOWEST),
     LEARNING_LANE: ("memory_v2_consolidate", "memory_finalize", "memory_capture"),
 }
 LANE_OF = {kind: lane for lane, kinds in LANES.items() for kind in kinds}
 # At most one of these queued or running, whatever queued it (a schedule tick,
 # a remember's nudge, run-now): a second request joins the one there is.
-SINGLETONS = frozenset({"memory_v2_consolidate", "memory_finalize", "memory_capture"})
+SINGLETONS = frozenset(
+    {"memory_v2_consolidate", "memory_finalize", "memory_capture", "memory_purge"}
+)
 HISTORY = 200
 FINISHED_KEPT = 1000  # finished job rows kept, besides the bounded run history
 
@@ -160,6 +164,7 @@ class JobQueue:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA secure_delete=ON")  # a freed row's bytes are overwritten
             if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
                 db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
             yield db
@@ -215,8 +220,8 @@ class JobQueue:
                 "SELECT id, kind, payload, attempts FROM jobs "
                 f"WHERE kind IN ({marks}) AND ((state = 'queued' AND run_after <= ?) "
                 "   OR (state = 'running' AND lease_until < ?)) "
-                "ORDER BY run_after, id LIMIT 1",
-                (*kinds, now, now),
+                "ORDER BY kind = ?, run_after, id LIMIT 1",
+                (*kinds, now, now, LOWEST),
             ).fetchone()
             if row is None:
                 db.execute("COMMIT")
@@ -229,6 +234,16 @@ class JobQueue:
             )
             db.execute("COMMIT")
         return Job(int(job_id), str(kind), json.loads(payload), int(attempts) + 1)
+
+    def compact(self) -> dict[str, Any]:
+        """The queue's database rewritten with its live rows alone (`memory
+        purge`: an error it recorded may have quoted a fact), its write-ahead log
+        truncated; bytes before and after."""
+        before = _bytes(self._path)
+        with self._db() as db:
+            db.execute("VACUUM")
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return {"path": str(self._path), "before": before, "after": _bytes(self._path)}
 
     def expired_leases(self) -> list[tuple[int, str, float]]:
         """(id, kind, lease_until) of running jobs whose lease ran out: their worker
@@ -381,6 +396,16 @@ class JobQueue:
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+def _bytes(path: Path) -> int:
+    total = 0
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            total += Path(f"{path}{suffix}").stat().st_size
+        except OSError:
+            continue
+    return total
 
 
 def _curve(error: BaseException) -> Backoff | None:

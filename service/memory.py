@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from service.purging import Purging
 from service.reviewing import Reviewing
 from service.tending import Tender, Tending
 from substrate import (
@@ -87,6 +88,11 @@ class Jobs(Protocol):
         card's path (one queued maintain serves every batch logged meanwhile)."""
         ...
 
+    def purge_soon(self) -> None:
+        """Whole sessions were forgotten: a purge is queued (coalesced, lowest
+        priority), so no byte of them stays in the derived stores."""
+        ...
+
 
 class Target(Tender, Protocol):
     """What a command runs against: `Memory` in this process, or a running service
@@ -112,6 +118,10 @@ class Target(Tender, Protocol):
 
     def ingest(self, source: Source, options: IngestOptions) -> Ingested: ...
 
+    def purge(self, trash: bool = False) -> dict[str, Any]: ...
+
+    def lineage(self, what: str) -> dict[str, Any]: ...
+
 
 @dataclass(frozen=True)
 class Ingested:
@@ -123,7 +133,7 @@ class Ingested:
     index_error: str | None = None
 
 
-class Memory(Tending, Reviewing):
+class Memory(Tending, Reviewing, Purging):
     def __init__(
         self,
         settings: Settings,
@@ -400,13 +410,19 @@ class Memory(Tending, Reviewing):
         entries = list(self.capabilities())
         if self.tier == "v1":
             return entries
-        from substrate.consolidation.log import forgotten_texts
-
         try:
             log = self._reading_log()
         except StoreUnavailableError:
             return entries
-        return entries + episode_entries(self._episodes(log, forgotten_texts(self.settings)))
+        return entries + episode_entries(self._episodes(log))
+
+    def after_forget(self, touched: Sequence[str], sessions: bool) -> None:
+        """A forget changed these sessions' messages (an erased or redacted one:
+        their episodes are cut again) and, with `sessions`, took whole sessions:
+        a served workspace queues a purge, so their bytes leave the disk soon."""
+        self._episodes.forget(touched)
+        if sessions and self.jobs is not None:
+            self.jobs.purge_soon()
 
     def compact(self, wait: bool = True) -> bool:
         """Compact the store after writes (`compact=False`); False when there was

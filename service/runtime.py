@@ -66,6 +66,9 @@ from substrate.sessions import NewMessage, SessionLog, open_session_log
 log = logging.getLogger("memory.service")
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
+PURGE = "memory_purge"
+PURGE_DUE = "purge_last_due"
+PURGE_DELAY_S = 30.0  # forgets in a row share one purge
 OPTIMIZE_IDLE_S = 10.0
 SETTLE_EVERY_S = 300.0
 GC_YOUNG = 10_000
@@ -148,6 +151,7 @@ class Runtime:
             CONSOLIDATE: self._consolidate,
             FINALIZE: self._finalize,
             CAPTURE: self._capture,
+            PURGE: self._purge,
         }
         # Index upkeep and model work in lanes of their own: a slow model answer
         # never holds up a hand-edited page becoming searchable.
@@ -218,6 +222,7 @@ class Runtime:
         self.watch_pages()
         self.prune_sessions()
         self.schedule_capture()
+        self.schedule_purge()
         quiet = time.monotonic() - self._last_read >= OPTIMIZE_IDLE_S
         if self._manage_heap and quiet and time.monotonic() - self._settled >= SETTLE_EVERY_S:
             self._settled = time.monotonic()
@@ -243,6 +248,30 @@ class Runtime:
         for trigger in queued:
             self.queue.enqueue(CAPTURE, {"trigger": trigger})
         return queued
+
+    def schedule_purge(self, now: float | None = None) -> bool:
+        """Queue a purge every `purge_interval_hours` (0: never), counted from the
+        last one queued (kept in the queue, so a restart does not reset it)."""
+        hours = self.settings.tuning.purge_interval_hours
+        at = time.time() if now is None else now
+        last = self.queue.mark(PURGE_DUE)
+        if last is None:
+            self.queue.set_mark(PURGE_DUE, at)
+            return False
+        if hours <= 0 or at - last < hours * 3600:
+            return False
+        self.queue.set_mark(PURGE_DUE, at)
+        self.queue.enqueue(PURGE, {"reason": "schedule"})
+        return True
+
+    def purge_soon(self) -> None:
+        """A forget took whole sessions: a purge shortly (coalesced with any
+        already queued; the lowest priority of its lane)."""
+        self.queue.enqueue(PURGE, {"reason": "a session was forgotten"}, delay_s=PURGE_DELAY_S)
+
+    def _purge(self, payload: dict[str, Any]) -> dict[str, Any]:
+        done = self.memory.purge(trash=bool(payload.get("trash")))
+        return {"reason": payload.get("reason", "queued"), **done}
 
     def _capture(self, payload: dict[str, Any]) -> dict[str, Any]:
         trigger = str(payload.get("trigger", "retrospective"))

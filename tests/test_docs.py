@@ -18,6 +18,7 @@ ROUTES = ROOT / "service" / "routes"
 CLI_GROUPS = {
     "held": {"release"},
     "forget": {"correct", "history"},
+    "purge": {"lineage"},
     "chat_import": {"import"},
     "workspace": {"init", "validate", "pages", "buffer", "stats", "config"},
     "curation": {

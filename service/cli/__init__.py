@@ -43,6 +43,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "forget": ("forget", "forget"),
     "correct": ("forget", "correct"),
     "history": ("forget", "history"),
+    "lineage": ("purge", "lineage"),
+    "purge": ("purge", "purge"),
     "page": ("page", "page"),
     "import": ("chat_import", "import_command"),
     "held": ("held", "held"),

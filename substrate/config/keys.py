@@ -219,6 +219,15 @@ KEYS: tuple[Key, ...] = (
     ),
     Key(
         _S,
+        "purge_interval_hours",
+        float,
+        24.0,
+        "a served workspace's purge of what its derived stores kept of forgotten items (0: never)",
+        low=0.0,
+        high=8760.0,
+    ),
+    Key(
+        _S,
         "retrospective_hours",
         float,
         24.0,

@@ -34,6 +34,7 @@ class SubstrateTuning:
     sweep_enabled: bool
     sweep_idle_minutes: float
     retrospective_hours: float
+    purge_interval_hours: float
     fusion: str
     ingest_max_page_bytes: int
     multilingual_model: str

@@ -46,7 +46,7 @@ from substrate.index.index_state import (
     write_index_state,
 )
 from substrate.index.page_context import page_context, with_context
-from substrate.index.qdrant_edge import check_free_space
+from substrate.index.qdrant_edge import check_free_space, disk_bytes
 from substrate.index.reweight import avgdl_for, reweight
 from substrate.index.store import DENSE, DENSE_ML, HISTORY, IndexPoint, VectorStore
 from substrate.index.unit_vectors import Page, UnitVectors
@@ -125,6 +125,13 @@ class _Doc:
 
 
 SWEEP_EVERY_S = 60.0
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 class Maintenance:
@@ -234,6 +241,33 @@ class Maintenance:
             capabilities=sum(doc.kind != "page" for doc in changed),
             pages=tuple(doc.slug for doc in changed if doc.kind == "page"),
         )
+
+    def compact(self) -> dict[str, Any]:
+        """Rewrite the derived index with what it holds alive alone: the store's
+        live points copied into a new shard (nothing embedded again), the BM25
+        statistics counted again from the stored chunks, the unit vectors of
+        pages no longer indexed removed. Call with maintenance held off."""
+        folder = self._settings.workspace.index_dir
+        before_units = disk_bytes(self.units.folder)
+        before, after = self._store.compact()
+        indexed = list(self._read_state().get("pages", {}))
+        stats = Bm25Stats()
+        for payload in self._store.chunks_of(indexed):
+            text = str(payload.get("text", ""))
+            stats.add(tokenize(text), chunk_keys(text))
+        stats_before = _size(self.stats_path)
+        stats.save(self.stats_path)
+        self.saved = stats
+        removed = self.units.keep_only(indexed)
+        return {
+            "store": {"path": str(folder / "qdrant"), "before": before, "after": after},
+            "bm25": {"before": stats_before, "after": _size(self.stats_path)},
+            "units": {
+                "removed": removed,
+                "before": before_units,
+                "after": disk_bytes(self.units.folder),
+            },
+        }
 
     def holds(self, kind: str) -> bool:
         """Whether the last full maintain indexed any synthetic entry of `kind`

@@ -8,17 +8,27 @@ pages): so a search asks for ids and scores only, names each hit's page from
 an in-memory id -> (slug, kind) map (built by one scroll on first search,
 kept in step by every upsert and delete), and `full_payloads` fetches the few
 payloads the fused results show.
+
+Qdrant marks a deleted point and vacuums only big segments, so in a personal
+store a deleted payload stays in its files. `compact` copies the live points
+(vectors as stored, nothing re-embedded) into a new shard beside the old one,
+swaps the folders, and removes the old one with every deleted byte in it; the
+swap waits for the searches in flight (`_Gate`) and holds new ones for the
+moment it takes.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import shutil
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -42,6 +52,20 @@ OVERSAMPLING = 2.0  # int8 candidates per result, rescored with the full vectors
 CONFIG_BYTES = 64 * 1024  # a shard's edge_config.json is a few hundred bytes
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _shared(method: F) -> F:
+    """The method runs with the shard in shared use: never while it is swapped."""
+
+    @functools.wraps(method)
+    def wrapper(self: EdgeStore, *args: Any, **kwargs: Any) -> Any:
+        with self._gate.shared():
+            return method(self, *args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 class EdgeStore:
     """Qdrant Edge shard at `path`; one process may hold it."""
 
@@ -63,6 +87,7 @@ class EdgeStore:
         self.idf_in_query = False  # one workspace's shard: its IDF is the workspace's
         self._points: _PointMap | None = None  # built on first search
         self._points_lock = threading.Lock()
+        self._gate = _Gate()
         if (path / "wal").exists():
             check_free_space(path)  # loading replays the WAL into mapped files
             self._shard = self._open(lambda: qe.EdgeShard.load(str(path)))
@@ -108,19 +133,21 @@ class EdgeStore:
             )
 
     def reset(self, dims: Dims) -> None:
-        if self._shard is not None:
-            self._shard.close()
-            self._shard = None
-        shutil.rmtree(self._path, ignore_errors=True)
-        with self._points_lock:
-            self._points = _PointMap()
-        self._quantized = self._wanted  # a shard made again takes the setting
-        self._create(dims)
+        with self._gate.exclusive():
+            if self._shard is not None:
+                self._shard.close()
+                self._shard = None
+            shutil.rmtree(self._path, ignore_errors=True)
+            with self._points_lock:
+                self._points = _PointMap()
+            self._quantized = self._wanted  # a shard made again takes the setting
+            self._create(dims)
 
     def ensure(self, dims: Dims) -> None:
         if self._shard is None:
             self._create(dims)
 
+    @_shared
     def upsert(self, points: list[IndexPoint]) -> None:
         qe = self._qe
         ids = [point_id(p.slug, p.chunk) for p in points]
@@ -142,6 +169,7 @@ class EdgeStore:
                     for pid, p in zip(ids, points, strict=True):
                         self._points.add(uuid.UUID(pid), p.slug, str(p.payload["kind"]))
 
+    @_shared
     def set_sparse(self, vectors: list[tuple[str, int, SparseVector]]) -> None:
         qe = self._qe
         batch = [
@@ -158,6 +186,7 @@ class EdgeStore:
         qe = self._qe
         return qe.Filter(must=[qe.FieldCondition(key="slug", match=qe.MatchAny(slugs))])
 
+    @_shared
     def delete_slugs(self, slugs: list[str]) -> None:
         if slugs and self._shard is not None:
             self._shard.update(
@@ -168,19 +197,25 @@ class EdgeStore:
                     self._points.drop(slugs)
 
     def chunks_of(self, slugs: list[str]) -> Iterator[dict[str, Any]]:
+        with self._gate.shared():
+            found = self._payloads(slugs)
+        yield from found
+
+    def _payloads(self, slugs: list[str]) -> list[dict[str, Any]]:
         if not slugs or self._shard is None:
-            return
+            return []
+        out = []
         offset = None
         while True:
             request = self._qe.ScrollRequest(
                 offset=offset, limit=512, filter=self._slug_filter(slugs), with_payload=True
             )
             records, offset = self._shard.scroll(request)
-            for record in records:
-                yield dict(record.payload or {})
+            out += [dict(record.payload or {}) for record in records]
             if offset is None:
-                return
+                return out
 
+    @_shared
     def search(
         self, dense: dict[str, Vectors], sparse: SparseVector, limit: int, kinds: list[str]
     ) -> dict[str, list[StoreHit]]:
@@ -225,6 +260,7 @@ class EdgeStore:
             out[name] = hits
         return out
 
+    @_shared
     def nearest_in(
         self, name: str, vector: Vectors, slugs: list[str], limit: int
     ) -> list[StoreHit]:
@@ -238,6 +274,7 @@ class EdgeStore:
         (found,) = self._shard.query_batch(qe.QueryBatchRequest([request]))
         return [StoreHit(p.score, dict(p.payload or {}), p.id) for p in found]
 
+    @_shared
     def full_payloads(self, hits: list[StoreHit]) -> list[dict[str, Any]]:
         wanted = [h.point for h in hits if h.point is not None]
         records = self._shard.retrieve(wanted, True, False) if wanted and self._shard else []
@@ -267,6 +304,7 @@ class EdgeStore:
             if offset is None:
                 return points
 
+    @_shared
     def slug_counts(self) -> dict[str, int]:
         if self._shard is None:
             return {}
@@ -284,25 +322,147 @@ class EdgeStore:
             if offset is None:
                 return counts
 
+    @_shared
     def count(self) -> int:
         if self._shard is None:
             return 0
         return int(self._shard.count(self._qe.CountRequest(exact=True)))
 
+    @_shared
     def flush(self) -> None:
         if self._shard is not None:
             self._shard.flush()
 
+    @_shared
     def optimize(self) -> None:
         """Compact segments. Holds the GIL for its whole run: boot or idle only."""
         if self._shard is not None:
             self._shard.optimize()
 
     def close(self) -> None:
-        if self._shard is not None:
+        with self._gate.exclusive():
+            if self._shard is not None:
+                self._shard.close()
+                self._shard = None
+            self._points = None
+
+    def compact(self) -> tuple[int, int]:
+        """Rewrite the shard with its live points alone (see the module doc);
+        (bytes on disk before, after). Call with writes held off (the index's
+        maintenance lock): a point upserted during the copy would be lost."""
+        if self._shard is None:
+            return 0, 0
+        qe = self._qe
+        before = disk_bytes(self._path)
+        check_free_space(self._path.parent, MIN_FREE_BYTES + before)
+        fresh_path = self._path.with_name(self._path.name + ".compacting")
+        old_path = self._path.with_name(self._path.name + ".compacted")
+        for leftover in (fresh_path, old_path):
+            shutil.rmtree(leftover, ignore_errors=True)
+        with self._gate.shared():
+            self._shard.flush()
+            fresh = self._open(
+                lambda: qe.EdgeShard.create(str(fresh_path), self._config(_dims_of(self._path)))
+            )
+            try:
+                for field in ("slug", "kind"):
+                    fresh.update(
+                        qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword)
+                    )
+                self._copy_into(fresh)
+                fresh.flush()
+            finally:
+                fresh.close()
+        with self._gate.exclusive():
             self._shard.close()
             self._shard = None
-        self._points = None
+            os.rename(self._path, old_path)
+            os.rename(fresh_path, self._path)
+            self._shard = self._open(lambda: qe.EdgeShard.load(str(self._path)))
+            with self._points_lock:
+                self._points = None
+        shutil.rmtree(old_path, ignore_errors=True)
+        return before, disk_bytes(self._path)
+
+    def _copy_into(self, fresh: Any) -> None:
+        qe = self._qe
+        offset = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset, limit=COPY_BATCH, with_payload=True, with_vector=True
+            )
+            records, offset = self._shard.scroll(request)
+            batch = [
+                qe.Point(id=r.id, vector=dict(r.vector or {}), payload=dict(r.payload or {}))
+                for r in records
+            ]
+            if batch:
+                fresh.update(qe.UpdateOperation.upsert_points(batch))
+            if offset is None:
+                return
+
+
+COPY_BATCH = 512
+
+
+def disk_bytes(folder: Path) -> int:
+    """Bytes a folder's files take on disk (allocated blocks: the WAL's files are
+    sparse, their apparent size is not what they hold)."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+            except OSError:
+                continue
+    return total
+
+
+def _dims_of(path: Path) -> dict[str, int]:
+    """The dense vectors' sizes, as the shard at `path` records its config."""
+    try:
+        config = json.loads(read_regular_file(path / "edge_config.json", CONFIG_BYTES))
+        return {str(k): int(v["size"]) for k, v in dict(config["vectors"]).items()}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise StoreUnavailableError(f"cannot read the index's config at {path}: {exc}") from None
+
+
+class _Gate:
+    """Many users of the shard at once, or one swap of it alone: `shared` for
+    every search and write, `exclusive` while the shard is replaced."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._users = 0
+        self._swapping = False
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            while self._swapping:
+                self._cond.wait()
+            self._users += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._users -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            while self._swapping:
+                self._cond.wait()
+            self._swapping = True
+            while self._users:
+                self._cond.wait()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._swapping = False
+                self._cond.notify_all()
 
 
 class _PointMap:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.config.workspace import CONCEPTS
@@ -89,6 +90,13 @@ class SearchIndex:
 
     def optimize(self) -> None:
         self._store.optimize()
+
+    def compact(self) -> dict[str, Any]:
+        """The derived index rewritten with its live content alone (`memory
+        purge`): what it rewrote, with bytes before and after."""
+        report = self._maintenance.compact()
+        self._stats = self._maintenance.saved
+        return report
 
     def holds_episodes(self) -> bool:
         """Whether the last maintain indexed any episode (a card searches them only

@@ -122,4 +122,9 @@ class VectorStore(Protocol):
 
     def optimize(self) -> None: ...
 
+    def compact(self) -> tuple[int, int]:
+        """Rewrite the store with its live points alone, so no deleted point's
+        bytes stay on disk; (bytes before, after) where the store can tell."""
+        ...
+
     def close(self) -> None: ...

@@ -15,9 +15,11 @@ shown by term overlap alone, and the next maintain writes it.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from pathlib import Path
 
 import numpy as np
@@ -75,6 +77,10 @@ class UnitVectors:
         self._folder.mkdir(parents=True, exist_ok=True)
         write_atomic(self._folder / COMPLETE, b"", durable=False)
 
+    @property
+    def folder(self) -> Path:
+        return self._folder
+
     def path(self, slug: str) -> Path:
         name = hashlib.sha1(slug.encode("utf-8")).hexdigest()
         return self._folder / f"{name}.units"
@@ -128,6 +134,21 @@ class UnitVectors:
     def delete(self, slugs: list[str]) -> None:
         for slug in slugs:
             self.path(slug).unlink(missing_ok=True)
+
+    def keep_only(self, slugs: Collection[str]) -> int:
+        """Remove every page's file but these pages' (a purge: a removed page's
+        vectors go with it); how many files went."""
+        wanted = {self.path(slug).name for slug in slugs}
+        try:
+            found = [e.path for e in os.scandir(self._folder) if e.name.endswith(".units")]
+        except FileNotFoundError:
+            return 0
+        gone = [Path(p) for p in found if Path(p).name not in wanted]
+        for path in gone:
+            path.unlink(missing_ok=True)
+        with self._lock:
+            self._kept.clear()
+        return len(gone)
 
     def clear(self) -> None:
         shutil.rmtree(self._folder, ignore_errors=True)

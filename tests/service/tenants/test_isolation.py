@@ -47,6 +47,7 @@ class Model:
     filed: set[str] = field(default_factory=set)
     trashed: set[str] = field(default_factory=set)
     turns: int = 0
+    messages: list[int] = field(default_factory=list)  # logged message ids, oldest first
 
 
 def page(slug: str, workspace: str, n: int) -> str:
@@ -124,6 +125,7 @@ def operate(
         answer = client.post(f"{base}/v1/conversations/{session}/messages", json=body, headers=head)
         assert answer.is_success, answer.text
         model.turns += 1
+        model.messages += answer.json()["ids"]
     elif kind == "session":
         answer = client.get(f"{base}/v1/sessions/{session}", headers=head)
     elif kind == "forget":
@@ -134,6 +136,18 @@ def operate(
         answer = client.post(f"{base}/v1/profile/lines", json=body, headers=head)
     elif kind == "forget_session":
         answer = client.post(f"{base}/v1/conversations/{session}/forget", json={}, headers=head)
+    elif kind == "forget_message":  # by its id alone: another workspace's id is not found
+        owner = rng.choice(WORKSPACES)
+        if models[owner].messages:
+            mid = rng.choice(models[owner].messages)
+            answer = client.post(f"{base}/v1/messages/{mid}/forget", headers=head)
+            if owner != w:
+                assert answer.status_code == 404, answer.text
+        else:
+            answer = client.get(f"{base}/v1/memory/lineage/{session}", headers=head)
+    elif kind == "purge":
+        answer = client.post(f"{base}/v1/memory/purge", json={}, headers=head)
+        assert answer.is_success, answer.text
     elif kind == "cross":  # another workspace's token on this one
         other = rng.choice([v for v in WORKSPACES if v != w])
         answer = client.get(f"{base}/v1/memory/pages/{slug}", headers=heads[other])
@@ -147,11 +161,13 @@ def operate(
 OPERATIONS = (
     "write", "write", "read", "search", "search", "card", "delete", "restore", "remember",
     "log", "session", "forget", "forget_session", "cross", "get", "get", "get", "profile_line",
+    "forget_message", "forget_message", "purge",
 )  # fmt: skip
 READS = (
     "/v1/memory/stats", "/v1/memory/held", "/v1/memory/trash", "/v1/memory/facts/{slug}",
     "/v1/memory/history/{slug}", "/v1/sessions", "/v1/memory-graph", "/v1/profile",
     "/v1/promotions", "/v1/curation/review", "/v1/curation/recent", "/v1/memory/problems",
+    "/v1/memory/lineage/{session}",
 )  # fmt: skip
 
 
@@ -204,3 +220,4 @@ def test_no_answer_holds_another_workspaces_data(tmp_path: Path) -> None:
                     :500
                 ]
     assert {"write", "search", "card", "log", "cross", "profile_line"} <= set(kinds)
+    assert {"forget_message", "purge"} <= set(kinds)

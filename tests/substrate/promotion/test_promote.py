@@ -15,8 +15,9 @@ import pytest
 
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace
+from substrate.forgetting import forget
 from substrate.profile import profile_journal, profile_lease
-from substrate.promotion import forget_promotion, promote as promote_module, promote_turn
+from substrate.promotion import promote as promote_module, promote_turn
 from substrate.promotion.categories import conflicts
 from substrate.safety import journal
 from substrate.sessions import NewMessage, SessionLog, open_session_log
@@ -183,16 +184,23 @@ def test_project_facts_go_to_memory_md_and_never_supersede(chat: Chat) -> None:
     assert {r["status"] for r in records(chat.settings).values()} == {"active"}
 
 
-def test_forget_removes_the_line_and_old_evidence_never_brings_it_back(chat: Chat) -> None:
+def test_forget_erases_the_record_and_old_evidence_never_brings_it_back(chat: Chat) -> None:
     for s in ("s1", "s2", "s3"):
         chat.say(s, "I prefer TypeScript")
     promotion_id = str(records(chat.settings)["Prefer TypeScript."]["id"])
     chat.clock += 60
-    forget_promotion(chat.settings, promotion_id, chat.clock)
+    forget(chat.settings, chat.log, promotion_id, now=chat.clock)
     assert "Prefer TypeScript" not in user_md(chat.settings)
+    assert records(chat.settings) == {}  # no words kept: the tombstone remembers it
+    assert (
+        "TypeScript"
+        not in (chat.settings.workspace.memory_dir / "profile")
+        .joinpath("promotions.json")
+        .read_text()
+    )
     assert chat.say("s4", "I prefer TypeScript")[0].action == "needs-evidence"
     chat.say("s5", "I prefer TypeScript")
-    assert chat.say("s6", "I prefer TypeScript")[0].action == "reactivate"
+    assert chat.say("s6", "I prefer TypeScript")[0].action == "create"
     assert "- Prefer TypeScript." in user_md(chat.settings)
 
 
@@ -365,7 +373,8 @@ import os, sys, time
 from pathlib import Path
 from service.settings_loader import build_settings
 from substrate.promotion.categories import conflicts
-from substrate.promotion import forget_promotion, promote_turn
+from substrate.forgetting import forget
+from substrate.promotion import promote_turn
 from substrate.sessions import NewMessage, open_session_log
 
 settings = build_settings(Path(sys.argv[1]))
@@ -381,7 +390,7 @@ if sys.argv[2] == "promote":
     log.append("s3", [NewMessage("user", "I prefer TypeScript", True)], 1_700_000_500.0)
     promote_turn(settings, log, "s3", "I prefer TypeScript", 1_700_000_500.0)
 else:
-    forget_promotion(settings, sys.argv[2], 1_700_000_600.0)
+    forget(settings, log, sys.argv[2], now=1_700_000_600.0)
 """
 
 
@@ -409,8 +418,7 @@ def test_a_kill_between_the_records_and_the_profile_is_finished_by_the_next_writ
     assert record["status"] == "active" and "- Prefer TypeScript." in user_md(chat.settings)
     killed(chat.settings, str(record["id"]))  # a forget, killed the same way
     assert "- Prefer TypeScript." in user_md(chat.settings)
-    forgot = forget_promotion(chat.settings, str(record["id"]), T0 + 10_000)
-    assert (
-        forgot["status"] == "forgotten" and user_md(chat.settings).strip() == "# User preferences"
-    )
+    forgot = forget(chat.settings, chat.log, str(record["id"]), now=T0 + 10_000).answer
+    assert forgot["forgot"] == record["id"]
+    assert user_md(chat.settings).strip() == "# User preferences"
     assert not journal.pending(profile_journal(chat.settings.workspace))

@@ -1,0 +1,57 @@
+"""`memory doctor`'s proof that forgetting is whole: `forgotten_residue`.
+
+Anything left of a forgotten item (`substrate.forgetting.residue`): a forget
+a killed process left half done, a live record whose lineage reaches a
+forgotten message or session, a forgotten fact's words found again in a
+product file (by id, or by its keyed fingerprint), a forgotten message
+logged again, and what an older release kept of a forget. Each is named
+without its words; `--fix` finishes the cascade (the forget runs again over
+them), which is a change of `memory/` the person already asked for.
+"""
+
+from __future__ import annotations
+
+from substrate import PageIndex, Settings
+from substrate.index.consistency import Problem
+from substrate.sessions import open_session_log
+
+FINISH_FORGET = "finish_forget"
+KIND = "forgotten_residue"
+
+
+def residue_problems(settings: Settings, index: PageIndex) -> list[Problem]:
+    """`index`: the pages as the checkup read them (it writes nothing)."""
+    from substrate.forgetting.residue import find_residue
+
+    log = open_session_log(settings.workspace, read_only=True)
+    try:
+        found = find_residue(settings, log, index)
+    finally:
+        log.close()
+    return [
+        Problem(
+            KIND,
+            r.message,
+            "finish the forget (`memory doctor --fix`)",
+            FINISH_FORGET,
+            (r.kind, r.ident, r.session or ""),
+        )
+        for r in found
+    ]
+
+
+def finish_forgetting(settings: Settings, problems: list[Problem]) -> int:
+    """Run the forget again over what `problems` name; how many items."""
+    if not problems:
+        return 0
+    from substrate.forgetting.residue import Residue, find_residue, finish
+
+    log = open_session_log(settings.workspace)
+    try:
+        named = {p.subject for p in problems}
+        found: list[Residue] = [
+            r for r in find_residue(settings, log) if (r.kind, r.ident, r.session or "") in named
+        ]
+        return finish(settings, log, found)
+    finally:
+        log.close()
