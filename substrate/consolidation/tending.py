@@ -95,11 +95,14 @@ def find_facts(
             raise NotFoundError(f"no concept page {page!r}")
     by_id = is_entry_id(what.strip())
     found: list[FactMatch] = []
-    for slug, entry in sorted(entries.items()):
-        if (page is not None and slug != page) or not entry.filed:
-            continue
-        if by_id and what.strip() not in entry.filed:
-            continue
+    holding = [
+        (slug, entry)
+        for slug, entry in entries.items()
+        if entry.filed
+        and (page is None or slug == page)
+        and (not by_id or what.strip() in entry.filed)
+    ]
+    for slug, entry in sorted(holding):
         text, _ = read_text_snapshot(settings.workspace.concepts_dir / entry.path)
         found += [FactMatch(slug, b) for b in fact_bullets(text) if legacy or not forgotten(b)]
     if by_id:

@@ -29,7 +29,7 @@ from datetime import date
 from pathlib import Path
 
 from substrate.config import Settings
-from substrate.consolidation.essentials import ESSENTIALS, SECTION, now_section
+from substrate.consolidation.essentials import ESSENTIALS, MINE, SECTION, now_section
 from substrate.errors import InvalidInputError, StaleWriteError
 from substrate.pages import PageIndex, fact_bullets, fold, path_for_slug
 from substrate.safety import journal, linear, read_text_file, read_text_snapshot, write_atomic
@@ -130,9 +130,19 @@ def _what_differs(name: str) -> str:
 def _derivations(
     pages: Pages, gone: set[str], changed: list[str], verify: set[str] | None = None
 ) -> list[tuple[str, Callable[[str], str]]]:
+    # `## Now` is read from the person's own pages: a change of none of them
+    # leaves it as the last derivation did
+    mine = verify is None or any(slug.startswith(MINE) for slug in changed)
     return [
         (RECENT, lambda text: _recent(pages, text, changed, verify)),
-        (ESSENTIALS, lambda text: now_section(_scrubbed(text, gone, SECTION), pages)),
+        (
+            ESSENTIALS,
+            lambda text: (
+                now_section(_scrubbed(text, gone, SECTION), pages)
+                if mine
+                else _scrubbed(text, gone, SECTION)
+            ),
+        ),
         (THREADS, lambda text: _scrubbed(text, gone, None)),
     ]
 

@@ -198,7 +198,7 @@ def _resolve(
         order.candidates.append(what)
         order.texts[what] = str(candidate.fact.get("text", ""))
         return order
-    if page is None and _profile_line(settings, what):
+    if page is None and not is_entry_id(what) and _profile_line(settings, what):
         order.lines.append(" ".join(what.removeprefix("- ").split()))
     try:
         matches = _matches(settings, what, page)
