@@ -38,6 +38,7 @@ from substrate.errors import (
     TransientError,
     from_database_error,
 )
+from substrate.safety import database_bytes
 
 log = logging.getLogger("memory.jobs")
 KINDS = (
@@ -239,11 +240,11 @@ class JobQueue:
         """The queue's database rewritten with its live rows alone (`memory
         purge`: an error it recorded may have quoted a fact), its write-ahead log
         truncated; bytes before and after."""
-        before = _bytes(self._path)
+        before = database_bytes(self._path)
         with self._db() as db:
             db.execute("VACUUM")
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return {"path": str(self._path), "before": before, "after": _bytes(self._path)}
+        return {"path": str(self._path), "before": before, "after": database_bytes(self._path)}
 
     def expired_leases(self) -> list[tuple[int, str, float]]:
         """(id, kind, lease_until) of running jobs whose lease ran out: their worker
@@ -396,16 +397,6 @@ class JobQueue:
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
-
-
-def _bytes(path: Path) -> int:
-    total = 0
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            total += Path(f"{path}{suffix}").stat().st_size
-        except OSError:
-            continue
-    return total
 
 
 def _curve(error: BaseException) -> Backoff | None:

@@ -404,42 +404,43 @@ def _said(settings: Settings, log: SessionLog, order: Order) -> list[tuple[int, 
 
 
 def _log_grave(settings: Settings, order: Order, erased: list[Erased]) -> journal.Step | None:
-    ws = settings.workspace
-    stamp = {"at": order.at, "via": order.via, "order": order.id}
-    rows: list[Row] = [
-        {
-            "kind": "message",
-            "id": e.id,
-            "session": e.session_id,
-            "fingerprint": message_fingerprint(ws, e.session_id, e.role, e.at, e.text),
-            **stamp,
-        }
-        for e in erased
-    ]
+    """The tombstones of messages and sessions a forget erased."""
+    rows = _message_rows(settings, order, "message", erased)
     for session in order.sessions:
         ids = sorted(e.id for e in erased if e.session_id == session)
-        rows.append({"kind": "session", "session": session, "messages": ids, **stamp})
-    return tombstone_step(ws, order.id, "log", order.at, rows)
+        rows.append({"kind": "session", "session": session, "messages": ids, **_stamp(order)})
+    return tombstone_step(settings.workspace, order.id, "log", order.at, rows)
 
 
 def _cut_grave(
     settings: Settings, order: Order, erased: list[Erased], said: list[tuple[int, str]]
 ) -> journal.Step | None:
-    ws = settings.workspace
+    """The tombstones of messages a forgotten fact's words were cut out of."""
     facts = {m: f for f in order.facts for m in order.said.get(f, [])}
-    stamp = {"at": order.at, "via": order.via, "order": order.id}
-    rows: list[Row] = [
+    rows = _message_rows(settings, order, "redaction", erased)
+    for row in rows:
+        if row["id"] in facts:
+            row["fact"] = facts[row["id"]]
+    return tombstone_step(settings.workspace, order.id, "said", order.at, rows)
+
+
+def _message_rows(settings: Settings, order: Order, kind: str, erased: list[Erased]) -> list[Row]:
+    """A tombstone row per message as it was: its id, session and fingerprint."""
+    ws = settings.workspace
+    return [
         {
-            "kind": "redaction",
+            "kind": kind,
             "id": e.id,
             "session": e.session_id,
             "fingerprint": message_fingerprint(ws, e.session_id, e.role, e.at, e.text),
-            **({"fact": facts[e.id]} if e.id in facts else {}),
-            **stamp,
+            **_stamp(order),
         }
         for e in erased
     ]
-    return tombstone_step(ws, order.id, "said", order.at, rows)
+
+
+def _stamp(order: Order) -> Row:
+    return {"at": order.at, "via": order.via, "order": order.id}
 
 
 def _answer(what: str, done: Forgotten) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from substrate.config import Settings
 from substrate.pages.page_index import rewrite_page_cache
-from substrate.safety import sweep_stale_temps
+from substrate.safety import file_bytes, sweep_stale_temps
 
 TRASH = "trash"
 TEMP_AGE_S = 60.0  # a temp file older than this belongs to no writer still running
@@ -29,7 +29,7 @@ def empty_trash(settings: Settings) -> dict[str, Any]:
     if not root.is_dir() or root.is_symlink():
         return {"path": str(root), "pages": 0, "before": 0, "after": 0}
     pages = sum(1 for p in root.rglob("*.md") if p.is_file() and not p.is_symlink())
-    before = folder_bytes(root)
+    before = sum(file_bytes(p) for p in root.rglob("*") if p.is_file())
     shutil.rmtree(root)
     return {"path": str(root), "pages": pages, "before": before, "after": 0}
 
@@ -50,18 +50,3 @@ def sweep_temps(settings: Settings, older_than_s: float = TEMP_AGE_S) -> int:
     folders = [Path(folder) for folder, _, _ in os.walk(ws.memory_dir)]
     folders += [Path(folder) for folder, _, _ in os.walk(ws.state_dir)]
     return sweep_stale_temps(folders, older_than_s=older_than_s)
-
-
-def folder_bytes(folder: Path) -> int:
-    total = 0
-    for root, _, files in os.walk(folder):
-        for name in files:
-            total += file_bytes(Path(root) / name)
-    return total
-
-
-def file_bytes(path: Path) -> int:
-    try:
-        return os.lstat(path).st_size
-    except OSError:
-        return 0

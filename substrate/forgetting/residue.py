@@ -83,15 +83,10 @@ def _in_the_buffer(settings: Settings, graves: Tombstones) -> list[Residue]:
             out.append(
                 Residue(f"buffer entry {e.id} holds a forgotten fact", "fact", e.id, words=e.text)
             )
-        for m in graves.message_ids.intersection(e.sources):
-            out.append(
-                Residue(
-                    f"buffer entry {e.id} was captured from forgotten message {m}",
-                    "evidence",
-                    str(m),
-                    graves.messages[m].get("session"),
-                )
-            )
+        out += [
+            _evidence(f"buffer entry {e.id} was captured from", m, graves)
+            for m in graves.message_ids.intersection(e.sources)
+        ]
     return out
 
 
@@ -123,15 +118,10 @@ def _on_pages(settings: Settings, graves: Tombstones, index: PageIndex) -> list[
                         words=b.text,
                     )
                 )
-            for m in graves.message_ids.intersection(b.sources):
-                out.append(
-                    Residue(
-                        f"{where}: fact {b.entry_id} was captured from forgotten message {m}",
-                        "evidence",
-                        str(m),
-                        graves.messages[m].get("session"),
-                    )
-                )
+            out += [
+                _evidence(f"{where}: fact {b.entry_id} was captured from", m, graves)
+                for m in graves.message_ids.intersection(b.sources)
+            ]
     return out
 
 
@@ -167,15 +157,10 @@ def _in_records(settings: Settings, graves: Tombstones) -> list[Residue]:
     out = []
     for record in PromotionStore.load(settings.workspace).records.values():
         said = {m for ms in record.evidence_messages.values() for m in ms}
-        for m in graves.message_ids & said:
-            out.append(
-                Residue(
-                    f"promotion {record.id} counts forgotten message {m} as evidence",
-                    "evidence",
-                    str(m),
-                    graves.messages[m].get("session"),
-                )
-            )
+        out += [
+            _evidence(f"promotion {record.id} counts as evidence", m, graves)
+            for m in graves.message_ids & said
+        ]
         for s in graves.sessions.keys() & set(record.evidence_sessions):
             ids = graves.sessions[s].get("messages") or []
             if ids:
@@ -192,16 +177,18 @@ def _in_records(settings: Settings, graves: Tombstones) -> list[Residue]:
         for e in evidence if isinstance(evidence, list) else []:
             quoted = e.get("message_id") if isinstance(e, dict) else None
             if isinstance(quoted, int) and quoted in graves.messages:
-                m = quoted
-                out.append(
-                    Residue(
-                        f"curation candidate {candidate.id} quotes forgotten message {m}",
-                        "evidence",
-                        str(m),
-                        graves.messages[m].get("session"),
-                    )
-                )
+                out.append(_evidence(f"curation candidate {candidate.id} quotes", quoted, graves))
     return out
+
+
+def _evidence(what: str, message: int, graves: Tombstones) -> Residue:
+    """A live record that names forgotten message `message` as its source."""
+    return Residue(
+        f"{what} forgotten message {message}",
+        "evidence",
+        str(message),
+        graves.messages[message].get("session"),
+    )
 
 
 def _in_the_log(settings: Settings, log: SessionLog, graves: Tombstones) -> list[Residue]:

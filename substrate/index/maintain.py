@@ -46,7 +46,7 @@ from substrate.index.index_state import (
     write_index_state,
 )
 from substrate.index.page_context import page_context, with_context
-from substrate.index.qdrant_edge import check_free_space, disk_bytes
+from substrate.index.qdrant_edge import check_free_space
 from substrate.index.reweight import avgdl_for, reweight
 from substrate.index.store import DENSE, DENSE_ML, HISTORY, IndexPoint, VectorStore
 from substrate.index.unit_vectors import Page, UnitVectors
@@ -54,6 +54,7 @@ from substrate.pages.fact_section import split_facts
 from substrate.pages.page_file import decode_page, read_page_file, split_frontmatter
 from substrate.pages.page_index import PageEntry, PageIndex, load_page_index, page_entries
 from substrate.safety.safe_files import sweep_stale_temps
+from substrate.safety.sizes import file_bytes, folder_bytes
 
 Progress = Callable[[int, int], None]
 
@@ -125,13 +126,6 @@ class _Doc:
 
 
 SWEEP_EVERY_S = 60.0
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 class Maintenance:
@@ -248,24 +242,24 @@ class Maintenance:
         statistics counted again from the stored chunks, the unit vectors of
         pages no longer indexed removed. Call with maintenance held off."""
         folder = self._settings.workspace.index_dir
-        before_units = disk_bytes(self.units.folder)
+        before_units = folder_bytes(self.units.folder)
         before, after = self._store.compact()
         indexed = list(self._read_state().get("pages", {}))
         stats = Bm25Stats()
         for payload in self._store.chunks_of(indexed):
             text = str(payload.get("text", ""))
             stats.add(tokenize(text), chunk_keys(text))
-        stats_before = _size(self.stats_path)
+        stats_before = file_bytes(self.stats_path)
         stats.save(self.stats_path)
         self.saved = stats
         removed = self.units.keep_only(indexed)
         return {
             "store": {"path": str(folder / "qdrant"), "before": before, "after": after},
-            "bm25": {"before": stats_before, "after": _size(self.stats_path)},
+            "bm25": {"before": stats_before, "after": file_bytes(self.stats_path)},
             "units": {
                 "removed": removed,
                 "before": before_units,
-                "after": disk_bytes(self.units.folder),
+                "after": folder_bytes(self.units.folder),
             },
         }
 

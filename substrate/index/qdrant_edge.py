@@ -36,7 +36,7 @@ from substrate.errors import StoreUnavailableError
 from substrate.index.bm25 import SparseVector
 from substrate.index.embedding import Vectors
 from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
-from substrate.safety import read_regular_file, require_room
+from substrate.safety import folder_bytes, read_regular_file, require_room
 
 # Qdrant Edge maps its segment files: writing one on a full disk is a SIGBUS that
 # kills the process with nothing printed. Refuse before touching it instead.
@@ -353,7 +353,7 @@ class EdgeStore:
         if self._shard is None:
             return 0, 0
         qe = self._qe
-        before = disk_bytes(self._path)
+        before = folder_bytes(self._path)
         check_free_space(self._path.parent, MIN_FREE_BYTES + before)
         fresh_path = self._path.with_name(self._path.name + ".compacting")
         old_path = self._path.with_name(self._path.name + ".compacted")
@@ -382,7 +382,7 @@ class EdgeStore:
             with self._points_lock:
                 self._points = None
         shutil.rmtree(old_path, ignore_errors=True)
-        return before, disk_bytes(self._path)
+        return before, folder_bytes(self._path)
 
     def _copy_into(self, fresh: Any) -> None:
         qe = self._qe
@@ -403,19 +403,6 @@ class EdgeStore:
 
 
 COPY_BATCH = 512
-
-
-def disk_bytes(folder: Path) -> int:
-    """Bytes a folder's files take on disk (allocated blocks: the WAL's files are
-    sparse, their apparent size is not what they hold)."""
-    total = 0
-    for root, _, files in os.walk(folder):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(root, name)).st_blocks * 512
-            except OSError:
-                continue
-    return total
 
 
 def _dims_of(path: Path) -> dict[str, int]:

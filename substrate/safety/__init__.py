@@ -48,6 +48,7 @@ from substrate.safety.scanner import (
     Verdict,
     strip_hidden_reasoning,
 )
+from substrate.safety.sizes import database_bytes, file_bytes, folder_bytes
 from substrate.safety.space import WRITE_ROOM, require_room
 
 __all__ = [
@@ -69,7 +70,10 @@ __all__ = [
     "anchored",
     "append_bytes",
     "checked_text",
+    "database_bytes",
     "escape",
+    "file_bytes",
+    "folder_bytes",
     "fsync_dir",
     "has_echo",
     "hold_lock",

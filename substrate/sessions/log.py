@@ -36,7 +36,7 @@ from substrate.errors import (
     StoreUnavailableError,
     from_database_error,
 )
-from substrate.safety import journal
+from substrate.safety import database_bytes, journal
 from substrate.safety.fencing import fenced
 from substrate.sessions.erasure import (
     Erased,
@@ -489,13 +489,13 @@ class SessionLog:
         then VACUUM, then the write-ahead log checkpointed and truncated. With
         `secure_delete` on, nothing freed keeps its old bytes. Bytes before and
         after, the write-ahead log included."""
-        before = _db_bytes(self.path)
+        before = database_bytes(self.path)
         with self._lock, self._typed():
             db = self._current()
             db.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
             db.execute("VACUUM")
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return {"path": str(self.path), "before": before, "after": _db_bytes(self.path)}
+        return {"path": str(self.path), "before": before, "after": database_bytes(self.path)}
 
     def capture_cursor(self, session_id: str) -> int:
         """The last message id capture has read in this session (0: none)."""
@@ -544,17 +544,6 @@ _COLUMNS = "id, session_id, role, text, at, direct"
 def _next_id(db: sqlite3.Connection) -> int:
     largest = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM messages").fetchone()[0])
     return max(int(time.time() * 1_000_000), largest + 1)
-
-
-def _db_bytes(path: Any) -> int:
-    """A database's bytes on disk with its write-ahead log and shared memory."""
-    total = 0
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            total += os.stat(f"{path}{suffix}").st_size
-        except OSError:
-            continue
-    return total
 
 
 def _limit(limit: int) -> int:
