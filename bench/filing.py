@@ -35,7 +35,6 @@ from substrate import (
     remember,
 )
 from substrate.consolidation import consolidate_all
-from substrate.consolidation.lexicon import FILLER
 from substrate.index import (
     EdgeStore,
     Embedder,
@@ -44,6 +43,7 @@ from substrate.index import (
     UseEmbedder,
     Vectors,
 )
+from substrate.meaning.lexicon import FILLER
 from substrate.pages import fact_bullets, in_words
 
 

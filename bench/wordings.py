@@ -39,7 +39,7 @@ from typing import Any
 from capture import statements
 
 from substrate.consolidation.lifecycle import decide, reading_of
-from substrate.curation.sentences import sentence_pieces
+from substrate.meaning.sentences import sentence_pieces
 from substrate.pages import FactBullet
 
 WORD = re.compile(r"[a-z0-9']+")

@@ -30,19 +30,26 @@ SUBSTRATE_ROOMS: dict[str, set[str]] = {
     "safety": set(),
     "config": {"safety"},
     "lineage": {"safety", "config"},
+    # what a text means: whose words, which subject, which slot family, what it changes
+    "meaning": {"safety", "config"},
     "pages": {"safety", "config", "lineage"},
-    "intake": {"safety", "config", "lineage", "pages"},
+    "intake": {"safety", "config", "lineage", "pages", "meaning"},
     "index": {"safety", "config", "pages", "intake"},
     "llm": {"safety", "config"},
-    "consolidation": {"safety", "config", "lineage", "pages", "intake", "index", "llm"},
+    "consolidation": {
+        *("safety", "config", "lineage", "meaning", "pages", "intake", "index", "llm"),
+    },
     "sessions": {"safety", "config", "lineage"},
     "profile": {"safety", "config"},
-    "promotion": {"safety", "config", "lineage", "sessions", "profile"},
-    "curation": {"safety", "config", "lineage", "pages", "intake", "sessions", "profile", "llm"},
+    "promotion": {"safety", "config", "lineage", "meaning", "sessions", "profile"},
+    "curation": {
+        *("safety", "config", "lineage", "meaning", "pages", "intake", "sessions", "profile"),
+        "llm",
+    },
     # the walk over lineage and the forget that follows it: above every room
     # that writes a derived record
     "forgetting": {
-        *("safety", "config", "lineage", "pages", "intake", "index", "llm"),
+        *("safety", "config", "lineage", "meaning", "pages", "intake", "index", "llm"),
         *("consolidation", "sessions", "profile", "promotion", "curation"),
     },
 }

@@ -37,13 +37,13 @@ from dataclasses import dataclass, field, replace
 
 from substrate.config import Settings
 from substrate.consolidation.endeavours import FOLDER as ENDEAVOURS, endeavour_of
-from substrate.consolidation.lexicon import TOPICS
 from substrate.consolidation.lifecycle import reading_of
 from substrate.consolidation.naming import leading_name, slugify, subject_phrase, unique_slug
 from substrate.consolidation.plan import Placement, Plan
-from substrate.consolidation.subjects import Subject, read_subject, topic_score
 from substrate.index import EntityMatcher, Hit, SearchIndex, name_words
 from substrate.intake import BufferEntry
+from substrate.meaning.lexicon import TOPICS
+from substrate.meaning.subjects import Subject, read_subject, topic_score
 from substrate.pages import PageIndex, slug_problem
 from substrate.safety import linear
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from substrate.consolidation.lexicon import FILLER
+from substrate.meaning.lexicon import FILLER
 from substrate.safety import linear
 
 FOLDER = "projects"

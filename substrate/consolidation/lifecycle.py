@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from substrate.consolidation.slots import SlotReading, mentions, read_slot, same_value
-from substrate.consolidation.subjects import read_subject
+from substrate.meaning.slots import SlotReading, mentions, read_slot, same_value
+from substrate.meaning.subjects import read_subject
 from substrate.pages import FactBullet
 from substrate.safety import linear
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Container
 
-from substrate.consolidation.lexicon import FILLER
 from substrate.index import STOPWORDS
+from substrate.meaning.lexicon import FILLER
 from substrate.pages import slug_problem
 from substrate.safety import linear, runs
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from substrate.consolidation.lifecycle import Intent
-from substrate.consolidation.slots import SlotReading
 from substrate.intake import BufferEntry
 from substrate.llm import Usage
+from substrate.meaning.slots import SlotReading
 
 Action = Literal["file", "skip"]
 

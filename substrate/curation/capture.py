@@ -25,10 +25,10 @@ from substrate.config.settings import Settings
 from substrate.curation.extract import extract, slices
 from substrate.curation.judge import DurabilityJudge
 from substrate.curation.statements import Judge, durable_statements, read_turn
-from substrate.curation.voices import own_words
 from substrate.errors import BillingError, InvalidInputError, LlmAnswerError, TransientError
 from substrate.intake import read_buffer, remember
 from substrate.llm import ChatClient
+from substrate.meaning.voices import own_words
 from substrate.sessions import LoggedMessage, SessionLog
 
 

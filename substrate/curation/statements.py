@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from substrate.curation.sentences import (
+from substrate.meaning.sentences import (
     MAX_SENTENCE,
     clauses_of,
     sentence_pieces,
@@ -32,7 +32,7 @@ from substrate.curation.sentences import (
     within_reach,
     word_list,
 )
-from substrate.curation.voices import voices
+from substrate.meaning.voices import voices
 from substrate.safety import IGNORECASE, runs, short
 from substrate.safety.echoes import strip_echoes
 

@@ -10,7 +10,9 @@ import pytest
 from substrate import Settings
 from substrate.curation import capture, explain_capture, run_finalizations
 from substrate.curation.statements import durable_statements, read_turn
-from substrate.curation.voices import (
+from substrate.intake import read_buffer
+from substrate.llm import ChatClient
+from substrate.meaning.voices import (
     CODE,
     FORWARDED,
     PASTED,
@@ -20,8 +22,6 @@ from substrate.curation.voices import (
     own_words,
     voices,
 )
-from substrate.intake import read_buffer
-from substrate.llm import ChatClient
 from substrate.sessions import NewMessage, SessionLog
 from tests.llm_server import ScriptedLLM
 

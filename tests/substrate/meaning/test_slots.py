@@ -6,7 +6,7 @@ import pytest
 
 from substrate.consolidation.lifecycle import reading_of
 from substrate.consolidation.naming import leading_name
-from substrate.consolidation.subjects import read_subject
+from substrate.meaning.subjects import read_subject
 
 # (fact, slot, value, values it says ended): each slot family in English and Arabic.
 READINGS = [

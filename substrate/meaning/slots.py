@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from substrate.consolidation import slot_rules as rules
-from substrate.consolidation.lexicon import CATEGORY_TOPIC, RELATIONS, THING_CATEGORY, TOOL_KINDS
+from substrate.meaning import slot_rules as rules
+from substrate.meaning.lexicon import CATEGORY_TOPIC, RELATIONS, THING_CATEGORY, TOOL_KINDS
 from substrate.safety import linear
 from substrate.safety.patterns import Linear
 

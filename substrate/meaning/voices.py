@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from substrate.curation.sentences import sentence_ends
+from substrate.meaning.sentences import sentence_ends
 from substrate.safety import IGNORECASE, short
 
 QUOTED = "quoted"

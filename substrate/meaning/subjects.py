@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from substrate.consolidation.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS
-from substrate.consolidation.slots import read_slot
+from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS
+from substrate.meaning.slots import read_slot
 from substrate.safety import linear, runs
 
 Kind = Literal["me", "named", "other"]
