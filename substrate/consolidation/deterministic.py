@@ -37,13 +37,14 @@ from dataclasses import dataclass, field, replace
 
 from substrate.config import Settings
 from substrate.consolidation.endeavours import FOLDER as ENDEAVOURS, endeavour_of
-from substrate.consolidation.lifecycle import reading_of
 from substrate.consolidation.naming import leading_name, slugify, subject_phrase, unique_slug
 from substrate.consolidation.plan import Placement, Plan
 from substrate.index import EntityMatcher, Hit, SearchIndex, name_words
 from substrate.intake import BufferEntry
+from substrate.meaning.attribution import Attribution
 from substrate.meaning.lexicon import TOPICS
-from substrate.meaning.subjects import Subject, read_subject, topic_score
+from substrate.meaning.reading import NOTHING, read_text
+from substrate.meaning.subjects import Subject, topic_score
 from substrate.pages import PageIndex, slug_problem
 from substrate.safety import linear
 
@@ -54,6 +55,7 @@ STRONG_TOPIC = 2  # topic words that place a long fact on their own
 SHORT_FACT = 25  # words: a fact this short is placed by one topic word
 CONTINUITY_S = 30 * 60  # a fact within this of the one before is the same conversation
 PEOPLE = "people"
+PETS = "pets"
 
 
 @dataclass
@@ -104,7 +106,10 @@ class DeterministicFiler:
 
     def place(self, entry: BufferEntry, run: BatchRun) -> Placement:
         text = fact_text(entry)
-        subject = read_subject(text)
+        meaning = read_text(text)
+        if meaning.passed_on:
+            return self._passed_on(entry, text, meaning.attribution, run)
+        subject = meaning.subject
         placement = self._hint(entry, text, run) or self._by_subject(entry, text, subject, run)
         # The user's own words go by topic, never under a name they mention.
         steps = (self._searched,) if subject.kind == "me" else (self._entity, self._searched)
@@ -116,7 +121,60 @@ class DeterministicFiler:
         related = tuple(dict.fromkeys([*placement.related, *named]))
         if placement.slug is not None:
             run.said(entry, placement.slug)
-        return replace(placement, reading=reading_of(text), related=related)
+        return replace(placement, reading=meaning.slot, related=related)
+
+    def _passed_on(
+        self, entry: BufferEntry, text: str, said: Attribution, run: BatchRun
+    ) -> Placement:
+        """Words the person passes on: a note on the speaker's page when the text
+        names one (made when missing), else where a hint, a name or the day's
+        inbox puts it; never one of the person's own pages, and no slot."""
+        what = f"passed on ({said.why})"
+        placement = self._hint(entry, text, run)
+        if placement is None and said.speaker is not None:
+            placement = self._speaker(entry, said, run, what)
+        if placement is None:
+            placement = self._entity(entry, text, run)
+        if placement is None:
+            placement = self._inbox(entry, run, f"{what}, naming no speaker: the day's inbox")
+        reason = f"{what}: kept as a note, takes no slot; {placement.reason}"
+        if placement.slug is not None:
+            run.said(entry, placement.slug)
+        return replace(placement, reason=reason, reading=NOTHING)
+
+    def _speaker(
+        self, entry: BufferEntry, said: Attribution, run: BatchRun, what: str
+    ) -> Placement:
+        """The page of the person whose words these are: one known by that name
+        or relation, or a new `people/<name>`."""
+        speaker = str(said.speaker)
+        relation = said.relation
+        name = (
+            relation
+            if relation is not None and speaker.split()[0].lower() in ("my", "our")
+            else speaker
+        )
+        if relation is not None and name == relation:
+            known = run.related(relation)
+            if known is not None:
+                return Placement(entry, "file", known, "voice", f"your {relation}'s words")
+        else:
+            found = [m for m in run.matcher.match(name) if not m.slug.startswith(f"{MINE}/")]
+            made = run.named(name)
+            if made is not None and (not found or made[1] >= found[0].size):
+                return Placement(entry, "file", made[0], "voice", f"{name}'s words")
+            if found:
+                return Placement(entry, "file", found[0].slug, "voice", f"{found[0].name}'s words")
+        title = name[:1].upper() + name[1:]
+        slug = unique_slug(f"{PEOPLE}/{slugify(name)}", run)
+        run.add(slug, title)
+        return Placement(entry, "file", slug, "voice", f"{title}'s words, a new page", title)
+
+    def _inbox(self, entry: BufferEntry, run: BatchRun, why: str) -> Placement:
+        slug = f"inbox/{entry.at:%Y-%m-%d}"
+        if slug not in run.index.entries and slug not in run.created:
+            run.add(slug, f"Inbox {entry.at:%Y-%m-%d}", named=False)
+        return Placement(entry, "file", slug, "inbox", why, run.title(slug))
 
     def _by_subject(
         self, entry: BufferEntry, text: str, subject: Subject, run: BatchRun
@@ -125,20 +183,41 @@ class DeterministicFiler:
             return self._person(entry, subject, run)
         if subject.kind != "me":
             return None
-        slotted = reading_of(text).topic
-        if slotted:
-            return self._mine(entry, slotted, run)
+        reading = read_text(text).slot
+        if reading.slot == "pet" and reading.value:
+            return self._pet(entry, text, reading.value, run)
+        if reading.topic:
+            return self._mine(entry, reading.topic, run)
         endeavour = self._endeavour(entry, text, run)
         if endeavour is not None:
             return endeavour
         topic, words = topic_score(text)
         if words >= STRONG_TOPIC or (topic and len(text.split()) <= SHORT_FACT):
             return self._mine(entry, str(topic), run)
+        if read_text(text).slot.cessation:
+            return self._mine(entry, topic or "about", run)  # the writer finds what it ends
         follows = run.follows(entry)
         if follows is not None:
             why = f"continues the conversation filed on {follows} (no topic of its own)"
             return Placement(entry, "file", follows, "topic", why, run.title(follows))
         return self._mine(entry, topic, run) if topic else None
+
+    def _pet(self, entry: BufferEntry, text: str, value: str, run: BatchRun) -> Placement:
+        """A pet's own page, named by its name as written ("Biscuit"), linking the
+        person's pets page; one page per pet however it is mentioned later."""
+        name = next((w for w in text.replace(",", " ").split() if w.lower() == value), value)
+        name = name[:1].upper() + name[1:]
+        mine = f"{MINE}/pets"
+        found = [m for m in run.matcher.match(name) if not m.slug.startswith(f"{MINE}/")]
+        made = run.named(name)
+        if made is not None:
+            return Placement(entry, "file", made[0], "entity", f"about '{name}'", related=(mine,))
+        if found:
+            return Placement(entry, "file", found[0].slug, "entity", f"names '{found[0].name}'")
+        slug = unique_slug(f"{PETS}/{slugify(name)}", run)
+        run.add(slug, name)
+        why = f"about your pet '{name}', a new page"
+        return Placement(entry, "file", slug, "person", why, name, related=(mine,))
 
     def _mine(self, entry: BufferEntry, topic: str, run: BatchRun) -> Placement:
         """The user's own page for `topic` (made when missing)."""
@@ -146,7 +225,7 @@ class DeterministicFiler:
         made = slug not in run
         if made:
             run.add(slug, title, named=False)
-        reading = reading_of(fact_text(entry))
+        reading = read_text(fact_text(entry)).slot
         why = f"about you: {topic}" + (f" (slot {reading.slot})" if reading.slot else "")
         return Placement(entry, "file", slug, "topic", why, title if made else None)
 
@@ -267,12 +346,7 @@ class DeterministicFiler:
             run.add(slug, about, named=False)
             return Placement(entry, "file", slug, "new", f"a new page about '{about}'", about)
         if title is None:
-            slug = f"inbox/{entry.at:%Y-%m-%d}"
-            if slug not in run.index.entries and slug not in run.created:
-                run.add(slug, f"Inbox {entry.at:%Y-%m-%d}", named=False)
-            return Placement(
-                entry, "file", slug, "inbox", "nothing nameable: the day's inbox", run.title(slug)
-            )
+            return self._inbox(entry, run, "nothing nameable: the day's inbox")
         slug = unique_slug(slugify(title), run)
         run.add(slug, title)
         return Placement(entry, "file", slug, "new", f"a new page for '{title}'", title)
@@ -318,6 +392,18 @@ class BatchRun:
         words = name_words(text)
         found += [s for n, s in self._names.items() if _first_position(words, n) < len(words)]
         return [s for s in dict.fromkeys(found) if not s.startswith(f"{MINE}/")]
+
+    def related(self, relation: str) -> str | None:
+        """The page of the person the user calls their `relation` ("Anika
+        (sister)"), one this batch made too."""
+        mark = f"({relation})"
+        for slug, title in self.created.items():
+            if title.endswith(mark):
+                return slug
+        for slug, entry in self.index.entries.items():
+            if entry.title.endswith(mark) or slug == f"{PEOPLE}/{relation}":
+                return slug
+        return None
 
     def named(self, text: str) -> tuple[str, int, str] | None:
         """The longest name of a page made this batch that `text` names (the one

@@ -1,49 +1,75 @@
 """What a new fact does to the facts already on its page: add, update, retract,
-history or none, decided without a model.
+history or none, decided without a model, by family and by target.
 
-- A fact told as the past ("I used to live in Leeds") only adds.
+The candidates are the current facts of the same subject (the page and its
+family of continuation pages) in the new fact's slot family
+(`meaning.families`): a new job is weighed against the employer *and* the
+role, a new phone number against the phone, never the e-mail.
+
+- A fact told as the past ("I used to live in Leeds") or as a hypothetical
+  (a plan, a wish, a condition) only adds.
+- A **cessation** ("I left Brightwater", "I sold my Fiat", "I no longer live
+  on Dalry Road") retracts the current fact that names what ended, or, when
+  it names it only by kind ("I quit my job"), the newest current fact of that
+  family; never a fact dated after it. When no fact matches it is kept as a
+  dated fact: nothing to retract.
 - On a **single-valued** slot (one home, one employer), a new value replaces
-  the current fact of that slot when it is newer; one dated before it (a
-  backdated arrival, `remember --at`) goes into the history instead, replaced
-  by the fact that is newer.
+  the current fact of that slot (and the slots its family ends with it) when
+  it is newer; one dated before it (a backdated arrival, `remember --at`)
+  goes into the history instead, replaced by the fact that is newer.
 - On a slot that holds **many values** (pets, tools of different kinds), a new
   value replaces an old one only when the fact says so: change language that
   names the old value ("switched from VS Code to Neovim", "no longer X").
   A fact that only resembles an old one is added beside it.
-- A fact that names the old value but no new one ("I broke up with Tom", "I
-  no longer eat meat") retracts the old fact rather than replacing it.
 - The same value told again adds (a restatement may say more), except a
   preference, which keeps one current fact in its newest words; the exact
   same text adds nothing (the writer's duplicate rule).
 
-The LLM planner's answers (`Intent`) are checked against the same page: ids
-must be current facts there; whatever fails the check falls back to this.
+An LLM planner only labels (which current facts the new one contradicts or
+repeats): its labels are checked against the same page and the same rules
+decide (`check_intent`); whatever fails the check falls back to this.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
 from functools import lru_cache
 from typing import Literal
 
-from substrate.meaning.slots import SlotReading, mentions, read_slot, same_value
-from substrate.meaning.subjects import read_subject
+from substrate.meaning.families import GENERIC, family_of, replaces, thing_family
+from substrate.meaning.reading import slot_reading
+from substrate.meaning.slots import SlotReading, mentions, same_value
 from substrate.pages import FactBullet
 from substrate.safety import linear
 
 Action = Literal["add", "update", "retract", "history", "none"]
+NOTHING_TO_RETRACT = "nothing to retract"
+# What a decision is called where a person reads it (`consolidate --explain`).
+SAID = {"update": "supersedes", "retract": "retracts", "add": "adds", "history": "history",
+        "none": "merged"}  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Decision:
     """`targets`: the current facts an update replaces or a retraction ends; for
-    `history`, the one newer fact that replaces this one."""
+    `history`, the one newer fact that replaces this one. `family`: the slot
+    family weighed; `candidates`: the current facts weighed against the new
+    one; `said`: the decision in words (`supersedes`, `retracts`, `nothing to
+    retract`, `adds`, `history`)."""
 
     action: Action
     slot: str | None
     targets: tuple[str, ...] = ()
     reason: str = ""
+    family: str | None = None
+    candidates: tuple[str, ...] = ()
+    said: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.said or SAID[self.action]
 
 
 @dataclass(frozen=True)
@@ -56,20 +82,35 @@ class Intent:
     reason: str = ""
 
 
-@lru_cache(maxsize=4096)
 def reading_of(text: str) -> SlotReading:
-    """The slot reading of a fact, in its subject's own words."""
-    return read_slot(read_subject(text).own)
+    """The slot reading of a fact: its own words (not what it passes on), in
+    its subject's first person (`meaning.reading`)."""
+    return slot_reading(text)
 
 
 def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) -> Decision:
     """What `new` (with its slot reading) does to `page`'s facts (see the module doc)."""
+    decision = _decide(new, reading, page)
+    if decision.family is None:
+        decision = replace(decision, family=family_of(reading.slot))
+    return decision
+
+
+def _decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) -> Decision:
     current = [b for b in page if b.current and b.entry_id and b.key != new.key]
     if reading.past:
         return Decision("add", None, reason="told as the past: history, not an update")
+    if reading.kind == "hypothetical":
+        return Decision("add", None, reason="a plan, wish or supposition: it states nothing yet")
+    if reading.cessation and reading.value is None and reading.olds:
+        return _cessation(new, reading, current)
     if reading.slot is None:
         return _unslotted(reading, current, new)
-    same = [b for b in current if _slot(b) == reading.slot]
+    if reading.single:
+        same = [b for b in current if replaces(reading.slot, _slot(b))]
+    else:
+        same = [b for b in current if _slot(b) == reading.slot]
+    weighed = _ids(same)
     if reading.single:
         targets = [b for b in same if not _restates(b, reading)]
         if not targets and same and reading.slot.startswith("pref:"):
@@ -77,20 +118,28 @@ def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) ->
         elif not targets and same:
             targets = [b for b in same if recounts(b.text, new.text)]  # the same, recounted
             if not targets:
-                return Decision("add", reading.slot, reason=f"{reading.slot}: the same value again")
+                return Decision(
+                    "add", reading.slot, reason=f"{reading.slot}: the same value again",
+                    candidates=weighed,
+                )  # fmt: skip
     else:
         targets = [b for b in same if _named_old(b, reading) or recounts(b.text, new.text)]
+    # a fact it says ended ("gone off Earl Grey, it's coffee now") ends too,
+    # whatever slot that fact was read with
+    ended = [b for b in current if b not in same and b.day <= new.day and _named_old(b, reading)]
+    targets += ended
+    weighed += _ids(ended)
     kept = [b for b in targets if _outranks(b, new)]
     if kept and len(kept) == len(targets):
         why = "captured words, not a direct first-person statement, leave a remembered fact"
-        return Decision("add", reading.slot, reason=f"{reading.slot}: {why}")
+        return Decision("add", reading.slot, reason=f"{reading.slot}: {why}", candidates=weighed)
     targets = [b for b in targets if b not in kept]
     if not targets:
         why = "the first fact on it" if not same else "it adds a value, nothing says one ended"
-        return Decision("add", reading.slot, reason=f"{reading.slot}: {why}")
+        return Decision("add", reading.slot, reason=f"{reading.slot}: {why}", candidates=weighed)
     if any(b.day > new.day for b in targets):
         after = sorted(
-            (b for b in page if b.entry_id and _slot(b) == reading.slot and b.day > new.day),
+            (b for b in page if b.entry_id and _competes(reading, b) and b.day > new.day),
             key=lambda b: b.day,
         )  # replaced by the first value told after it, current or not
         return Decision(
@@ -98,11 +147,80 @@ def decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) ->
             reading.slot,
             (str(after[0].entry_id),),
             f"{reading.slot}: dated {new.day}, before the fact of {after[0].day} that replaced it",
+            candidates=weighed,
         )
-    ids = tuple(str(b.entry_id) for b in targets)
-    if reading.value is None and reading.olds:
-        return Decision("retract", reading.slot, ids, f"{reading.slot}: says the old value ended")
-    return Decision("update", reading.slot, ids, f"{reading.slot}: a newer value")
+    ids = _ids(targets)
+    return Decision(
+        "update", reading.slot, ids, f"{reading.slot}: a newer value", candidates=weighed
+    )
+
+
+def _cessation(new: FactBullet, reading: SlotReading, current: list[FactBullet]) -> Decision:
+    """A statement that something named ended: the current facts that name it,
+    or (named by kind: "my job") the newest current fact of that family; never
+    one dated after the statement."""
+    ended = ", ".join(reading.olds)
+    family = family_of(reading.slot) or thing_family(reading.olds)
+    older = [b for b in current if b.day <= new.day]
+    named = [b for b in older if any(_mentions_old(b, o) for o in reading.olds if not _generic(o))]
+    if not named and any(_generic(o) for o in reading.olds) and family is not None:
+        kin = [b for b in older if family_of(_slot(b)) == family]
+        named = sorted(kin, key=lambda b: b.day)[-1:]
+    weighed = _ids([b for b in current if named and b in named] or _of_family(current, family))
+    if not named:
+        newer = [
+            b for b in current if b.day > new.day and any(_mentions_old(b, o) for o in reading.olds)
+        ]
+        why = "the fact that names it is dated after this statement" if newer else (
+            "no current fact names it"
+        )  # fmt: skip
+        return Decision(
+            "add", None, reason=f"{NOTHING_TO_RETRACT}: {why} ({ended})", family=family,
+            candidates=weighed, said=NOTHING_TO_RETRACT,
+        )  # fmt: skip
+    return Decision(
+        "retract", None, _ids(named), f"says {ended} ended", family=family, candidates=weighed
+    )
+
+
+def weighs_against(reading: SlotReading, day: date) -> Callable[[FactBullet], bool] | None:
+    """Which facts a new fact read as `reading` and dated `day` may end: the
+    writer files it beside one, so a fact and what it replaces share a page.
+    None for a fact that ends nothing (no slot, no value named as ended)."""
+    if reading.past or reading.kind == "hypothetical":
+        return None
+    if reading.cessation and reading.value is None and reading.olds:
+        family = family_of(reading.slot) or thing_family(reading.olds)
+        named = [o for o in reading.olds if not _generic(o)]
+        return lambda b: (
+            b.day <= day
+            and (
+                any(_mentions_old(b, o) for o in named)
+                or (len(named) < len(reading.olds) and family_of(_slot(b)) == family)
+            )
+        )
+    if reading.slot is not None and (reading.single or reading.olds):
+        return lambda b: _competes(reading, b)
+    return None
+
+
+def _generic(value: str) -> bool:
+    """What ended is named by its kind ("job", "old car"), not by a name."""
+    words = value.split()
+    return 0 < len(words) <= 2 and words[-1] in GENERIC
+
+
+def _competes(reading: SlotReading, bullet: FactBullet) -> bool:
+    slot = _slot(bullet)
+    return replaces(reading.slot, slot) if reading.single else slot == reading.slot
+
+
+def _of_family(current: list[FactBullet], family: str | None) -> list[FactBullet]:
+    return [b for b in current if family is not None and family_of(_slot(b)) == family]
+
+
+def _ids(bullets: Sequence[FactBullet]) -> tuple[str, ...]:
+    return tuple(str(b.entry_id) for b in bullets)
 
 
 def _unslotted(

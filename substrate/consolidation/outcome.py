@@ -19,7 +19,10 @@ class EntryOutcome:
     changed on disk, or it is held for review). The fact's lifecycle on its
     page: its `slot`, what it did (`lifecycle`: add, update, retract, history,
     none), the facts it `replaced` (updated or retracted), the fact it was
-    `superseded_by` (a backdated arrival) and why (`lifecycle_reason`)."""
+    `superseded_by` (a backdated arrival) and why (`lifecycle_reason`); the slot
+    `family` weighed, the current facts weighed against it (`candidates`) and
+    the decision in words (`decision`: supersedes, retracts, nothing to
+    retract, adds, history)."""
 
     id: str
     status: Status
@@ -32,6 +35,9 @@ class EntryOutcome:
     replaced: tuple[str, ...] = ()
     superseded_by: str | None = None
     lifecycle_reason: str = ""
+    family: str | None = None
+    candidates: tuple[str, ...] = ()
+    decision: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -46,6 +52,9 @@ class EntryOutcome:
             "replaced": list(self.replaced),
             "superseded_by": self.superseded_by,
             "lifecycle_reason": self.lifecycle_reason,
+            "family": self.family,
+            "candidates": list(self.candidates),
+            "decision": self.decision,
         }
 
 

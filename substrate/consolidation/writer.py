@@ -26,11 +26,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from substrate.config import Settings
-from substrate.consolidation.lifecycle import Decision, check_intent, decide, reading_of
+from substrate.consolidation.lifecycle import (
+    Decision,
+    check_intent,
+    decide,
+    reading_of,
+    weighs_against,
+)
 from substrate.consolidation.outcome import EntryOutcome
 from substrate.consolidation.plan import Placement, Plan
 from substrate.consolidation.when import with_dates
 from substrate.lineage import encode_sources
+from substrate.meaning.reading import read_text
+from substrate.meaning.slots import SlotReading
 from substrate.pages import (
     FactBullet,
     PageIndex,
@@ -39,7 +47,7 @@ from substrate.pages import (
     path_for_slug,
     with_facts,
 )
-from substrate.pages.facts import SOURCES
+from substrate.pages.facts import SOURCES, voice_marks
 from substrate.safety import (
     FileSnapshot,
     PlannedWrite,
@@ -49,6 +57,7 @@ from substrate.safety import (
 )
 
 _MONTH = anchored(r"\d{4}-\d{2}(?:-\d+)?")
+MINE = "me/"
 MONTHS = "January February March April May June July August September October November December"
 
 
@@ -159,14 +168,15 @@ class Writer:
         if p.action == "skip" or p.slug is None:
             return EntryOutcome(p.entry.id, "skipped", None, p.decided_by, p.reason)
         reading = p.reading or reading_of(p.entry.text)
-        target = self._room_for(p, reading.slot if reading.single or reading.olds else None)
+        target = self._room_for(p, reading)
         target.placements.append(p)
         target.related += [s for s in p.related if s != target.slug and s not in target.related]
         text = with_dates(bullet_text(p.entry.text, target.slug), p.entry.at.date())
-        lineage = {SOURCES: encode_sources(p.entry.sources)} if p.entry.sources else {}
-        bullet = FactBullet(
-            p.entry.id, p.entry.at.date(), text, p.entry.source, lineage, slot=reading.slot
-        )
+        attrs = {SOURCES: encode_sources(p.entry.sources)} if p.entry.sources else {}
+        said = read_text(p.entry.text).attribution
+        attrs |= voice_marks(said.voice, said.speaker)
+        slot = None if reading.cessation and reading.value is None else reading.slot
+        bullet = FactBullet(p.entry.id, p.entry.at.date(), text, p.entry.source, attrs, slot=slot)
         if bullet.key in target.keys:
             return EntryOutcome(
                 p.entry.id, "merged", target.slug, p.decided_by, "already on the page"
@@ -183,6 +193,8 @@ class Writer:
             return self._outcome(p, target, "merged", decision, p.reason)
         self._apply(target, bullet, decision)
         moved = "" if target.slug == p.slug else f" (continues {p.slug}, which is full)"
+        if target.slug != p.slug and _base(target.slug) != _base(p.slug or ""):
+            moved = f" (on {target.slug}, which holds the fact it weighs against)"
         return self._outcome(p, target, "filed", decision, p.reason + moved)
 
     def _apply(self, target: _Target, bullet: FactBullet, decision: Decision) -> None:
@@ -215,20 +227,26 @@ class Writer:
             replaced=() if history else decision.targets,
             superseded_by=decision.targets[0] if history else None,
             lifecycle_reason=decision.reason,
+            family=decision.family,
+            candidates=decision.candidates,
+            decision=decision.label,
         )
 
-    def _room_for(self, p: Placement, slot: str | None) -> _Target:
-        """`p`'s page, the page of its family holding the current fact of `slot`
-        (one the fact may replace: a single-valued slot, or one it names an old
-        value of), or the continuation page of the fact's month once full."""
+    def _room_for(self, p: Placement, reading: SlotReading) -> _Target:
+        """`p`'s page; or the page of the same subject holding a current fact the
+        new one weighs against (one of its slot family it may replace, or one
+        naming what a cessation ends), so a fact and what it replaces are
+        written together; or the continuation page of the fact's month once
+        full."""
         target = self._target(p.slug or "", p.title, aliases=p.aliases)
         ids = p.intent.ids if p.intent is not None else ()
         if ids:
-            holder = self._holder(_base(target.slug), lambda b: b.entry_id in ids)
+            holder = self._holder(target.slug, lambda b: b.entry_id in ids)
             if holder is not None:
                 return holder
-        if slot is not None:
-            holder = self._slot_holder(_base(target.slug), slot)
+        weighs = weighs_against(reading, p.entry.at.date())
+        if weighs is not None:
+            holder = self._holder(target.slug, lambda b: b.current and weighs(b))
             if holder is not None:
                 return holder
         if target.count < self._cap:
@@ -248,14 +266,16 @@ class Writer:
                 return candidate
             n += 1
 
-    def _slot_holder(self, base: str, slot: str) -> _Target | None:
-        return self._holder(base, lambda b: b.current and b.slot == slot)
-
-    def _holder(self, base: str, holds: Callable[[FactBullet], bool]) -> _Target | None:
-        """The page of `base`'s family (it and its continuation pages) holding a
-        fact that `holds`."""
+    def _holder(self, slug: str, holds: Callable[[FactBullet], bool]) -> _Target | None:
+        """The page of the same subject as `slug` holding a fact that `holds`: the
+        page and its continuation pages, then, for the person's own pages
+        (`me/…`), every other one of them."""
+        base = _base(slug)
         family = [base, *self._continuations().get(base, [])]
         family += [s for s in self._targets if _base(s) == base and s not in family]
+        if base.startswith(MINE):
+            mine = [*self._index.entries, *self._targets]
+            family += sorted(s for s in set(mine) if s.startswith(MINE) and s not in family)
         for slug in family:
             if slug not in self._targets and slug not in self._index.entries:
                 continue

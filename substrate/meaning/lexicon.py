@@ -28,6 +28,7 @@ TOPICS: dict[str, str] = {
     "money": "Money",
     "plans": "Plans",
     "preferences": "Preferences",
+    "vehicles": "Vehicles",
 }
 
 
@@ -47,8 +48,8 @@ TOPIC_WORDS: dict[str, frozenset[str]] = {
     "home": _words(
         """apartment flat house home rent landlord lease neighborhood neighbourhood neighbors
         neighbours moved moving roommate roommates mortgage garden balcony kitchen bedroom
-        renovation boiler heating plumber furniture sofa lease mortgage منزل بيت شقة الإيجار
-        الحي"""
+        renovation boiler heating plumber furniture sofa lease mortgage live living street
+        road منزل بيت شقة الإيجار الحي أسكن نسكن"""
     ),
     "family": _words(
         """wife husband partner girlfriend boyfriend fiance fiancee married wedding son daughter
@@ -77,8 +78,10 @@ TOPIC_WORDS: dict[str, frozenset[str]] = {
         """hobby hobbies guitar piano painting paint drawing photography hiking climbing
         reading books novel novels knitting gaming games chess football soccer tennis
         basketball yoga swimming cycling music band concert concerts garden gardening
-        movies films series podcast podcasts volunteering dance dancing هواية القراءة
-        الرسم كرة"""
+        movies films series podcast podcasts volunteering dance dancing cello violin viola
+        flute drums saxophone trumpet harp ukulele choir orchestra pottery crochet sewing
+        surfing skiing running marathon padel squash badminton هواية القراءة الرسم كرة العزف
+        عزف العود البيانو الغيتار الكمان الرسم السباحة"""
     ),
     "travel": _words(
         """trip travel traveling travelling flight flights fly flew vacation holiday holidays
@@ -101,7 +104,9 @@ TOPIC_WORDS: dict[str, frozenset[str]] = {
 THING_CATEGORY: dict[str, str] = {
     **dict.fromkeys(
         """coffee tea espresso latte cappuccino matcha juice water soda beer wine whiskey
-        cocktails milk smoothies قهوة شاي القهوة الشاي""".split(),
+        cocktails milk smoothies earl-grey green-tea black-tea flat-white chai americano
+        cortado mocha macchiato rooibos kombucha hot-chocolate cocoa decaf oat-milk
+        قهوة شاي القهوة الشاي""".split(),
         "drink",
     ),
     **dict.fromkeys(

@@ -30,15 +30,36 @@ EN: list[Rule] = [
         "name",
         "about",
         True,
-        r"\b(?:my name is|call me|i go by|people call me|i'm called)\s+(?P<v>\w+)",
+        r"\b(?:my name is|my name's|call me|i go by|i'm called)\s+(?P<v>(?-i:[A-Z][\w'’-]+(?: [A-Z][\w'’-]+){0,2})|\w+)",
         True,
     ),
     (
         "name",
         "about",
         True,
-        r"^(?:hi|hello|hey|hiya)?[,!]?\s*(?:i'm|i am)\s+(?P<v>\w+)(?:[,.!]|$| and | from )",
+        r"^(?:hi|hello|hey|hiya)?[,!]?\s*(?:i'm|i am|this is)\s+(?P<v>(?-i:[A-Z][\w'’-]+(?: [A-Z][\w'’-]+){0,2}))(?:[,.!]|$| and | from | but | here)",
         True,
+    ),
+    (
+        "nickname",
+        "about",
+        False,
+        r"\b(?:everyone|everybody|people|friends|my friends|most people|they|folks)\s+(?:calls?|know)\s+me\s+(?:as\s+)?(?P<v>\w+)",
+        True,
+    ),
+    (
+        "birthday",
+        "about",
+        True,
+        r"\b(?:my (?:birthday|bday|birth date|date of birth) is|my birthday's|i was born)(?: on| in)?\s+(?:the\s+)?(?P<v>(?:\d{1,2}(?:st|nd|rd|th)?(?: of)? [a-z]{3,9}|[a-z]{3,9} \d{1,2}(?:st|nd|rd|th)?)(?:,? \d{4})?)",
+        False,
+    ),
+    (
+        "passport",
+        "travel",
+        True,
+        r"\bmy passport (?:expires|runs out|is valid until|expiry date is|expiry is)(?: on| in)?\s+(?P<v>[\w ,]{3,30}?)(?:[.;!]|$| so | and )",
+        False,
     ),
     (
         "age",
@@ -46,6 +67,13 @@ EN: list[Rule] = [
         True,
         r"\b(?:i'm|i am|i just turned|i turned)\s+(?P<v>\d{1,3})(?:\s+years?(?: old)?)?(?:[.,!]|$| today| this| and)",
         False,
+    ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"\b(?:i'm|i am|i've become|i became|i'll be)\s+(?:now\s+)?(?:the |a |an )?(?:new )?(?:[\w-]+\s+){{0,2}}(?:{_ROLES})\s+(?:at|for|with)\s+{_V}{_END}",
+        True,
     ),
     (
         "role",
@@ -93,7 +121,7 @@ EN: list[Rule] = [
         "employer",
         "work",
         True,
-        rf"\b(?:i (?:just |recently |finally )?joined|i (?:just |recently )?started (?:a new job |a job |work |working )?(?:at|with)|started at|new job at|i got (?:a job|hired|an offer) (?:at|by|from)|my (?:new )?(?:employer|company) is|i'm at)\s+{_V}{_END}",
+        rf"\b(?:i (?:just |recently |finally )?joined|i(?:'ve| have)? (?:just |recently |finally )?started (?:a new job |a job |work |working )?(?:at|with)|started at|new job at|i got (?:a job|hired|an offer) (?:at|by|from)|my (?:new )?(?:employer|company) is|i'm at)\s+{_V}{_END}",
         True,
     ),
     (
@@ -115,7 +143,7 @@ EN: list[Rule] = [
         "home",
         "home",
         True,
-        rf"\b(?:we|i)\s+(?:now |currently |still )?(?:live|reside|stay)\s+(?:in|near|at)\s+(?:a \w+ (?:\w+ )?in\s+)?{_V}{_END}",
+        rf"\b(?:we|i)\s+(?:now |currently |still )?(?:live|reside|stay)\s+(?:in|near|at|on)\s+(?:a \w+ (?:\w+ )?in\s+)?{_V}{_END}",
         True,
     ),
     (
@@ -143,14 +171,28 @@ EN: list[Rule] = [
         "home",
         "home",
         True,
-        rf"\b(?:i|we)(?:'ve| have)?\s+(?:just |recently |finally )?(?:moved|relocated)(?: house| back| flats| home)?(?: from {_OLD})?(?: to\s+{_V})?{_END}",
+        rf"\b(?:i|we)(?:'ve| have)?\s+(?:just |recently |finally )?(?:moved|relocated)(?: house| back| flats| home| down| up| over| out| away| across)?(?: from {_OLD})?(?: to\s+{_V})?{_END}",
         True,
     ),
     (
         "home",
         "home",
         True,
-        rf"\b(?:home for me is|home is|my (?:new )?(?:home|flat|apartment|house|address) is(?: in)?|settled in|we're in|i'm in)\s+{_V}{_END}",
+        rf"\b(?:home for me is|home is|(?:my|our) (?:new )?(?:home|flat|apartment|house|address|place|digs) is(?: now)?(?: in| on| at)?|settled in|we're in|i'm in)\s+{_V}{_END}",
+        True,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"\b(?:got|picked up|collected|have|received) (?:the |our |my )?keys (?:to|for) (?:our|my|the|a) (?:new |own |first )?(?:flat|house|home|place|apartment|cottage|condo)(?:\s+(?:in|on|at)\s+{_V})?{_END}",
+        True,
+    ),
+    (
+        "home",
+        "home",
+        True,
+        rf"\b(?:we|i)(?:'ve| have)?\s+(?:just |finally |recently )?moved in(?:to (?:a |our |my |the )?(?:new )?(?:flat|house|place|apartment|home))?(?:\s+(?:in|on|at)\s+{_V})?{_END}",
         True,
     ),
     (
@@ -228,14 +270,14 @@ EN: list[Rule] = [
         "pet",
         "pets",
         False,
-        r"\b(?:i have|i've got|we have|we've got|i adopted|we adopted|i got|we got)\s+(?:a |an |two |three )?(?:new )?(?:\w+ )?(?:dog|cat|puppy|kitten|parrot|rabbit|hamster|turtle|horse)s?\s+(?:called|named)\s+(?P<v>\w+)",
+        r"\b(?:i have|i've got|we have|we've got|i adopted|we adopted|i got|we got|i rescued|we rescued|we've adopted|i've adopted|we brought home|i brought home)\s+(?:a |an |two |three |our |my )?(?:new |little |lovely |beautiful |sweet )?(?:[\w-]+ ){0,2}?(?:dog|cat|puppy|kitten|parrot|rabbit|hamster|turtle|tortoise|horse|pony|greyhound|lurcher|whippet|labrador|lab|spaniel|terrier|collie|poodle|beagle|dachshund|retriever|pug|husky|shepherd|alsatian|boxer|corgi|chihuahua|guinea pig|budgie|ferret|snake|lizard|gecko|goldfish|fish|chicken|hen|bunny|moggy|tabby)s?,?\s+(?:called|named)\s+(?P<v>\w+)",
         True,
     ),
     (
         "pet",
         "pets",
         False,
-        r"\bmy (?:\w+ )?(?:dog|cat|puppy|kitten|parrot|rabbit|hamster|turtle|horse)(?:'s name is| is called| is named|,)?\s+(?P<v>\w+)",
+        r"\b(?:my|our) (?:\w+ )?(?:dog|cat|puppy|kitten|parrot|rabbit|hamster|turtle|tortoise|horse|pony|greyhound|lurcher|whippet|labrador|lab|spaniel|terrier|collie|poodle|beagle|dachshund|retriever|pug|husky|shepherd|alsatian|boxer|corgi|chihuahua|guinea pig|budgie|ferret|snake|lizard|gecko|goldfish|fish|chicken|hen|bunny|moggy|tabby)(?:'s name is| is called| is named|,)?\s+(?P<v>\w+)",
         True,
     ),
 ]
@@ -386,19 +428,21 @@ OLDS_AR = [
 ]
 FROM_TO = (
     r"(?i)\b(?:switched|moved|changed|migrated|went|upgraded|transferred)\s+(?:\w+\s+){0,2}?from\s+(?:a |an |the |my )?"
-    r"(?P<old>[\w.+#&' -]{2,40}?)\s+(?:to|over to)\s+(?:a |an |the )?(?P<v>[\w.+#&' -]{2,40}?)(?:[.,;!]|$| and| because| last| this| for| now)"
+    r"(?P<old>[\w.+#&' -]{2,40}?)\s+(?:to|over to)\s+(?:a |an |the )?(?P<v>[\w.+#&' -]{2,40}?)(?:[.,;!]|$| and| because| last| this| for| now| in the| every| at | on )"
 )
 FROM_TO_AR = rf"من\s+(?P<old>[\w{_AR}]+)\s+(?:إلى|الى)\s+(?P<v>[\w{_AR}]+)"
 FILLER = (
     r"(?i)(?:^|,\s*|\s)(?:honestly|to be honest|tbh|frankly|if i'?m honest|i think|i guess|i suppose|"
     r"kind of|kinda|sort of|basically|literally|personally|to be fair|i'd say|really)(?:,|\b)"
 )
+REPLIES = r"(?i)\b(?:please )?(?:keep|make) (?:your |the |all |my )?(?:answers|replies|responses|explanations)\s+(?P<v>short|shorter|brief|briefer|concise|detailed|longer|simple|simpler|technical|casual|formal)"
 PREF = (
     r"(?i)\b(?:i (?:really |much |definitely |still |now |do |actually )?prefer|i'd (?:much |really )?rather(?: have| drink| use)?|"
     r"i (?:now )?(?:like|love|enjoy) (?P<more>\w+) (?:more than|better than)|i'm (?:more )?(?:a|an) (?P<person>\w+) (?:person|drinker|fan))\s*(?P<v>[\w.+# -]{2,30}?)?"
     r"(?:\s+(?:over|to|than|rather than|instead of)\s+(?P<old>[\w.+# -]{2,30}?))?(?:[.,;!]|$| and| because| in| for| when| these| now| nowadays|,)"
 )
 SWITCHED_TO = r"(?i)\b(?:switched|changed|gone back|went back|converted)\s+(?:over |back )?to\s+(?P<v>[\w.+# -]{2,30}?)(?:[.,;!]|$| and| because| in| for| when| now)"
+DRINK_EVERY = r"(?i)\b(?:it's|its|it is|now it's|it’s)\s+(?:all |mostly |just |only |always )?(?P<v>[\w -]{2,30}?)\s+(?:every morning|every day|each morning|in the mornings?|for breakfast|with breakfast|first thing)"
 DRINK_NOW = r"(?i)\b(?:i|i'm|we)\s+(?:now |mostly |usually |only )?(?:drink|drinking|have)\s+(?P<v>[\w -]{2,25}?)\s+(?:now|instead|these days|nowadays|in the mornings?|every morning)"
 FAVOURITE = r"(?i)\bmy (?:new |current |all-time )?favou?rite\s+(?P<obj>[\w -]{2,20}?)\s+(?:is|are|has become|is now)\s+(?P<v>[\w.+# '-]{2,30}?)(?:[.,;!]|$| and| because| now)"
 PREF_AR = (
@@ -414,3 +458,32 @@ USE_AR = r"(?:أستخدم|استخدم|أستعمل|استعمل|انتقلت|�
 EMAIL = r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
 PHONE = r"(?P<v>\+?\d[\d ()-]{5,18}\d)"
 PHONE_WORDS = r"(?i)\b(?:phone|number|mobile|cell|call me|reach me|whatsapp|text me)\b|(?:رقم|هاتف|جوال|موبايل)"
+# Vehicles by what they are, or a car by its make.
+VEHICLE_KINDS = {
+    "car": "car", "motor": "car", "hatchback": "car", "estate": "car", "suv": "car",
+    "bike": "bike", "bicycle": "bike", "e-bike": "bike", "ebike": "bike",
+    "motorbike": "motorbike", "motorcycle": "motorbike", "scooter": "scooter",
+    "van": "van", "campervan": "van", "camper": "van",
+}  # fmt: skip
+CAR_MAKES = (
+    "fiat ford toyota skoda volkswagen vw bmw audi tesla honda nissan kia hyundai renault "
+    "peugeot citroen citroën mini volvo mazda subaru mercedes vauxhall seat cupra jeep polestar "
+    "lexus porsche dacia suzuki mitsubishi opel saab jaguar"
+).split()
+VEHICLE = (
+    r"(?i)\b(?:i|we)(?:'ve| have)?\s+(?:just |finally |recently |now )?(?:bought|got|picked up|leased|purchased|ordered|drive|ride|own|have)\s+"
+    r"(?:a |an |my |our |the )?(?:new |used |second-hand |secondhand |brand new |shiny |little |old )?(?P<v>(?:[\w-]+ ){0,2}?(?:KINDS))\b"
+)
+PROVIDER_KINDS = {
+    "gp": "gp", "doctor": "gp", "doctors": "gp", "surgery": "gp", "dentist": "dentist",
+    "gym": "gym", "vet": "vet", "hairdresser": "hairdresser", "barber": "barber",
+    "physio": "physio", "physiotherapist": "physio", "optician": "optician",
+    "therapist": "therapist", "accountant": "accountant", "bank": "bank",
+    "mechanic": "mechanic", "broadband": "broadband", "energy": "energy",
+    "electricity": "energy", "nursery": "nursery", "childminder": "nursery",
+}  # fmt: skip
+PROVIDER = (
+    r"(?i)\b(?:my|our) (?:new |current |local )?(?P<kind>KINDS)(?: provider| supplier| practice)? is(?: now)?\s+(?:at |with |called |named |the )?(?P<v>[\w.&' -]{2,40}?)(?:[.,;!]|$| and | but | in | on | near | now)"
+    r"|\b(?:i|we)(?:'ve| have)?\s+(?:just |finally |recently |now )?(?:registered|signed up|joined|switched|moved|changed)(?: to| with| at)? (?:a |an |the )?(?:new )?(?P<kind2>KINDS)s?(?: provider| supplier| practice)?(?: to| at| called)?\s+(?P<v2>[\w.&' -]{2,40}?)(?:[.,;!]|$| and | but | in | on | near | now)"
+)
+COMMUTE = r"(?i)\b(?:i|we)\s+(?:now |usually |mostly |always |normally |just )?(?P<v>cycle|bike|walk|drive|run|commute by \w+|take the (?:train|bus|tube|metro|tram|ferry)|get the (?:train|bus|tube))\s+(?:in )?to (?:work|the office|uni|school|my job)"

@@ -17,6 +17,7 @@ the fact is read in its subject's own first person (`subjects`).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,7 +32,9 @@ class SlotReading:
     """`slot`/`topic` None when the fact states no known attribute; `single`: a
     new value replaces the old one without being told; `change`: the fact uses
     change language; `value`: the value it states (folded), when it names one;
-    `olds`: values it says ended; `past`: told as history."""
+    `olds`: values it says ended; `past`: told as history; `kind`: an
+    assertion, a cessation (it names what ended and no new value) or a
+    hypothetical (`statements`; set by `reading.read_text`)."""
 
     slot: str | None
     topic: str | None
@@ -40,6 +43,11 @@ class SlotReading:
     value: str | None = None
     olds: tuple[str, ...] = ()
     past: bool = False
+    kind: str = "assertion"
+
+    @property
+    def cessation(self) -> bool:
+        return self.kind == "cessation"
 
 
 @dataclass(frozen=True)
@@ -70,17 +78,36 @@ _FILLER = linear(rules.FILLER)
 _BARE_PREF = linear(r"(?i)^(?:i\s+)?(?:do\s+|still\s+|now\s+|really\s+)*prefer(?:s|ring)?\b")
 _SWITCHED_TO = linear(rules.SWITCHED_TO)
 _DRINK_NOW = linear(rules.DRINK_NOW)
+_DRINK_EVERY = linear(rules.DRINK_EVERY)
 _FAVOURITE = linear(rules.FAVOURITE)
 _PREF_AR = linear(rules.PREF_AR)
 _DRINK_AR = linear(rules.DRINK_AR)
 _USE_EN = linear(rules.USE_EN)
 _USE_AR = linear(rules.USE_AR)
+_REPLIES = linear(rules.REPLIES)
+_VEHICLE = linear(
+    rules.VEHICLE.replace(
+        "KINDS", "|".join(sorted([*rules.VEHICLE_KINDS, *rules.CAR_MAKES], key=len, reverse=True))
+    )
+)
+_PROVIDER = linear(
+    rules.PROVIDER.replace("KINDS", "|".join(sorted(rules.PROVIDER_KINDS, key=len, reverse=True)))
+)
+_COMMUTE = linear(rules.COMMUTE)
+# The person's page a provider of each kind is filed on.
+_PROVIDER_TOPIC = {"vet": "pets", "bank": "money", "accountant": "money", "energy": "home",
+                   "broadband": "home", "nursery": "family", "mechanic": "vehicles",
+                   "hairdresser": "preferences", "barber": "preferences"}  # fmt: skip
 _EMAIL = linear(rules.EMAIL)
 _PHONE = linear(rules.PHONE)
 _PHONE_WORDS = linear(rules.PHONE_WORDS)
 _STOP_TAIL = frozenset(
     "a an the my our in at to of for with and but now too also again since last this next "
     "yesterday today recently just though anyway".split()
+)
+_TIME_UNITS = frozenset("day days week weeks month months year years weekend summer winter".split())
+_TIME_LEADS = frozenset(
+    "last this next a few two three four five six several couple the every".split()
 )
 SINGLE_TOOLS = frozenset({"editor", "laptop", "phone", "browser", "shell", "framework"})
 Found = tuple[str, str, bool, str | None, list[str]]  # slot, topic, single, value, olds
@@ -96,7 +123,11 @@ def read_slot(text: str) -> SlotReading:
     if _PAST.search(head):
         return SlotReading(None, None, past=True, change=change)
     found = (
-        _shaped(head) or _ruled(head, arabic) or _preference(head, arabic) or _tool(head, arabic)
+        _shaped(head)
+        or _ruled(head, arabic)
+        or _kept(head)
+        or _preference(head, arabic)
+        or _tool(head, arabic)
     )
     if found is None:
         return SlotReading(None, None, change=change, olds=olds)
@@ -166,11 +197,41 @@ def _ruled(head: str, arabic: bool) -> Found | None:
     return ended
 
 
+def _kept(head: str) -> Found | None:
+    """How replies should be, a vehicle, a provider, the commute: the slots whose
+    kind is read from the words themselves."""
+    replies = _REPLIES.search(head)
+    if replies is not None:
+        return "pref:replies", "preferences", True, clean(replies.group("v")), []
+    vehicle = _VEHICLE.search(head)
+    if vehicle is not None:
+        value = clean(vehicle.group("v")) or ""
+        kind = next(
+            (rules.VEHICLE_KINDS[w] for w in reversed(value.split()) if w in rules.VEHICLE_KINDS),
+            "car",
+        )
+        return f"vehicle:{kind}", "vehicles", True, value or None, []
+    provider = _PROVIDER.search(head)
+    if provider is not None:
+        groups = provider.groupdict()
+        said = (groups.get("kind") or groups.get("kind2") or "").lower()
+        kind = rules.PROVIDER_KINDS.get(said, said)
+        named = clean(groups.get("v") or groups.get("v2"))
+        return f"provider:{kind}", _PROVIDER_TOPIC.get(kind, "health"), True, named, []
+    commute = _COMMUTE.search(head)
+    if commute is not None:
+        return "habit:commute", "travel", True, clean(commute.group("v")), []
+    return None
+
+
 def _proper(value: str | None) -> bool:
     """A place or a name is written with a capital (or in a script without case)."""
     if not value or not value.strip():
         return True
-    first = value.strip()[0]
+    words = value.split()
+    if len(words) > 1 and words[0].lower() == "the":
+        words = words[1:]  # "the Western General"
+    first = words[0][0]
     return first.isupper() or not first.isascii()
 
 
@@ -187,10 +248,16 @@ def _preference(head: str, arabic: bool) -> Found | None:
         old = clean(groups.get("old"))
         category = _category(value) or _category(old) or _pair(value, old)
         return f"pref:{category}", _topic(category), True, value, [old] if old else []
-    for pattern in (_SWITCHED_TO, _DRINK_NOW, *((_DRINK_AR,) if arabic else ())):
+    switched = _FROM_TO.search(head) or (_FROM_TO_AR.search(head) if arabic else None)
+    if switched is not None:
+        value, old = clean(switched.group("v")), clean(switched.group("old"))
+        kind = _category(value) or _category(old)
+        if kind is not None:
+            return f"pref:{kind}", _topic(kind), True, value, [old] if old else []
+    for pattern in (_SWITCHED_TO, _DRINK_NOW, _DRINK_EVERY, *((_DRINK_AR,) if arabic else ())):
         found = pattern.search(head)
         thing = clean(found.group("v")) if found is not None else None
-        kind = _category(" ".join(thing.split()[:2])) if thing else None  # what it names first
+        kind = _category(" ".join(thing.split()[:3])) if thing else None  # what it names first
         if kind is not None:
             return f"pref:{kind}", _topic(kind), True, thing, []
     return None
@@ -252,7 +319,11 @@ def _olds(head: str, arabic: bool) -> tuple[str, ...]:
 def _category(value: str | None) -> str | None:
     if not value:
         return None
-    for word in reversed(value.split()):
+    words = value.split()
+    for a, b in itertools.pairwise(words):  # "earl grey", "flat white"
+        if f"{a}-{b}" in THING_CATEGORY:
+            return THING_CATEGORY[f"{a}-{b}"]
+    for word in reversed(words):
         if word in THING_CATEGORY:
             return THING_CATEGORY[word]
     return THING_CATEGORY.get(value.replace(" ", "-"))
@@ -274,8 +345,18 @@ def clean(value: str | None) -> str | None:
         return None
     words = [w.strip(".,;:!?\"'()’") for w in value.lower().split()]
     words = [w for w in words if w]
-    while words and words[-1] in _STOP_TAIL:
-        words.pop()
+    changed = True
+    while changed:
+        changed = False
+        while words and words[-1] in _STOP_TAIL:
+            words.pop()
+            changed = True
+        if len(words) >= 2 and words[-1] in _TIME_UNITS and words[-2] in _TIME_LEADS:
+            del words[-2:]  # "Brightwater last week", "Leeds two years ago"
+            changed = True
+        if len(words) >= 3 and words[-1] == "ago" and words[-2] in _TIME_UNITS:
+            del words[-3:]
+            changed = True
     while words and words[0] in ("a", "an", "the", "my", "our"):
         words.pop(0)
     return " ".join(words[:5]) or None

@@ -98,6 +98,12 @@ _LEAD_FILLER = FILLER - {"i", "i'm", "i've", "i'd", "i'll", "im", "my", "me", "w
                           "we've", "we'd", "we'll", "our", "us", "mine", "ours"} | frozenset(
     "and but also just today yesterday recently lately finally guess what".split()
 )  # fmt: skip
+# After "'s": "she's moved" is "she has moved", "she's tired" is "she is".
+_PARTICIPLES = frozenset(
+    """been gone got gotten taken done made had left started begun become bought sold found
+    given seen met won lost run split broken chosen driven flown grown known shown
+    written""".split()
+)
 # Verbs that open a note whose "I" was left out ("Moved to Leeds in June").
 _ELIDED = frozenset(
     """moved relocated switched started joined left quit got bought adopted changed prefer
@@ -130,6 +136,8 @@ def read_subject(text: str) -> Subject:
     # A fact the slot patterns read as the user's own as written ("New phone
     # number: …", "Big news: I moved to Porto", "Oscar and I split up; I'm
     # seeing Chloe") is the user's, whatever word it opens with.
+    if subject.kind == "named" and _clearly_acts(head, str(subject.name)):
+        return subject  # "Karim's started at the Western General": Karim's
     slot = read_slot(head).slot
     whose = subject.name is not None and any(f"{subject.name}{s}" in head for s in ("'s", "’s"))
     if slot is None or (slot in ("email", "phone") and whose):
@@ -164,7 +172,11 @@ def _subject(head: str) -> Subject:
         return Subject("me", head)
     lead = _NAME_LEAD.match(head)
     if lead is not None and _is_name(lead.group("name")) and _acts(lead.group("tail")):
-        return Subject("named", _first_person(lead.group("tail")), lead.group("name"))
+        name, tail = lead.group("name"), lead.group("tail")
+        for own in ("'s", "’s"):  # "Iona's moved": the name, then "has"
+            if name.endswith(own) and len(name) > len(own) + 1:
+                name, tail = name[: -len(own)], own + tail
+        return Subject("named", _first_person(tail), name)
     if _FIRST.search(head) or _FIRST_AR.search(head):
         return Subject("me", head)
     return Subject("other", head)
@@ -217,6 +229,17 @@ def _acts(tail: str) -> bool:
     return word in _VERBISH or word in _VERBS or (len(word) > 3 and word.endswith(("ed", "s")))
 
 
+def _clearly_acts(head: str, name: str) -> bool:
+    """The name is followed by "'s" or a verb no noun is ("went", "lives",
+    "moved"), not by a word that only ends like one ("Big news: …")."""
+    tail = head[len(name) :] if head.startswith(name) else ""
+    if tail.startswith(("'s ", "’s ")):
+        return True
+    words = tail.strip().split(" ", 1)
+    word = words[0].lower().strip(",;:") if words and words[0] else ""
+    return word in _VERBISH or word in _VERBS or (len(word) > 3 and word.endswith("ed"))
+
+
 def _first_person(tail: str) -> str:
     """The rest of a sentence whose subject was named, told as "I …"."""
     words = tail.strip().lstrip(",").split(" ", 1)
@@ -225,7 +248,8 @@ def _first_person(tail: str) -> str:
     verb = words[0]
     lower = verb.lower()
     if lower.endswith(("'s", "’s")) and len(lower) == 2:
-        verb = "am"
+        after = words[1].split(" ", 1)[0].lower() if len(words) > 1 else ""
+        verb = "have" if after in _PARTICIPLES or after.endswith("ed") else "am"
     elif lower in _VERBS:
         verb = _VERBS[lower]
     return " ".join(["I", verb, *words[1:]])

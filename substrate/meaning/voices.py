@@ -12,9 +12,11 @@ quoted line, and a forwarded-message header with everything after it are
 skipped. Sentence by sentence: an introduction of someone else's text
 ("here is the email…", "my landlord wrote:", "Bob sent me this:") or of text
 to transform ("translate to French:", "summarise this email…?") skips the
-rest of the turn; reported speech ("Bob said he…", "she told me that…") skips
-its sentence; a quotation after a verb of saying skips the quoted part. In
-English and Arabic. Every pattern reads one line of bounded length.
+rest of the turn; reported speech ("Bob said he…", "she told me that…") and a
+hypothetical ("If I moved to Berlin…", "Imagine I lived in Paris", "لو
+انتقلت…") skip their sentence; a quotation after a verb of saying skips the
+quoted part. In English and Arabic. Every pattern reads one line of bounded
+length.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ PASTED = "pasted"
 TRANSFORM = "to transform"
 CODE = "code"
 REPORTED = "reported speech"
+HYPOTHETICAL = "hypothetical"
 LINE_CHARS = 2000  # what a pattern reads of one line
 
 _FENCE = short(r"^\s*(```|~~~)", LINE_CHARS)
@@ -93,6 +96,15 @@ _REPORTED = short(
     r" (said|says|told me|tells me|told us|mentioned|claims|claimed|wrote|writes|texted|"
     r"emailed|announced|explained|insisted|replied|answered|added)\b"
     r"|^(قال|قالت|يقول|تقول|أخبرني|أخبرتني|ذكر|ذكرت|كتب|كتبت)\b",
+    LINE_CHARS,
+    IGNORECASE,
+)
+# A sentence about what is not so: a condition, a supposition, a thought experiment.
+_HYPOTHETICAL = short(
+    r"^[\s\"“'(]*(?:(?:and|but|so|ok|okay|well),? )?(?:if|suppose|supposing|imagine|what if|"
+    r"pretend|let's say|lets say|say|hypothetically|assuming|in theory|in a world where|"
+    r"in an alternate|were i to|had i|should i ever)\b"
+    r"|^[\s\"“(]*(?:و)?(?:لو|إذا|اذا|إن|تخيل|تخيّل|تخيلي|افترض|لنفترض|فرضا|فرضاً|لنقل)(?:\s|$)",
     LINE_CHARS,
     IGNORECASE,
 )
@@ -170,6 +182,8 @@ def _sentences(line: str, start: int) -> tuple[list[Span], Span | None]:
             return out, Span(at + after, line[cut + after :], why)
         if _REPORTED.match(head.strip()):
             out.append(Span(at, sentence, REPORTED))
+        elif _HYPOTHETICAL.match(head):
+            out.append(Span(at, sentence, HYPOTHETICAL))
         else:
             out += _without_quotes(sentence, at)
         cut = end

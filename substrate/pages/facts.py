@@ -53,6 +53,9 @@ RETRACTED_NOTE = "no longer true"
 FORGOTTEN = "forget"  # `via:forget`: retracted because the person asked memory to forget it
 FORGOTTEN_NOTE = "forgotten"
 SOURCES = "from"  # the marker word naming the messages a captured fact was drawn from
+VOICE = "voice"  # `voice:passed_on`: words the person passed on, not their own statement
+PASSED_ON = "passed_on"
+SPEAKER = "speaker"  # whose words they are, when named (spaces written as `_`)
 NOTE_QUOTE = 80  # characters of the replacing fact quoted in a note
 Status = Literal["current", "superseded", "retracted"]
 _OWN = ("e", "src", "slot", "status", "by", "until")
@@ -222,6 +225,28 @@ def _note(bullet: FactBullet, replaced_by: str | None) -> str:
     return f"{NOTE_OPEN}{until}; replaced by: {quote}{NOTE_CLOSE}"
 
 
+def voice_marks(voice: str, speaker: str | None) -> dict[str, str]:
+    """The marker words of a fact whose words are someone else's: `voice:passed_on`
+    and, when named, `speaker:` (nothing for the person's own words)."""
+    if voice != PASSED_ON:
+        return {}
+    marks = {VOICE: PASSED_ON}
+    name = "_".join(speaker.split()) if speaker else ""
+    if name and all(c.isalnum() or c in "_-'’." for c in name):
+        marks[SPEAKER] = name
+    return marks
+
+
+def voice_note(bullet: FactBullet) -> str:
+    """How a passed-on fact reads on the card and in the index: whose words."""
+    if bullet.attrs.get(VOICE) != PASSED_ON:
+        return ""
+    speaker = bullet.attrs.get(SPEAKER, "").replace("_", " ")
+    if not speaker:
+        return "(passed on, not the person's own words) "
+    return f"({speaker}'s words, passed on) "
+
+
 def reader_line(bullet: FactBullet) -> str:
     """A bullet as the index and the card show it: the date in words ("27 June
     2023"), so a question about June meets it by word as well as by meaning (the
@@ -229,7 +254,7 @@ def reader_line(bullet: FactBullet) -> str:
     "was: … (until …)" or "no longer true since …: …"."""
     first, *rest = bullet.text.split("\n")
     origin = CAPTURED_NOTE if bullet.source == CAPTURED else ""
-    lead = f"- [{in_words(bullet.day)}] {origin}"
+    lead = f"- [{in_words(bullet.day)}] {origin}{voice_note(bullet)}"
     if bullet.status == "superseded":
         until = f" (until {in_words(bullet.until)})" if bullet.until else ""
         lead, first = f"{lead}was: ", f"{first}{until}"

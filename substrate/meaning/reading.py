@@ -1,0 +1,86 @@
+"""One reading of a text, the same on every path: whose words, about whom, which
+slot and family, and what it does (asserts, ends, supposes).
+
+`read_text` runs, in order: attribution (`attribution`: words passed on are
+nobody's fact of the person's and take no slot), the subject (`subjects`:
+the person, a named person, nobody known), the slot the subject's own words
+state (`slots`), and the statement's kind (`statements`): a hypothetical
+takes no slot; a cessation names what ended and, unless it also names a new
+value ("I left Brightwater and joined Kestrel"), states no value of its own.
+`remember --explain`, consolidation's filer and lifecycle, and capture all
+read through here, so one text means one thing wherever it arrives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from substrate.meaning.attribution import PASSED_ON, Attribution, attribute
+from substrate.meaning.families import TOPIC, family_of, thing_family
+from substrate.meaning.slots import SlotReading, read_slot
+from substrate.meaning.statements import ASSERTION, CESSATION, HYPOTHETICAL, Kind, kind_of
+from substrate.meaning.subjects import Subject, read_subject
+
+NOTHING = SlotReading(None, None)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """`slot`: what the subject's own words state (no slot for words passed on
+    or a hypothetical). `kind`: assertion, cessation or hypothetical."""
+
+    attribution: Attribution
+    subject: Subject
+    slot: SlotReading
+    kind: Kind
+
+    @property
+    def family(self) -> str | None:
+        return family_of(self.slot.slot)
+
+    @property
+    def passed_on(self) -> bool:
+        return self.attribution.voice == PASSED_ON
+
+    def as_json(self) -> dict[str, Any]:
+        """What `remember --explain` shows of the reading."""
+        slot = self.slot
+        return {
+            **self.attribution.as_json(),
+            "subject": self.subject.kind,
+            "subject_name": self.subject.name,
+            "kind": self.kind,
+            "slot": slot.slot,
+            "family": self.family,
+            "value": slot.value,
+            "ended": list(slot.olds),
+            "past": slot.past,
+        }
+
+
+@lru_cache(maxsize=8192)
+def read_text(text: str) -> Reading:
+    """The reading of one remembered or captured text (see the module doc)."""
+    said = attribute(text)
+    if said.voice == PASSED_ON:
+        return Reading(said, Subject("other", ""), NOTHING, ASSERTION)
+    subject = read_subject(said.own)
+    reading = read_slot(subject.own)
+    kind, ended = kind_of(subject.own)
+    if kind == HYPOTHETICAL:
+        return Reading(said, subject, replace(NOTHING, past=reading.past), kind)
+    if kind == CESSATION:
+        olds = tuple(dict.fromkeys([*reading.olds, *ended]))
+        family = family_of(reading.slot) or thing_family(olds)
+        topic = reading.topic or (TOPIC.get(family) if family else None)
+        reading = replace(reading, olds=olds, change=True, topic=topic)
+        if reading.value is not None:
+            kind = ASSERTION  # "I left Brightwater and joined Kestrel": a new value
+    return Reading(said, subject, replace(reading, kind=kind), kind)
+
+
+def slot_reading(text: str) -> SlotReading:
+    """The slot reading of `text` alone (what lifecycle decides with)."""
+    return read_text(text).slot

@@ -1,0 +1,158 @@
+"""What a statement does to what was said before: asserts, ends, or only supposes.
+
+- An **assertion** states a value ("I live in Leith", "it's black coffee every
+  morning now").
+- A **cessation** says something named ended and names no value in its place
+  ("I left Brightwater", "I sold my Fiat", "I've gone off Earl Grey", "Tom
+  and I broke up", "I no longer live on Dalry Road", "تركت العمل في أرامكو"):
+  `ended` holds what it names, for the decision to find the one fact that
+  names it.
+- A **hypothetical** states nothing yet: a plan, a wish, a question, a
+  condition ("I might move to Berlin", "I'm thinking of leaving", "if I
+  quit…", "أفكر في الانتقال").
+
+Read without a model, English and Arabic, on one bounded sentence.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from substrate.safety import IGNORECASE, linear
+
+Kind = Literal["assertion", "cessation", "hypothetical"]
+ASSERTION: Kind = "assertion"
+CESSATION: Kind = "cessation"
+HYPOTHETICAL: Kind = "hypothetical"
+READ_CHARS = 400
+_X = r"(?P<old>[\w.&'’ -]{2,40}?)"
+_X_END = (
+    r"(?:[.,;:!?)]|$| and | but | because | since | after | for | last | this | a few | two | "
+    r"three | in (?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|\d)| yesterday| today| recently| anymore| any more| at the end| now)"
+)
+_OWNED = r"(?:my |our |the |a |an |that |his |her )?(?:old |former |beloved |trusty )?"
+# Ended, named: what a cessation names is the group `old`.
+_CESSATION_EN = [
+    linear(
+        rf"\b(?:i|we)(?:'ve| have)? (?:\w+ ){{0,2}}?(?:left|quit|resigned from|walked out of|"
+        rf"walked away from|moved out of|moved away from|handed in my notice at) {_OWNED}{_X}{_X_END}",
+        IGNORECASE,
+    ),
+    linear(
+        rf"\b(?:i|we)(?:'ve| have)? (?:\w+ ){{0,2}}?(?:sold|got rid of|gave away|given away|scrapped|"
+        rf"returned|cancell?ed|ended|closed|gave up|given up|dropped|ditched|stopped|quit|"
+        rf"gone off|went off|lost interest in|split from|parted ways with|retired from|"
+        rf"dropped out of|finished with|broke up with|split up with|separated from|"
+        rf"divorced|unsubscribed from|switched away from|moved on from) {_OWNED}{_X}{_X_END}",
+        IGNORECASE,
+    ),
+    linear(
+        rf"\b(?:i|we) (?:no longer|don't|do not|never) (?:\w+ )?{_OWNED}{_X}"
+        r"(?: anymore| any more| these days| now)(?:[.,;!]|$| and| but)",
+        IGNORECASE,
+    ),
+    linear(
+        rf"\b(?:i|we) (?:no longer|don't|do not) (?:\w+ ){{1,2}}?(?:at|in|on|with|for|to) "
+        rf"{_OWNED}{_X}{_X_END}",
+        IGNORECASE,
+    ),
+    linear(
+        rf"\b(?:i|we) no longer (?:\w+ )?{_OWNED}{_X}{_X_END}",
+        IGNORECASE,
+    ),
+    linear(
+        rf"\b(?:i'm|i am|we're|we are) (?:no longer|not) (?:with|at|in|a|an|the|on|part of) ?{_X}"
+        r"(?: anymore| any more)(?:[.,;!]|$| and| but)",
+        IGNORECASE,
+    ),
+    linear(
+        rf"\b(?:i'm|i am|we're|we are) no longer (?:(?:with|at|in|a|an|the|on|part of) )?{_X}{_X_END}",
+        IGNORECASE,
+    ),
+    linear(
+        r"(?:^|[\s,;])(?P<old>[A-Z][\w'’-]{1,30}) and (?:I|i|me) (?:have )?(?:broke up|split up|split|"
+        r"separated|got divorced|called it off|went our separate ways|are (?:over|done|through))",
+    ),
+    linear(
+        rf"\b(?:no more|goodbye|bye bye|farewell to|so long) {_OWNED}{_X}{_X_END}",
+        IGNORECASE,
+    ),
+    linear(
+        rf"\b(?:my|our) {_X} (?:is|was|has been|got) (?:sold|gone|over|finished|closed|"
+        r"cancell?ed|written off|no more)\b",
+        IGNORECASE,
+    ),
+]
+_CESSATION_AR = [
+    linear(
+        r"(?:^|\s)و?(?:تركت|استقلت من|بعت|بعنا|ألغيت|الغيت|توقفت عن|تخليت عن|انفصلت عن|"
+        r"تركنا|غادرت|خرجت من|انسحبت من)\s+(?:العمل في\s+|عملي في\s+|شركة\s+)?"
+        r"(?P<old>[\w\x{0600}-\x{06ff}]{2,30}(?: [\w\x{0600}-\x{06ff}]{2,30})?)",
+    ),
+    linear(
+        r"(?:^|\s)و?(?:لم أعد|لم اعد|لم نعد|ما عدت|ما عدنا)\s+(?:[\x{0600}-\x{06ff}]+\s+)?"
+        r"(?:في\s+|ب|مع\s+|عند\s+)?(?P<old>[\w\x{0600}-\x{06ff}]{2,30})",
+    ),
+]
+# Not so yet: a plan, a wish, a doubt, a question, a condition.
+_HYPOTHETICAL_EN = linear(
+    r"^(?:(?:so|and|but|well|ok|okay|honestly|actually|maybe|also),? )*"
+    r"(?:(?:i|we)(?:'m| am|'re| are)? (?:(?:really|still|seriously|kind of|sort of|also) )?"
+    r"(?:might|may|could|would|should|will|shall|'ll|'d|want to|wanna|wish|plan to|"
+    r"planning to|plan on|hope to|hoping to|intend to|thinking of|thinking about|"
+    r"considering|going to|gonna|about to|looking for|looking at|looking to|"
+    r"trying to (?:find|decide|choose)|need to|have to|dream of|dreaming of|can't wait to|"
+    r"wonder|wondering|debating|tempted to|leaning towards)"
+    r"|maybe (?:i|we)|perhaps (?:i|we)|someday|one day (?:i|we)|if|unless|what if|"
+    r"should (?:i|we)|can (?:i|we)|do (?:i|we))\b",
+    IGNORECASE,
+)
+_HYPOTHETICAL_AR = linear(
+    r"^(?:و)?(?:أفكر|افكر|نفكر|أخطط|اخطط|نخطط|أريد|اريد|نريد|أود|اود|أتمنى|اتمنى|ربما|قد|"
+    r"سوف|سأ|سن|لو|إذا|اذا|هل|أنوي|انوي|ننوي)",
+)
+
+
+def kind_of(text: str) -> tuple[Kind, tuple[str, ...]]:
+    """(what the statement does, what a cessation names as ended)."""
+    head = " ".join(text.split())[:READ_CHARS]
+    if head.endswith(("?", "؟")) or _HYPOTHETICAL_EN.search(head):
+        return HYPOTHETICAL, ()
+    if _arabic(head) and _HYPOTHETICAL_AR.search(head):
+        return HYPOTHETICAL, ()
+    ended = ended_in(head)
+    return (CESSATION, ended) if ended else (ASSERTION, ())
+
+
+def ended_in(head: str) -> tuple[str, ...]:
+    """What the sentence says ended, by name, in the order said."""
+    found: list[tuple[int, str]] = []
+    patterns = [*_CESSATION_EN, *(_CESSATION_AR if _arabic(head) else [])]
+    for pattern in patterns:
+        match = pattern.search(head)
+        if match is not None and match.group("old"):
+            found.append((head.find(match.group("old")), _folded(match.group("old"))))
+    ordered = list(dict.fromkeys(value for _, value in sorted(found) if value))
+    # "live on dalry road" and "dalry road": the name, not the verb before it
+    return tuple(v for v in ordered if not any(o != v and v.endswith(" " + o) for o in ordered))
+
+
+_LEADING = ("my ", "our ", "the ", "a ", "an ", "that ", "his ", "her ", "old ", "former ")
+
+
+def _folded(value: str) -> str:
+    """What was ended, folded for matching: lower case, without the article or
+    possessive it was said with."""
+    out = " ".join(value.lower().replace("’", "'").split()).strip(" .,;:!-")
+    changed = True
+    while changed:
+        changed = False
+        for lead in _LEADING:
+            if out.startswith(lead):
+                out, changed = out[len(lead) :], True
+    return out
+
+
+def _arabic(text: str) -> bool:
+    return any("\u0600" <= ch <= "\u06ff" for ch in text)
