@@ -19,7 +19,8 @@ The structure says who spoke (a message's role), never the text: a user
 message that holds "assistant:" is still the user's, and the scanner still
 reads what capture takes from it. A session is `import:<format>:<id>` and
 keeps its messages' own times. The whole file is checked before anything is
-written. Each conversation is appended in one write (all its messages or
+written. A conversation keeps the title its export gave it. Each conversation
+is appended in one write (all its messages or
 none), and a message already in the log (the same role, time and text in
 that session, wherever it stands) is not appended again, so a rerun, or a
 rerun after a kill, leaves every message there once; two conversations with
@@ -58,6 +59,7 @@ DAY_S = 86_400.0
 class Conversation:
     session: str
     messages: list[NewMessage] = field(default_factory=list)
+    title: str | None = None  # the name the export gave it
 
 
 @dataclass
@@ -158,13 +160,26 @@ def import_conversations(
         ids = [m.id for m in logged]
         if new and not dry_run:
             started = conversation.messages[0].at or 0.0
-            ids += log.append(conversation.session, new, started)
+            ids += log.append(conversation.session, new, started, title=conversation.title)
         if ids and not dry_run and log.capture_cursor(conversation.session) < ids[-1]:
             done.touched.append(conversation.session)
         done.appended += len(new)
         if progress is not None:
             progress(n, len(conversations))
     return done
+
+
+def imported_session(log: SessionLog, given: str) -> str | None:
+    """The logged session `given` names: itself, or the imported conversation whose
+    export id it is (`import:<format>:<id>`), when exactly one format has it."""
+    if log.session(given) is not None:
+        return given
+    found = [f"import:{f}:{given}" for f in FORMATS if log.session(f"import:{f}:{given}")]
+    if len(found) > 1:
+        raise InvalidInputError(
+            f"{given!r} names {len(found)} imported conversations: {', '.join(found)}"
+        )
+    return found[0] if found else None
 
 
 def _print(log: SessionLog, session: str, message: NewMessage) -> str:
@@ -204,7 +219,9 @@ def _unique(conversations: list[Conversation]) -> list[Conversation]:
         out.append(
             conversation
             if n == 1
-            else Conversation(f"{conversation.session}~{n}", conversation.messages)
+            else Conversation(
+                f"{conversation.session}~{n}", conversation.messages, conversation.title
+            )
         )
     return out
 
@@ -249,7 +266,7 @@ def _chatgpt(item: dict[str, Any], where: str, check: Checks) -> tuple[Conversat
     for key, node in mapping.items():
         _check_node(node, f"{where}.mapping[{key[:60]!r}]")
     fallback = item.get("create_time")
-    conversation = Conversation(f"import:chatgpt:{ident}")
+    conversation = Conversation(f"import:chatgpt:{ident}", title=_title(item.get("title")))
     skipped = 0
     for node_id, node in _branch(mapping, item.get("current_node")):
         message = node.get("message")
@@ -277,6 +294,14 @@ def _chatgpt(item: dict[str, Any], where: str, check: Checks) -> tuple[Conversat
             continue
         conversation.messages.append(found)
     return conversation, skipped
+
+
+def _title(value: Any) -> str | None:
+    """The conversation's name in its export, kept as the session's title (a
+    name that is not text is no title)."""
+    if not isinstance(value, str) or surrogate_offset(value) is not None:
+        return None
+    return " ".join(value.split()) or None
 
 
 def _check_node(node: Any, where: str) -> None:
@@ -330,7 +355,7 @@ def _claude(item: dict[str, Any], where: str, check: Checks) -> tuple[Conversati
     if not isinstance(ident, str) or not isinstance(messages, list):
         raise InvalidInputError(f"{where}: a Claude conversation has a uuid and chat_messages")
     where = f"{where} ({check.text(ident, f'{where}.uuid')[:60]})"
-    conversation = Conversation(f"import:claude:{ident}")
+    conversation = Conversation(f"import:claude:{ident}", title=_title(item.get("name")))
     skipped = 0
     for i, message in enumerate(messages):
         at_where = f"{where}.chat_messages[{i}]"

@@ -3,6 +3,8 @@
 - `safety`: the scanner, patterns, atomic drift-aware files, journals, locks (the floor);
 - `config`: `config.toml`, the key and lane tables, tier predicates, tuning, `Settings`;
 - `lineage`: what derived records came from, the tombstones and keyed fingerprints of forgets;
+- `meaning`: what a text says, read once for every path: whose words, about whom, which slot
+  family, and whether it asserts, ends or only supposes;
 - `pages`: the page format, slugs, the PageIndex and its live refresh;
 - `intake`: the buffer format, `remember`, the daily archive;
 - `index`: embedders, chunks, BM25, the store adapters, maintenance, search, fusion;

@@ -11,6 +11,7 @@ import click
 from service.cli.base import json_option, print_json, url_option, workspace_option
 from service.cli.capabilities import cli_capabilities
 from service.cli.target import target_for
+from substrate.consolidation.lifecycle import NOTHING_TO_RETRACT
 
 
 @click.command()
@@ -79,6 +80,8 @@ def _change(entry: dict[str, Any]) -> str:
         return f"; retracts {replaced}"
     if entry.get("lifecycle") == "history":
         return f"; history, replaced by {entry.get('superseded_by')}"
+    if entry.get("decision") == NOTHING_TO_RETRACT:
+        return f"; {NOTHING_TO_RETRACT}"
     return ""
 
 
@@ -100,14 +103,17 @@ def _print_explained(found: dict[str, Any]) -> None:
 
 
 def _lifecycle(row: dict[str, Any]) -> str:
-    """What the fact did to its page's facts, in words."""
+    """What the fact did to its page's facts, in words: the slot family weighed,
+    the current facts it was weighed against, and the decision."""
     slot = f"slot {row['slot']}" if row.get("slot") else "no slot"
-    action = row["lifecycle"]
-    if action == "update" and row.get("replaced"):
-        action = "superseded " + ", ".join(row["replaced"])
-    elif action == "retract" and row.get("replaced"):
-        action = "retracted " + ", ".join(row["replaced"])
-    elif action == "history":
-        action = f"history: already replaced by {row.get('superseded_by')}"
+    family = f", family {row['family']}" if row.get("family") else ""
+    weighed = row.get("candidates") or []
+    candidates = f"; candidates: {', '.join(weighed)}" if weighed else "; candidates: none"
+    said = row.get("decision") or row["lifecycle"]
+    replaced = ", ".join(row.get("replaced") or [])
+    if said in ("supersedes", "retracts") and replaced:
+        said = f"{said} {replaced}"
+    elif row["lifecycle"] == "history":
+        said = f"history: already replaced by {row.get('superseded_by')}"
     why = f" ({row['lifecycle_reason']})" if row.get("lifecycle_reason") else ""
-    return f"{slot}: {action}{why}"
+    return f"{slot}{family}{candidates}; decision: {said}{why}"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ingest.chat_import import imported_session
 from service.cli.base import (
     group_json_option,
     group_workspace_option,
@@ -17,7 +18,7 @@ from service.cli.base import (
 )
 from service.settings_loader import build_settings
 from substrate.errors import NotFoundError
-from substrate.sessions import check_session_id, open_session_log
+from substrate.sessions import SessionLog, check_session_id, open_session_log
 
 
 @click.group("sessions", invoke_without_command=True)
@@ -56,6 +57,15 @@ def sessions_list(
         click.echo("no sessions logged yet")
 
 
+def _resolved(log: SessionLog, given: str) -> str:
+    """The session `given` names: its id, or an imported conversation's id in its
+    export (`abc-123` for `import:chatgpt:abc-123`)."""
+    found = imported_session(log, check_session_id(given))
+    if found is None:
+        raise NotFoundError(f"no session {given!r} in the log")
+    return found
+
+
 @sessions.command("show")
 @group_workspace_option
 @group_json_option
@@ -64,10 +74,12 @@ def sessions_list(
 def sessions_show(
     ctx: click.Context, workspace: Path | None, as_json: bool | None, session_id: str
 ) -> None:
-    """One session's messages, oldest first."""
+    """One session's messages, oldest first; SESSION_ID may be an imported
+    conversation's id in its export."""
     workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     log = open_session_log(build_settings(workspace).workspace, read_only=True)
-    row = log.session(check_session_id(session_id))
+    session_id = _resolved(log, session_id)
+    row = log.session(session_id)
     if row is None:
         raise NotFoundError(f"no session {session_id!r} in the log")
     messages = log.messages(session_id)
@@ -96,8 +108,7 @@ def sessions_explain(
     workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
     settings = build_settings(workspace)
     log = open_session_log(settings.workspace, read_only=True)
-    if log.session(check_session_id(session_id)) is None:
-        raise NotFoundError(f"no session {session_id!r} in the log")
+    session_id = _resolved(log, session_id)
     turns = explain_capture(settings, log, session_id)
     if as_json:
         print_json({"session": session_id, "turns": turns})

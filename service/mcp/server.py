@@ -37,6 +37,7 @@ from substrate.curation import (
     review_json,
 )
 from substrate.errors import from_database_error, from_os_error
+from substrate.meaning import read_text
 from substrate.pages import PageIndex, content_hash, decode_page, load_page_index, read_page_file
 from substrate.profile import profile_json, read_profile
 from substrate.promotion import PromotionStore
@@ -132,7 +133,8 @@ def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
         review, not filed, when the scanner only judges it an attack: `held` says
         so). `hints` are slugs of pages it belongs to."""
         entry = await _call(lambda: target().remember(text, hints or []))
-        return r.Remembered(id=entry.id, held=entry.held)
+        said = read_text(entry.text).attribution
+        return r.Remembered(id=entry.id, held=entry.held, voice=said.voice, speaker=said.speaker)
 
     @server.tool(annotations=READ)
     async def search(query: Text, k: StrictInt = 10, kind: SearchKind = "all") -> r.SearchResult:

@@ -17,6 +17,7 @@ from service.routes.common import ERRORS, Strict, runtime, settings, surface
 from service.runtime import REEMBED, Runtime
 from substrate import Settings, collect_stats, iso_utc
 from substrate.intake import parse_at
+from substrate.meaning import read_text
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"], responses=ERRORS)
 RuntimeDep = Annotated[Runtime, Depends(runtime)]
@@ -28,6 +29,7 @@ class RememberIn(Strict):
     text: str = Field(min_length=1, description="The fact to remember.")
     hints: list[str] = Field(default_factory=list, description="Slugs of related pages.")
     at: str | None = Field(None, description="ISO 8601 time to stamp the fact with (backdating).")
+    explain: bool = Field(False, description="Also answer how the text was read (`reading`).")
 
 
 class RememberOut(BaseModel):
@@ -38,6 +40,16 @@ class RememberOut(BaseModel):
         None, description="The scanner rule holding the fact for review (kept, not filed)."
     )
     why: str | None = Field(None, description="What that rule saw, when the fact is held.")
+    voice: Literal["own", "passed_on"] = Field(
+        "own",
+        description="`own`: the person's own statement; `passed_on`: words they pass on "
+        "(quoted, forwarded, pasted, to transform, reported, hypothetical), kept as a note "
+        "that takes none of the person's facts.",
+    )
+    speaker: str | None = Field(None, description="Whose words they are, when the text names them.")
+    reading: dict[str, Any] | None = Field(
+        None, description="With `explain`: the voice, subject, slot, family and kind read."
+    )
 
 
 class ReleaseIn(Strict):
@@ -85,8 +97,16 @@ class MaintainIn(Strict):
 @router.post("/remember", response_model=RememberOut)
 def remember_post(body: RememberIn, rt: RuntimeDep) -> JSONResponse:
     entry = rt.memory.remember(body.text, body.hints, parse_at(body.at) if body.at else None)
+    heard = read_text(entry.text)
     out = RememberOut(
-        id=entry.id, at=iso_utc(entry.at) or "", text=entry.text, held=entry.held, why=entry.why
+        id=entry.id,
+        at=iso_utc(entry.at) or "",
+        text=entry.text,
+        held=entry.held,
+        why=entry.why,
+        voice=heard.attribution.voice,
+        speaker=heard.attribution.speaker,
+        reading=heard.as_json() if body.explain else None,
     )
     return JSONResponse(out.model_dump())  # checked here, not on a second pool hop
 

@@ -28,11 +28,18 @@ async function rememberSubmitted(evt) {
   answer.textContent = entry.held
     ? `Held for review (rule ${entry.held}): ${entry.why}. It is kept, not filed, ` +
       "until you release it under Held for review."
-    : `Remembered (${entry.id}); the next consolidation files it into a page.`;
-  answer.dataset.outcome = entry.held ? "held" : "stored";
+    : entry.voice === "passed_on"
+      ? `Remembered (${entry.id}) as ${whose(entry)}: a note that takes none of your facts.`
+      : `Remembered (${entry.id}); the next consolidation files it into a page.`;
+  answer.dataset.outcome = entry.held ? "held" : entry.voice === "passed_on" ? "passed_on" : "stored";
   document.getElementById("remember-text").value = "";
   await refreshAll();
   noteActed();
+}
+
+// Whose words a passed-on text is, as the remember answer names them.
+function whose(entry) {
+  return entry.speaker ? `${entry.speaker}'s words` : "words you pass on";
 }
 
 async function loadProblems() {

@@ -121,7 +121,10 @@ class DeterministicFiler:
         related = tuple(dict.fromkeys([*placement.related, *named]))
         if placement.slug is not None:
             run.said(entry, placement.slug)
-        return replace(placement, reading=meaning.slot, related=related)
+        nearby: tuple[str, ...] = ()
+        if meaning.slot.olds and subject.kind == "me":  # what it ends may sit elsewhere
+            nearby = tuple(h.slug for h in self._hits(text, run.index) if h.slug != placement.slug)
+        return replace(placement, reading=meaning.slot, related=related, nearby=nearby)
 
     def _passed_on(
         self, entry: BufferEntry, text: str, said: Attribution, run: BatchRun

@@ -26,7 +26,7 @@ role, a new phone number against the phone, never the e-mail.
   same text adds nothing (the writer's duplicate rule).
 
 An LLM planner only labels (which current facts the new one contradicts or
-repeats): its labels are checked against the same page and the same rules
+ends): its labels are checked against the same page and the same rules
 decide (`check_intent`); whatever fails the check falls back to this.
 """
 
@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Literal
 
 from substrate.meaning.families import GENERIC, family_of, replaces, thing_family
-from substrate.meaning.reading import slot_reading
+from substrate.meaning.reading import read_text, slot_reading
 from substrate.meaning.slots import SlotReading, mentions, same_value
 from substrate.pages import FactBullet
 from substrate.safety import linear
@@ -264,16 +264,49 @@ def recounts(old: str, new: str) -> bool:
     )
 
 
-def check_intent(intent: Intent, new: FactBullet, page: Sequence[FactBullet]) -> Decision | None:
-    """The planner's intent as a decision, or None when it names a fact that is
-    not a current fact of this page (the caller falls back to `decide`)."""
-    reading = reading_of(new.text)
+def check_intent(
+    intent: Intent, new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]
+) -> Decision | None:
+    """A planner's labels (the current facts it says the new one contradicts or
+    ends) checked and decided by the same rules: None when it names no current
+    fact of this page (the caller falls back to `decide`). Words passed on, a
+    hypothetical or the past end nothing, whatever the label; a labelled fact
+    of another family is not ended; one dated after the new fact makes the new
+    one history, never the reverse."""
+    ruled = decide(new, reading, page)
     if intent.action in ("add", "none"):
-        return Decision(intent.action, reading.slot, reason=intent.reason)
-    current = {b.entry_id for b in page if b.current and b.entry_id}
+        return ruled
+    current = {b.entry_id: b for b in page if b.current and b.entry_id}
     if not intent.ids or any(i not in current for i in intent.ids):
         return None
-    return Decision(intent.action, reading.slot, intent.ids, intent.reason)
+    named = [current[i] for i in intent.ids]
+    label = f"the planner labelled {', '.join(intent.ids)} as {intent.action}d"
+    if reading.past or reading.kind == "hypothetical" or read_text(new.text).passed_on:
+        return replace(ruled, reason=f"{label}, refused: the fact states nothing current")
+    fits = [b for b in named if _fits(reading, b)]
+    if not fits:
+        return replace(ruled, reason=f"{label}, refused: another slot family")
+    newer = sorted((b for b in fits if b.day > new.day), key=lambda b: b.day)
+    if newer:
+        why = f"{label}; dated {new.day}, before the fact of {newer[0].day}"
+        return Decision("history", reading.slot, (str(newer[0].entry_id),), why)
+    action: Action = "retract" if reading.value is None and intent.action == "retract" else "update"
+    ruled_ids = ruled.targets if ruled.action == action else ()
+    targets = tuple(dict.fromkeys([*ruled_ids, *_ids(fits)]))
+    return Decision(
+        action,
+        reading.slot if action == "update" else None,
+        targets,
+        f"{label}; checked: current, older, same family ({intent.reason})",
+        family=family_of(reading.slot),
+        candidates=ruled.candidates or targets,
+    )
+
+
+def _fits(reading: SlotReading, bullet: FactBullet) -> bool:
+    """A labelled fact the new one may end: of its slot family, or either unslotted."""
+    slot = _slot(bullet)
+    return slot is None or reading.slot is None or family_of(slot) == family_of(reading.slot)
 
 
 def _slot(bullet: FactBullet) -> str | None:

@@ -8,9 +8,12 @@ replaces, by id), `retract` (the page's facts it says are no longer true),
 `none` (already said there), `new_page` or `skip`, each with a reason, plus
 optional rewrites of candidate pages and of `essentials.md` / `threads.md`.
 Nothing it says is trusted: indices outside the presented set are dropped
-(that entry goes through the filer instead), the fact ids of an update or a
-retraction must be current facts of that page when it is written (else the
-deterministic lifecycle decides, and the outcome says so), a replaced fact is
+(that entry goes through the filer instead), an update or a retraction is
+only a label: the facts it names must be current facts of that page when it
+is written, of the new fact's slot family and older than it, and the same
+rules that decide without a model decide with it (else the deterministic
+lifecycle decides, and the outcome says so); a new page's title must name a
+subject (`meaning.words`), a replaced fact is
 kept on its page as history, never deleted, a rewrite must parse like an
 ingested page, fit the page cap, pass the scanner and keep every fact bullet
 the page had with its status (else the new facts are simply appended), a
@@ -37,6 +40,7 @@ from substrate.consolidation.plan import Placement, Plan, Rewrite
 from substrate.errors import BillingError, InvalidInputError, TransientError
 from substrate.index import tokenize
 from substrate.llm import ChatClient, LlmAnswerError
+from substrate.meaning.words import title_problem
 from substrate.pages import fact_bullets, parse_page, path_for_slug, split_facts
 from substrate.safety import Scanner, read_text_snapshot
 
@@ -51,12 +55,14 @@ ACTIONS = ("add", "update", "retract", "none", "new_page", "skip")
 SYSTEM = """You file remembered facts into a personal knowledge base of markdown concept pages.
 For each entry decide one action:
 - "add": the fact belongs on candidate page `page` (give its integer index) beside its facts;
-- "update": the fact belongs on candidate page `page` and replaces its current facts `facts`
-  (their ids), e.g. a new home, employer or phone number; the old facts are kept as history;
+- "update": the fact belongs on candidate page `page` and contradicts its current facts
+  `facts` (their ids): a newer value of the same thing, e.g. a new home, employer or phone
+  number. You only label: code decides by the facts' dates and kinds what is replaced;
 - "retract": the fact belongs on candidate page `page` and says its facts `facts` (their ids)
-  are no longer true, without a new value;
+  are no longer true, without a new value; again a label, checked by code;
 - "none": candidate page `page` already states this fact;
-- "new_page": no candidate fits; give `new_title`, a short name for what the fact is about;
+- "new_page": no candidate fits; give `new_title`, a short noun phrase naming what the fact is
+  about (a person, a pet, a place, a thing, a project), never a verb, adverb or adjective;
 - "skip": the entry is not worth keeping (say why).
 Give `facts` as [] unless the action is "update" or "retract".
 You may rewrite a candidate page (give its full new markdown) only to reorganise it; a
@@ -231,8 +237,8 @@ class LlmPlanner:
             return Placement(entry, "skip", None, "llm", reason)
         if decision.action == "new_page":
             title = " ".join((decision.new_title or "").split())[:80]
-            if not title:
-                return None
+            if not title or title_problem(title) is not None:
+                return None  # a title that names nothing: the filer names the page
             _scan(self._settings.scanner, title, "a new page title")
             slug = unique_slug(slugify(title), taken)
             taken.add(slug, title)

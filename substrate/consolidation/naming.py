@@ -17,6 +17,7 @@ from collections.abc import Container
 
 from substrate.index import STOPWORDS
 from substrate.meaning.lexicon import FILLER
+from substrate.meaning.words import kind_of_word, title_problem
 from substrate.pages import slug_problem
 from substrate.safety import linear, runs
 
@@ -90,6 +91,8 @@ def leading_name(text: str) -> str | None:
         name = _capital_run(words, i)
         if len(name) < 2:
             continue  # a lone letter ("D") is no name
+        if title_problem(name) is not None:
+            continue  # "Perfect", "Currently", "Finally": a capital, not a name
         return name
     return None  # nothing nameable: a run of ordinary words is no title
 
@@ -127,26 +130,54 @@ def _opens_sentence(text: str, start: int) -> bool:
 
 def subject_phrase(text: str) -> str | None:
     """What a fact that names nothing is about, as a noun phrase: its first run
-    of two to four content words ("music theory", "turbinado sugar", "political
-    humor"), never a lone word (an adjective, an adverb or a verb read alone
-    would make a title like "Perfect" or "Finish")."""
+    of two to four content words that may name a subject ("music theory",
+    "turbinado sugar", "العزف على العود"), joined by "of", "and", "على"…,
+    never opening with or holding a verb, an adverb or an adjective
+    (`meaning.words`), never a lone word (read alone it would make a title like
+    "Perfect" or "Finish")."""
     clean = _HINT.sub(" ", text.split("\n", 1)[0])[:400]
+    found = [(m.group(), m.start()) for m in _WORD.finditer(clean)]
     run: list[str] = []
-    for match in _WORD.finditer(clean):
-        word = match.group()
+    for i, (word, start) in enumerate(found):
         lower = word.lower().replace("’", "'")
-        if _content(lower) and (not run or _joined(clean, match.start())):
-            run.append(word if word.isupper() else lower)
-            if len(run) == MAX_TITLE_WORDS:
+        written = word if word[:1].isupper() and not _opens_sentence(clean, start) else lower
+        if _names(word) and (not run or _joined(clean, start)):
+            run.append(word if word.isupper() else written)
+            if _count(run) == MAX_TITLE_WORDS:
                 break
             continue
-        if len(run) >= 2:
+        following = found[i + 1] if i + 1 < len(found) else None
+        if (
+            run
+            and lower in _JOINERS
+            and following is not None
+            and _names(following[0])
+            and _joined(clean, start)
+            and _count(run) < MAX_TITLE_WORDS - 1
+        ):
+            run.append(lower)
+            continue
+        if _count(run) >= 2:
             break
-        run = [word if word.isupper() else lower] if _content(lower) else []
-    if len(run) < 2:
+        run = [word if word.isupper() else written] if _names(word) else []
+    while run and run[-1] in _JOINERS:
+        run.pop()
+    if _count(run) < 2:
         return None
     phrase = " ".join(run)
     return phrase[:1].upper() + phrase[1:]
+
+
+_JOINERS = frozenset({"of", "and", "على", "في", "من"})
+
+
+def _names(word: str) -> bool:
+    """A word that may stand in a title: content, and no verb, adverb or adjective."""
+    return _content(word.lower().replace("’", "'")) and kind_of_word(word) is None
+
+
+def _count(run: list[str]) -> int:
+    return sum(1 for w in run if w not in _JOINERS)
 
 
 def _content(word: str) -> bool:

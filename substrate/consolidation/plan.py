@@ -24,7 +24,9 @@ class Placement:
     page there (`aliases`: the names it is known by). `merged`: the planner found
     the fact already on the page. `reading`: the fact's slot, for the writer's
     lifecycle decision; `intent`: a planner's own decision about the page's
-    facts (checked by the writer). `related`: the pages the fact names."""
+    facts (checked by the writer). `related`: the pages the fact names.
+    `nearby`: other pages of the same subject search found, where the writer
+    also looks for the fact a cessation or a change names."""
 
     entry: BufferEntry
     action: Action
@@ -37,6 +39,7 @@ class Placement:
     intent: Intent | None = None
     related: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    nearby: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -183,7 +183,9 @@ class Writer:
             )
         if p.merged:
             return EntryOutcome(p.entry.id, "merged", target.slug, p.decided_by, p.reason)
-        decision = None if p.intent is None else check_intent(p.intent, bullet, target.facts)
+        decision = (
+            None if p.intent is None else check_intent(p.intent, bullet, reading, target.facts)
+        )
         if decision is None:
             decision = decide(bullet, reading, target.facts)
             if p.intent is not None:
@@ -246,7 +248,7 @@ class Writer:
                 return holder
         weighs = weighs_against(reading, p.entry.at.date())
         if weighs is not None:
-            holder = self._holder(target.slug, lambda b: b.current and weighs(b))
+            holder = self._holder(target.slug, lambda b: b.current and weighs(b), p.nearby)
             if holder is not None:
                 return holder
         if target.count < self._cap:
@@ -266,10 +268,12 @@ class Writer:
                 return candidate
             n += 1
 
-    def _holder(self, slug: str, holds: Callable[[FactBullet], bool]) -> _Target | None:
+    def _holder(
+        self, slug: str, holds: Callable[[FactBullet], bool], nearby: tuple[str, ...] = ()
+    ) -> _Target | None:
         """The page of the same subject as `slug` holding a fact that `holds`: the
         page and its continuation pages, then, for the person's own pages
-        (`me/…`), every other one of them."""
+        (`me/…`), every other one of them and the pages search found `nearby`."""
         base = _base(slug)
         family = [base, *self._continuations().get(base, [])]
         family += [s for s in self._targets if _base(s) == base and s not in family]
@@ -281,6 +285,12 @@ class Writer:
                 continue
             target = self._target(slug, None)
             if any(holds(b) for b in target.facts):
+                return target
+        for slug in nearby if base.startswith(MINE) else ():
+            if slug in family or slug not in self._index.entries:
+                continue
+            target = self._target(slug, None)  # a page of anyone's: the person's own facts only
+            if any(holds(b) and read_text(b.text).subject.kind == "me" for b in target.facts):
                 return target
         return None
 

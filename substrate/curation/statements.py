@@ -54,6 +54,36 @@ _FRAME = short(
     MAX_SENTENCE,
     IGNORECASE,
 )
+# "Remember I'm allergic to penicillin": the person asks memory to keep what
+# follows, so it is kept without the judge's opinion when it is about them.
+_ASKED = short(
+    r"^(?:please |pls |oh,? |and |also |btw,? )?(?:remember|note|make a note|take note|"
+    r"don't forget|do not forget|keep in mind|bear in mind|for the record|just so you know|"
+    r"fyi|for your information|save this|store this)(?: that| this)?[,:!-]*\s+",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
+# A fact about someone the person names, opening with their name: where they
+# live or work, a birthday, a partner, a move ("Iona's birthday is on 12
+# January", "Karim lives in Leith now").
+_NAMED_FACT = short(
+    r"^(?P<name>[A-Z][a-z\u00c0-\u024f'’-]{1,30})(?:'s|’s) (?:birthday|bday|anniversary|wedding|"
+    r"husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|new job|job|school|university|"
+    r"address|number|phone number|email|allergy|flat|house|dog|cat|baby|due date|surgery|"
+    r"graduation|retirement)\b"
+    r"|^(?P<who>[A-Z][a-z\u00c0-\u024f'’-]{1,30}) (?:now |just |recently |finally )?(?:lives|works|"
+    r"moved|has moved|'s moved|started|has started|is allergic|was born|turns|is turning|"
+    r"got married|got engaged|is pregnant|graduated|retired|is studying|studies|is training)\b",
+    MAX_SENTENCE,
+)
+# Change language makes a statement concrete on its own ("I've switched to oat
+# milk in my coffee").
+_CHANGED = short(
+    r"\b(?:switched|switching|moved|started|stopped|quit|gave up|given up|gone off|went off|"
+    r"took up|taken up|changed|cancelled|canceled|sold|adopted|joined|left)\b",
+    MAX_SENTENCE,
+    IGNORECASE,
+)
 # The speaker, among a sentence's first words: the subject of what follows.
 FIRST_PERSON = frozenset(
     "i i'm i’m i've i’ve i'd i’d i'll i’ll my we we're we’re we've we’ve our me".split()
@@ -61,7 +91,7 @@ FIRST_PERSON = frozenset(
 FIRST_WORDS = 5
 MY_VERBS = frozenset(
     "is are was were has have had lives works just recently got turned started loves "
-    "likes named called passed".split()
+    "likes named called passed expires expired runs renews ends starts due".split()
 )
 _ASKS = short(
     r"^(?:can|could|would|will|do|does|did|is|are|was|were|what|what's|how|why|where|"
@@ -314,6 +344,16 @@ def _statement(piece: str) -> tuple[str, bool] | None:
     if framed is not None:
         sentence = sentence[framed.end() :]
     sentence = sentence.strip(" -–—*•\t")
+    asked = _ASKED.match(sentence)
+    if asked is not None:
+        rest = sentence[asked.end() :].strip()
+        words = word_list(rest)
+        if len(words) >= MIN_WORDS - 1 and not rest.endswith("?") and _about_them(rest, words):
+            return tidy(rest), False  # asked to be remembered: kept as said
+    named = _NAMED_FACT.match(sentence)
+    if named is not None and len(sentence.split()) >= MIN_WORDS and not sentence.endswith("?"):
+        if not _ASKS.search(sentence) and _concrete(sentence):
+            return tidy(sentence), False
     if len(sentence.split()) < MIN_WORDS or sentence.endswith(("?", "؟")):
         return None
     if _is_arabic(sentence):
@@ -365,9 +405,17 @@ def _named(sentence: str) -> bool:
     )
 
 
+def _about_them(rest: str, words: list[str]) -> bool:
+    """What the person asked to be remembered is about them or someone they name."""
+    return bool(FIRST_PERSON.intersection(words[:FIRST_WORDS]) or _NAMED_FACT.match(rest)) and (
+        not _ASKS.search(rest)
+    )
+
+
 def _concrete(sentence: str) -> bool:
     return bool(
         _WHEN.search(sentence)
+        or _CHANGED.search(sentence)
         or _THINGS.search(sentence)
         or _named(sentence)
         or any(c.isdigit() for c in sentence)

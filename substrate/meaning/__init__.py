@@ -11,3 +11,8 @@ same words mean the same thing whichever way they arrive. It imports `safety`
 and `config` only: the sentence embedding it types families with comes from
 the composition root (`Settings.embed`).
 """
+
+from substrate.meaning.attribution import OWN, PASSED_ON, Attribution, attribute
+from substrate.meaning.reading import Reading, read_text
+
+__all__ = ["OWN", "PASSED_ON", "Attribution", "Reading", "attribute", "read_text"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 # slug under `me/` -> title. The family is fixed: docs/consolidation.md names it.
 TOPICS: dict[str, str] = {
-    "about": "About me",
+    "about": "Profile",
     "home": "Home",
     "work": "Work",
     "education": "Education",
@@ -78,7 +78,8 @@ TOPIC_WORDS: dict[str, frozenset[str]] = {
         """hobby hobbies guitar piano painting paint drawing photography hiking climbing
         reading books novel novels knitting gaming games chess football soccer tennis
         basketball yoga swimming cycling music band concert concerts garden gardening
-        movies films series podcast podcasts volunteering dance dancing cello violin viola
+        movies films series podcast podcasts volunteering volunteer volunteers charity dance
+        dancing cello violin viola
         flute drums saxophone trumpet harp ukulele choir orchestra pottery crochet sewing
         surfing skiing running marathon padel squash badminton هواية القراءة الرسم كرة العزف
         عزف العود البيانو الغيتار الكمان الرسم السباحة"""

@@ -104,6 +104,10 @@ _PARTICIPLES = frozenset(
     given seen met won lost run split broken chosen driven flown grown known shown
     written""".split()
 )
+# After "Iona's birthday": the verb that shows the "'s" was a possessive.
+_POSSESSED_VERBS = frozenset(
+    "is was are were has had will lives works expires starts ends falls comes".split()
+)
 # Verbs that open a note whose "I" was left out ("Moved to Leeds in June").
 _ELIDED = frozenset(
     """moved relocated switched started joined left quit got bought adopted changed prefer
@@ -171,12 +175,13 @@ def _subject(head: str) -> Subject:
     if _FIRST.search(opening) or _FIRST_AR.search(opening) or opening.lower() in _ELIDED:
         return Subject("me", head)
     lead = _NAME_LEAD.match(head)
-    if lead is not None and _is_name(lead.group("name")) and _acts(lead.group("tail")):
+    if lead is not None:
         name, tail = lead.group("name"), lead.group("tail")
-        for own in ("'s", "’s"):  # "Iona's moved": the name, then "has"
+        for own in ("'s", "’s"):  # "Iona's moved", "Iona's birthday": the name, then "'s"
             if name.endswith(own) and len(name) > len(own) + 1:
                 name, tail = name[: -len(own)], own + tail
-        return Subject("named", _first_person(tail), name)
+        if _is_name(name) and _acts(tail):
+            return Subject("named", _first_person(tail), name)
     if _FIRST.search(head) or _FIRST_AR.search(head):
         return Subject("me", head)
     return Subject("other", head)
@@ -248,7 +253,12 @@ def _first_person(tail: str) -> str:
     verb = words[0]
     lower = verb.lower()
     if lower.endswith(("'s", "’s")) and len(lower) == 2:
-        after = words[1].split(" ", 1)[0].lower() if len(words) > 1 else ""
+        rest = words[1].split(" ") if len(words) > 1 else []
+        after = rest[0].lower() if rest else ""
+        then = {w.lower().strip(",") for w in rest[1:4]}
+        plain = after not in _PARTICIPLES and not after.endswith(("ed", "ing"))
+        if plain and then & (_POSSESSED_VERBS | set(_VERBS)):  # "Iona's birthday is …": hers
+            return " ".join(["My", *rest])
         verb = "have" if after in _PARTICIPLES or after.endswith("ed") else "am"
     elif lower in _VERBS:
         verb = _VERBS[lower]

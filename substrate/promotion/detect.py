@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from substrate.meaning.keys import key_of, without_filler
 from substrate.safety import IGNORECASE, escape, runs, short
 
 PREFERENCE = "preference"
@@ -55,6 +56,7 @@ _EN_PREFERENCE = [
         IGNORECASE,
     ),
     short(r"^(?:my|our) preference is (?P<x>.+)$", MAX_CHARS, IGNORECASE),
+    short(r"^prefer (?P<x>.+)$", MAX_CHARS, IGNORECASE),  # a note's "Prefer X, honestly."
     short(r"^(?:please )?default to (?P<x>.+)$", MAX_CHARS, IGNORECASE),
     short(r"^(?:please )?(?:always )?use (?P<x>.+?) by default$", MAX_CHARS, IGNORECASE),
     short(r"^(?:please )?switch to (?P<x>.+?) by default$", MAX_CHARS, IGNORECASE),
@@ -192,7 +194,10 @@ class Detection:
 
 
 def content_key(content: str) -> str:
-    return " ".join(content.casefold().split()).rstrip(".")
+    """What two preferences are compared by: the content case-folded, without
+    filler ("honestly", "now", "really": `meaning.keys`), so a repeat counts
+    and a new value of the same frame conflicts."""
+    return key_of(content)
 
 
 def detect(statement: str) -> Detection | None:
@@ -287,7 +292,7 @@ def _fact(text: str) -> Detection | None:
 
 
 def _value(raw: str) -> str | None:
-    value = " ".join(raw.split()).strip(" ,;:")
+    value = without_filler(" ".join(raw.split())).strip(" ,;:")
     value = _USING.sub("", value)
     if len(value) <= MAX_CHARS:
         value = _SCOPE.sub("", value)  # "dark mode in every app": the preference is dark mode

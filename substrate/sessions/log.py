@@ -102,12 +102,14 @@ class SessionRow:
     end_reason: str | None
     messages: int
     first_said: str | None = None  # the first user turn's text, which titles the session
+    named: str | None = None  # the title an imported conversation came with
 
     @property
     def title(self) -> str:
-        """The first line of the person's first turn, cut at a word within 80
-        characters; the id when the session holds no user turn."""
-        line = (self.first_said or "").strip().split("\n", 1)[0].strip()
+        """The title the conversation came with (an import), else the first line
+        of the person's first turn, cut at a word within 80 characters; the id
+        when the session holds no user turn."""
+        line = (self.named or self.first_said or "").strip().split("\n", 1)[0].strip()
         if not line:
             return self.id
         return line if len(line) <= TITLE_CHARS else line[:TITLE_CHARS].rsplit(" ", 1)[0] + "…"
@@ -262,9 +264,15 @@ class SessionLog:
         )
 
     def append(
-        self, session_id: str, messages: list[NewMessage], now: float, parent_id: str | None = None
+        self,
+        session_id: str,
+        messages: list[NewMessage],
+        now: float,
+        parent_id: str | None = None,
+        title: str | None = None,
     ) -> list[int]:
-        """Store `messages` in order (creating the session); their ids. All or none."""
+        """Store `messages` in order (creating the session, with the `title` an
+        imported conversation came with); their ids. All or none."""
         check_session_id(session_id)
         for i, m in enumerate(messages):
             if m.role not in ROLES:
@@ -272,7 +280,7 @@ class SessionLog:
                     f"messages[{i}].role: {m.role!r} is not one of {', '.join(ROLES)}"
                 )
         with self._write() as db:
-            records = self._ensure(db, session_id, parent_id, now)
+            records = self._ensure(db, session_id, parent_id, now, title)
             start = _next_id(db)
             rows = [(start + i, m) for i, m in enumerate(messages)]
             records += [
@@ -304,7 +312,12 @@ class SessionLog:
             return [i for i, _ in rows]
 
     def _ensure(
-        self, db: sqlite3.Connection, session_id: str, parent_id: str | None, now: float
+        self,
+        db: sqlite3.Connection,
+        session_id: str,
+        parent_id: str | None,
+        now: float,
+        title: str | None = None,
     ) -> list[Record]:
         """The records that create the session, or none when it exists."""
         row = db.execute("SELECT parent_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
@@ -329,7 +342,12 @@ class SessionLog:
             "INSERT INTO sessions(id, parent_id, started) VALUES (?, ?, ?)",
             (session_id, parent_id, now),
         )
-        return [{"session": session_id, "parent": parent_id, "started": now}]
+        record: Record = {"session": session_id, "parent": parent_id, "started": now}
+        named = " ".join((title or "").split())[: TITLE_CHARS * 4]
+        if named:
+            record["title"] = named
+            db.execute("INSERT INTO titles(session_id, title) VALUES (?, ?)", (session_id, named))
+        return [record]
 
     def end(self, session_id: str, reason: str, now: float) -> SessionRow:
         """End a session and, in the same transaction, queue its finalization with
@@ -382,7 +400,8 @@ class SessionLog:
         rows = self.query(
             "SELECT s.id, s.parent_id, s.started, s.ended, s.end_reason, s.messages,"
             " (SELECT m.text FROM messages m WHERE m.session_id = s.id AND m.role = 'user'"
-            " ORDER BY m.id LIMIT 1)"
+            " ORDER BY m.id LIMIT 1),"
+            " (SELECT t.title FROM titles t WHERE t.session_id = s.id)"
             f" FROM sessions s {tail}",
             args,
         )

@@ -69,6 +69,11 @@ def apply_record(db: sqlite3.Connection, session: str | None, record: Record) ->
             "INSERT OR IGNORE INTO sessions(id, parent_id, started) VALUES (?, ?, ?)",
             (session, record.get("parent"), float(record.get("started", 0.0))),
         )
+        title = record.get("title")
+        if isinstance(title, str) and title.strip():
+            db.execute(
+                "INSERT OR REPLACE INTO titles(session_id, title) VALUES (?, ?)", (session, title)
+            )
     elif "message" in record:
         cur = db.execute(
             "INSERT OR IGNORE INTO messages(id, session_id, role, text, folded, at, direct)"

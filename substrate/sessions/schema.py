@@ -1,8 +1,9 @@
 """The derived SQLite schema of the conversation log (`.substrate/sessions.sqlite`).
 
-Everything here is rebuilt from the transcripts (`transcripts`): sessions,
-messages and their full-text index, the finalization queue, capture cursors,
-and `transcripts`, how far into each transcript file the database has read
+Everything here is rebuilt from the transcripts (`transcripts`): sessions
+(and the titles an imported conversation came with), messages and their
+full-text index, the finalization queue, capture cursors, and
+`transcripts`, how far into each transcript file the database has read
 (so a database that fell behind, or is new, catches up on open).
 """
 
@@ -17,6 +18,13 @@ CREATE TABLE IF NOT EXISTS sessions (
     end_reason TEXT,
     messages INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS titles (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id),
+    title TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS sessions_ad AFTER DELETE ON sessions BEGIN
+    DELETE FROM titles WHERE session_id = old.id;
+END;
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY,
     session_id TEXT NOT NULL REFERENCES sessions(id),

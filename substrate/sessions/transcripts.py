@@ -2,12 +2,13 @@
 Lines file per session, appended to (and rewritten only by a forget:
 `erasure`), readable with any text tool.
 
-    {"session": "s1", "parent": null, "started": 1796170000.0}
+    {"session": "s1", "parent": null, "started": 1796170000.0, "title": "Moving house"}
     {"message": 41, "role": "user", "text": "I moved to Porto.", "at": 1796170000.0, "direct": true}
     {"end": "exit", "at": 1796170100.0, "finalization": 7, "cutoff": 41, "count": 1}
     {"finalized": 7, "status": "done", "code": null, "at": 1796170200.0}
     {"captured": 41, "at": 1796170300.0}
 
+(`title`, optional: the name an imported conversation had in its export.)
 `sessions.sqlite` under `.substrate/` is derived from these files (search,
 counts, the finalization queue) and rebuilt from them whenever it is missing
 or behind (`sessions.rebuild`); message and finalization ids are written here
@@ -134,6 +135,9 @@ def record_problem(record: Record) -> str | None:
             return f"{kind} record: {name} = {value!r} is no time between 1970 and 9999"
         if isinstance(value, str) and surrogate_offset(value) is not None:
             return f"{kind} record: {name} is not valid UTF-8 text"
+    title = record.get("title") if kind == "session" else None
+    if title is not None and (not isinstance(title, str) or surrogate_offset(title) is not None):
+        return "session record: title is not valid UTF-8 text"
     return None
 
 

@@ -177,6 +177,23 @@ def test_a_pages_facts_and_their_status_are_answered_over_http(api: TestClient) 
     assert_error(api.get("/v1/memory/facts/me/nowhere"), 404, "not_found", "no concept page")
 
 
+def test_remember_answers_whose_words_the_text_is_and_files_passed_on_words_as_a_note(
+    api: TestClient,
+) -> None:
+    own = api.post("/v1/memory/remember", json={"text": "My number is 07700 900123."}).json()
+    assert (own["voice"], own["speaker"], own["reading"]) == ("own", None, None)
+    text = 'Proofread this please: "I live in Paris and my new number is 0612 345 678."'
+    passed = api.post("/v1/memory/remember", json={"text": text, "explain": True}).json()
+    assert (passed["voice"], passed["speaker"]) == ("passed_on", None)
+    assert passed["reading"]["why"] == "to transform" and passed["reading"]["slot"] is None
+    boss = api.post("/v1/memory/remember", json={"text": "My boss wrote: 'I moved to Berlin'"})
+    assert (boss.json()["voice"], boss.json()["speaker"]) == ("passed_on", "my boss")
+    api.post("/v1/consolidation/run-now")
+    contact = api.get("/v1/memory/facts/me/contact").json()["facts"]
+    assert [f["id"] for f in contact] == [own["id"]]
+    assert api.get("/v1/memory/facts/people/boss").json()["facts"][0]["slot"] is None
+
+
 def test_openapi_lists_every_route_with_the_ingest_operation_id(api: TestClient) -> None:
     spec = api.get("/openapi.json").json()
     paths = set(spec["paths"])

@@ -119,7 +119,10 @@ def test_facts_lists_a_pages_facts_with_their_status_and_explain_tells_the_lifec
     told = run(workspace, "consolidate", "--explain", leeds)["out"]
     assert f"now: superseded by {moved} on 2024-06-02 on me/home [home]" in told
     told = run(workspace, "consolidate", "--explain", moved)["out"]
-    assert f"slot home: superseded {leeds} (home: a newer value)" in told
+    assert (
+        f"slot home, family home; candidates: {leeds}; decision: supersedes {leeds} "
+        "(home: a newer value)"
+    ) in told
 
 
 def test_facts_of_an_unknown_page_is_one_line(workspace: Workspace) -> None:

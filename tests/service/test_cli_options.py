@@ -57,7 +57,7 @@ def test_options_before_and_after_a_nested_subcommand_agree(tmp_path: Path) -> N
 
 def test_a_command_without_json_says_so_whichever_side_the_option_is_on(tmp_path: Path) -> None:
     init_workspace(tmp_path / "ws")
-    done = memory("--json", "--workspace", str(tmp_path / "ws"), "remember", "tea")
+    done = memory("--json", "--workspace", str(tmp_path / "ws"), "mode")
     assert done.returncode == 64 and "No such option '--json'" in done.stderr
 
 

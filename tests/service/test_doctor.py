@@ -80,7 +80,7 @@ def test_every_planted_defect_is_found_and_fix_repairs_every_derived_one(
     (indexed.concepts_dir / "notes/gone.md").unlink()
     doc = read_index_state(state_path(state))
     doc["pages"]["places/lisbon"][1] = 7  # the store holds fewer points than the state says
-    doc["sparse_avgdl"] = 1.0  # the stored sparse vectors' avgdl drifted from the corpus
+    doc["sparse_avgdl"] = 500.0  # far from any avgdl the corpus (planted stats too) gives
     write_index_state(state_path(state), doc)
     stats = json.loads((state / "bm25-stats.json").read_text())
     (state / "bm25-stats.json").write_text(json.dumps({**stats, "documents": 999}))

@@ -87,6 +87,11 @@ async def round_trip(client: Client, settings: Settings, surrogates: bool = Fals
 
     remembered = structured(await client.call_tool("remember", {"text": "Sam started judo"}))
     assert remembered["id"] in {e.id for e in read_buffer(settings)}
+    assert (remembered["voice"], remembered["speaker"]) == ("own", None)
+    passed = structured(
+        await client.call_tool("remember", {"text": 'Karim texted me "I moved to Oslo in May."'})
+    )
+    assert (passed["voice"], passed["speaker"]) == ("passed_on", "Karim")
     rejected = await client.call_tool("remember", {"text": "my key is ghp_" + "a1" * 18})
     assert rejected.is_error and "rejected by scanner rule 'credential'" in rejected.content[0].text
 

@@ -65,7 +65,8 @@ def test_an_endeavours_facts_gather_on_its_page_in_time_order(settings: Settings
     ("text", "phrase"),
     [
         ("What about using turbinado sugar in cakes?", "Turbinado sugar"),
-        ("Do you think political humor can ever cross a line?", "Political humor"),
+        ("Do you think political humor can ever cross a line?", None),  # never "Political …"
+        ("Any tips on sourdough starter maintenance?", "Sourdough starter maintenance"),
         ("How can tea tree oil help to treat acne?", "Tea tree oil"),
         ("Write again the review, but much harsher.", None),  # no phrase: never "Harsher"
         ("Perfect, finish it.", None),

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from service.settings_loader import build_settings
-from substrate import BillingError, Settings, TransientError, Workspace, read_buffer
+from substrate import BillingError, Settings, TransientError, Workspace, read_buffer, remember
 from substrate.consolidation import consolidate, explain
 from substrate.llm import ChatClient, open_chat_client
 from substrate.pages import fact_bullets
@@ -487,3 +488,47 @@ def test_a_rewrite_that_brings_a_superseded_fact_back_is_refused(
     outcome = consolidate(llm_settings, client=client)
     assert any("changes the status of 1 fact bullet" in n for n in outcome.fallbacks)
     assert home_facts(llm_settings)["I live in Leeds."][0] == "superseded"
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "why"),
+    [
+        ('My boss wrote: "I moved to Berlin"', ("aaaaaaaaaaa1",), "states nothing current"),
+        ("If I moved to York I'd cycle more.", ("aaaaaaaaaaa1",), "states nothing current"),
+        ("I used to live in Hull.", ("aaaaaaaaaaa1",), "states nothing current"),
+        ("My new mobile number is 07700 900123.", ("aaaaaaaaaaa1",), "another slot family"),
+    ],
+)
+def test_the_models_labels_never_end_a_fact_the_rules_would_not(
+    llm_settings: Settings,
+    client: ChatClient,
+    llm_server: ScriptedLLM,
+    home: None,
+    say: Callable[..., str],
+    text: str,
+    label: tuple[str, ...],
+    why: str,
+) -> None:
+    """The model only labels: words passed on, a supposition, the past, or a fact
+    of another family end nothing, whatever it says they contradict (the hint
+    puts the fact where the model sees the home page's facts)."""
+    say(text, 0, hints=["me/home"])
+    page = probe(llm_settings, client, llm_server)
+    llm_server.say(plan([decide(0, "update", page, facts=label)]))
+    outcome = consolidate(llm_settings, client=client)
+    assert outcome.planner == "llm"
+    assert home_facts(llm_settings)["I live in Leeds."] == ("current", None)
+    assert why in outcome.entries[0].lifecycle_reason
+
+
+def test_a_label_on_a_newer_fact_makes_the_new_one_history_never_the_reverse(
+    llm_settings: Settings, client: ChatClient, llm_server: ScriptedLLM, home: None
+) -> None:
+    hull = remember(llm_settings, "I live in Hull.", now=datetime(2022, 1, 6, tzinfo=UTC)).id
+    page = probe(llm_settings, client, llm_server)
+    llm_server.say(plan([decide(0, "update", page, facts=("aaaaaaaaaaa1",))]))
+    outcome = consolidate(llm_settings, client=client)
+    facts = home_facts(llm_settings)
+    assert facts["I live in Leeds."] == ("current", None)
+    assert facts["I live in Hull."] == ("superseded", "aaaaaaaaaaa1")
+    assert [(e.id, e.lifecycle) for e in outcome.entries] == [(hull, "history")]
