@@ -350,10 +350,8 @@ def _statement(piece: str) -> tuple[str, bool] | None:
         words = word_list(rest)
         if len(words) >= MIN_WORDS - 1 and not rest.endswith("?") and _about_them(rest, words):
             return tidy(rest), False  # asked to be remembered: kept as said
-    named = _NAMED_FACT.match(sentence)
-    if named is not None and len(sentence.split()) >= MIN_WORDS and not sentence.endswith("?"):
-        if not _ASKS.search(sentence) and _concrete(sentence):
-            return tidy(sentence), False
+    if _named_fact(sentence):
+        return tidy(sentence), False
     if len(sentence.split()) < MIN_WORDS or sentence.endswith(("?", "؟")):
         return None
     if _is_arabic(sentence):
@@ -402,6 +400,18 @@ def _dangling(sentence: str, words: list[str]) -> bool:
 def _named(sentence: str) -> bool:
     return any(
         w[:1].isupper() and w.strip("\"',.!?:;()") not in NOT_NAMES for w in sentence.split()[1:]
+    )
+
+
+def _named_fact(sentence: str) -> bool:
+    """A concrete statement about someone the person names ("Iona's birthday is
+    on 12 January"), not a question or a request."""
+    return (
+        _NAMED_FACT.match(sentence) is not None
+        and len(sentence.split()) >= MIN_WORDS
+        and not sentence.endswith("?")
+        and not _ASKS.search(sentence)
+        and _concrete(sentence)
     )
 
 
