@@ -169,3 +169,31 @@ def test_kill_9_during_an_import_leaves_every_message_once(
         log.close()
     assert sorted(texts) == sorted(json.loads(line)["text"] for line in lines)
     assert done.already > 0  # the killed runs had imported some
+
+
+def test_an_import_keeps_each_conversations_title_and_its_own_id_opens_it(
+    workspace: Workspace,
+) -> None:
+    run(workspace, "import", "chatgpt", str(FIXTURES / "chatgpt_conversations.json"))
+    run(workspace, "import", "claude", str(FIXTURES / "claude_conversations.json"))
+    listed = {s["id"]: s["title"] for s in run(workspace, "sessions", "list")["sessions"]}
+    chatgpt = "import:chatgpt:6633a1b2-0000-4000-8000-000000000001"
+    titles = json.loads((FIXTURES / "chatgpt_conversations.json").read_text())
+    assert listed[chatgpt] == titles[0]["title"]
+    [claude] = [s for s in listed if s.startswith("import:claude:")]
+    assert (
+        listed[claude]
+        == json.loads((FIXTURES / "claude_conversations.json").read_text())[0]["name"]
+    )
+    own = run(workspace, "sessions", "show", "6633a1b2-0000-4000-8000-000000000001")
+    assert own["id"] == chatgpt and own["title"] == titles[0]["title"]
+    # the log rebuilt from its transcripts keeps the title, and a forget takes it
+    (workspace.state_dir / "sessions.sqlite").unlink()
+    listed = {s["id"]: s["title"] for s in run(workspace, "sessions", "list")["sessions"]}
+    assert listed[chatgpt] == titles[0]["title"]
+    run(workspace, "forget", "--session", chatgpt)
+    log = open_session_log(workspace, read_only=True)
+    assert log.session(chatgpt) is None
+    assert titles[0]["title"] not in "".join(
+        p.read_text() for p in (workspace.memory_dir / "conversations").glob("*.jsonl")
+    )

@@ -209,3 +209,49 @@ def test_a_cessation_ends_the_fact_naming_what_ended_and_never_a_newer_one(
         return
     assert filed[older[pick]][1] == "retracted", (said, filed)
     assert filed[older[1 - pick]][1] == "current", (said, filed)
+
+
+@pytest.mark.parametrize(
+    ("text", "slug", "title"),
+    [
+        ("Hi, I'm Morven Reid, but everyone calls me Mo.", "me/about", "Profile"),
+        ("My birthday is on 3 March.", "me/about", "Profile"),
+        ("We adopted a retired greyhound called Biscuit.", "pets/biscuit", "Biscuit"),
+        ("I bought a new bike last weekend.", "me/vehicles", "Vehicles"),
+        ("I sold my Fiat.", "me/vehicles", "Vehicles"),
+        ("Please keep answers short.", "me/preferences", "Preferences"),
+        ("أتعلم العزف على العود كل يوم سبت", None, None),  # a noun phrase, never the verb
+        ("I no longer play the cello.", "me/hobbies", "Hobbies and interests"),
+    ],
+)
+def test_pages_are_named_for_their_subjects(
+    settings: Settings, text: str, slug: str | None, title: str | None
+) -> None:
+    from substrate.meaning.words import title_problem
+
+    fact = say(settings, text, at(11, 20))
+    consolidate_all(settings)
+    filed = facts(settings)[fact][0]
+    named = load_page_index(settings.workspace).entries[filed].title
+    assert (filed, named) == (slug, title) if slug else title_problem(named) is None, named
+    assert not filed.split("/")[-1].startswith(("اتعلم", "أتعلم"))
+
+
+def test_a_fact_naming_nothing_is_titled_by_a_noun_phrase_never_a_verb_or_adverb(
+    settings: Settings,
+) -> None:
+    from substrate.meaning.words import title_problem
+
+    for n, text in enumerate(
+        [
+            "Perfect, finish it by Friday.",
+            "Currently reading a book about tea gardens in Assam.",
+            "Change of plans for the weekend.",
+            "Initially the sourdough starter smelled of acetone.",
+            "Honestly the garden shed roof leaks again.",
+        ]
+    ):
+        remember(settings, text, now=at(11, 1 + n * 2))
+    consolidate_all(settings)
+    titles = [e.title for e in load_page_index(settings.workspace).entries.values()]
+    assert [t for t in titles if title_problem(t) is not None] == []

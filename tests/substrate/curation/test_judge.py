@@ -11,6 +11,7 @@ import pytest
 from substrate import Settings
 from substrate.curation import capture_offline
 from substrate.curation.judge import DurabilityJudge
+from substrate.curation.statements import durable_statements
 from substrate.errors import InvalidInputError
 from substrate.intake import read_buffer
 from substrate.sessions import NewMessage, open_session_log
@@ -63,3 +64,42 @@ def test_damaged_weights_are_reported_by_file(tmp_path: Path) -> None:
     broken.write_text('{"format": 1, "embedder": "x", "bias": 0}')
     with pytest.raises(InvalidInputError, match=r"durable\.json"):
         judge(FACT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("turn", "kept"),
+    [
+        ("Remember I'm allergic to penicillin.", "I'm allergic to penicillin."),
+        ("Please remember that my flat number is 4B.", "My flat number is 4B."),
+        ("I've switched to oat milk in my coffee.", "I've switched to oat milk in my coffee."),
+        ("Iona's birthday is on 12 January.", "Iona's birthday is on 12 January."),
+        (
+            "Karim lives in Leith now with his partner.",
+            "Karim lives in Leith now with his partner.",
+        ),
+        ("My passport expires on 3 May 2031.", "My passport expires on 3 May 2031."),
+    ],
+)
+def test_capture_hears_plain_statements_with_the_judge_on(
+    embed: object, turn: str, kept: str
+) -> None:
+    """What the person asks to be kept, a change, a fact about someone they name:
+    captured as said, whatever the judge makes of the wording."""
+    judge = DurabilityJudge(embed)  # type: ignore[arg-type]
+    assert [s.text for s in durable_statements(turn, judge)] == [kept]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Remember to buy milk?",
+        "Remember when we talked about Rome?",
+        "Iona's birthday is coming up, any gift ideas?",
+        "Karim lives in Leith, can you suggest a restaurant there?",
+    ],
+)
+def test_questions_and_requests_stay_uncaptured(embed: object, turn: str) -> None:
+    judge = DurabilityJudge(embed)  # type: ignore[arg-type]
+    assert durable_statements(turn, judge) == []

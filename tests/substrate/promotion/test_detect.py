@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from substrate.promotion import PREFERENCE, PROJECT_FACT, detect
-from substrate.promotion.categories import category_of
+from substrate.promotion.categories import category_of, conflicts
 
 SEED_TABLE = [
     ("I prefer TypeScript", "Prefer TypeScript."),
@@ -166,3 +166,24 @@ def test_everyday_wordings_of_a_preference_are_read(statement: str, canonical: s
 )
 def test_everyday_near_misses_are_not_preferences(statement: str) -> None:
     assert detect(statement) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "again"),
+    [
+        ("Prefer dark mode, honestly.", "I prefer dark mode."),
+        ("I really prefer dark mode these days.", "Prefer dark mode"),
+        ("I prefer tabs over spaces, to be honest.", "I prefer tabs over spaces now."),
+    ],
+)
+def test_filler_never_splits_one_preference_into_two_keys(said: str, again: str) -> None:
+    first, second = detect(said), detect(again)
+    assert first is not None and second is not None
+    assert first.key == second.key and "honestly" not in first.content
+
+
+def test_a_new_value_said_with_filler_conflicts_with_the_old_one() -> None:
+    dark, light = detect("Prefer dark mode, honestly."), detect("Prefer light mode now.")
+    assert dark is not None and light is not None
+    assert (dark.content, light.content) == ("Prefer dark mode.", "Prefer light mode.")
+    assert conflicts(dark.key, light.key)
