@@ -44,7 +44,9 @@ from substrate.intake import BufferEntry
 from substrate.meaning.attribution import Attribution
 from substrate.meaning.lexicon import TOPICS
 from substrate.meaning.reading import NOTHING, read_text
+from substrate.meaning.slots import SlotReading
 from substrate.meaning.subjects import Subject, topic_score
+from substrate.meaning.typing import FamilyHead, typed
 from substrate.pages import PageIndex, slug_problem
 from substrate.safety import linear
 
@@ -89,6 +91,8 @@ class DeterministicFiler:
         self._tuning = settings.tuning
         self._query_bytes = settings.limits.query_bytes
         self._search = search
+        # the family head types what the rules leave unslotted (no embedder: rules alone)
+        self._head = FamilyHead(settings.embed) if settings.embed is not None else None
 
     def plan(self, batch: Batch) -> Plan:
         run = BatchRun(batch)
@@ -110,7 +114,10 @@ class DeterministicFiler:
         if meaning.passed_on:
             return self._passed_on(entry, text, meaning.attribution, run)
         subject = meaning.subject
-        placement = self._hint(entry, text, run) or self._by_subject(entry, text, subject, run)
+        reading = typed(meaning, self._head)
+        placement = self._hint(entry, text, run) or self._by_subject(
+            entry, text, subject, reading, run
+        )
         # The user's own words go by topic, never under a name they mention.
         steps = (self._searched,) if subject.kind == "me" else (self._entity, self._searched)
         for step in steps:
@@ -122,9 +129,9 @@ class DeterministicFiler:
         if placement.slug is not None:
             run.said(entry, placement.slug)
         nearby: tuple[str, ...] = ()
-        if meaning.slot.olds and subject.kind == "me":  # what it ends may sit elsewhere
+        if reading.olds and subject.kind == "me":  # what it ends may sit elsewhere
             nearby = tuple(h.slug for h in self._hits(text, run.index) if h.slug != placement.slug)
-        return replace(placement, reading=meaning.slot, related=related, nearby=nearby)
+        return replace(placement, reading=reading, related=related, nearby=nearby)
 
     def _passed_on(
         self, entry: BufferEntry, text: str, said: Attribution, run: BatchRun
@@ -180,24 +187,23 @@ class DeterministicFiler:
         return Placement(entry, "file", slug, "inbox", why, run.title(slug))
 
     def _by_subject(
-        self, entry: BufferEntry, text: str, subject: Subject, run: BatchRun
+        self, entry: BufferEntry, text: str, subject: Subject, reading: SlotReading, run: BatchRun
     ) -> Placement | None:
         if subject.kind == "named" and subject.name:
             return self._person(entry, subject, run)
         if subject.kind != "me":
             return None
-        reading = read_text(text).slot
         if reading.slot == "pet" and reading.value:
             return self._pet(entry, text, reading.value, run)
         if reading.topic:
-            return self._mine(entry, reading.topic, run)
+            return self._mine(entry, reading.topic, run, reading)
         endeavour = self._endeavour(entry, text, run)
         if endeavour is not None:
             return endeavour
         topic, words = topic_score(text)
         if words >= STRONG_TOPIC or (topic and len(text.split()) <= SHORT_FACT):
             return self._mine(entry, str(topic), run)
-        if read_text(text).slot.cessation:
+        if reading.cessation:
             return self._mine(entry, topic or "about", run)  # the writer finds what it ends
         follows = run.follows(entry)
         if follows is not None:
@@ -222,13 +228,15 @@ class DeterministicFiler:
         why = f"about your pet '{name}', a new page"
         return Placement(entry, "file", slug, "person", why, name, related=(mine,))
 
-    def _mine(self, entry: BufferEntry, topic: str, run: BatchRun) -> Placement:
+    def _mine(
+        self, entry: BufferEntry, topic: str, run: BatchRun, typed: SlotReading | None = None
+    ) -> Placement:
         """The user's own page for `topic` (made when missing)."""
         slug, title = f"{MINE}/{topic}", TOPICS[topic]
         made = slug not in run
         if made:
             run.add(slug, title, named=False)
-        reading = read_text(fact_text(entry)).slot
+        reading = typed or read_text(fact_text(entry)).slot
         why = f"about you: {topic}" + (f" (slot {reading.slot})" if reading.slot else "")
         return Placement(entry, "file", slug, "topic", why, title if made else None)
 

@@ -252,16 +252,17 @@ def _outranks(old: FactBullet, new: FactBullet) -> bool:
 
 
 def recounts(old: str, new: str) -> bool:
-    """`new` states the same thing as `old` with another count: most of their words
-    are shared, and the numbers they hold differ."""
+    """`new` states the same thing as `old` with another count: the numbers differ,
+    and either most of their words are shared, or a number counts the same unit
+    in both ("6 months" and "9 months", "page 200" and "page 220") with a few
+    more words in common."""
     a, b = frame_of(old), frame_of(new)
     shared = a.words & b.words
-    return (
-        bool(a.numbers and b.numbers)
-        and a.numbers != b.numbers
-        and len(shared) >= FRAME_WORDS
-        and len(shared) >= FRAME_SHARE * min(len(a.words), len(b.words))
-    )
+    if not (a.numbers and b.numbers) or a.numbers == b.numbers:
+        return False
+    if len(shared) >= FRAME_WORDS and len(shared) >= FRAME_SHARE * min(len(a.words), len(b.words)):
+        return True
+    return bool(a.units & b.units) and len(shared - a.units - b.units) >= UNIT_WORDS
 
 
 def check_intent(
@@ -335,6 +336,7 @@ _DIRECT = linear(
 )
 FRAME_WORDS = 3  # shared content words, at least
 FRAME_SHARE = 0.5  # of the shorter fact's content words
+UNIT_WORDS = 2  # other shared content words when a number counts the same unit in both
 _NUMBER_WORDS = {
     "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "first": "1",
@@ -352,20 +354,34 @@ _FRAME_STOP = frozenset(
 class Frame:
     words: frozenset[str]
     numbers: frozenset[str]
+    units: frozenset[str] = frozenset()  # what a number counts: the word after it
 
 
 @lru_cache(maxsize=4096)
 def frame_of(text: str) -> Frame:
-    """A fact's content words (plural folded) and the numbers it states."""
+    """A fact's content words (plural folded), the numbers it states and what they
+    count (the content word right after a number, or right before one: "page
+    200")."""
     words: set[str] = set()
     numbers: set[str] = set()
+    units: set[str] = set()
+    previous: str | None = None
+    after_number = False
     for raw in text.lower().replace(",", "").split():
-        word = raw.strip(".!?;:()\"'")
+        word = raw.strip(".!?;:()\"'*")
         digits = word.rstrip("stndrh") if word[:1].isdigit() else ""
-        if digits.replace(".", "", 1).isdigit():
-            numbers.add(digits)
-        elif word in _NUMBER_WORDS:
-            numbers.add(_NUMBER_WORDS[word])
-        elif word and word not in _FRAME_STOP and word.isalpha():
-            words.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
-    return Frame(frozenset(words), frozenset(numbers))
+        if digits.replace(".", "", 1).isdigit() or word in _NUMBER_WORDS:
+            numbers.add(digits if digits else _NUMBER_WORDS[word])
+            if previous is not None:
+                units.add(previous)
+            after_number = True
+            continue
+        if word and word not in _FRAME_STOP and word.isalpha():
+            folded = word[:-1] if len(word) > 3 and word.endswith("s") else word
+            words.add(folded)
+            if after_number:
+                units.add(folded)
+            previous, after_number = folded, False
+        elif word not in ("of", "a", "an", "new"):
+            previous, after_number = None, False
+    return Frame(frozenset(words), frozenset(numbers), frozenset(units))

@@ -19,7 +19,7 @@ from typing import Any
 
 from substrate.meaning.attribution import PASSED_ON, Attribution, attribute
 from substrate.meaning.families import TOPIC, family_of, thing_family
-from substrate.meaning.slots import SlotReading, read_slot
+from substrate.meaning.slots import SlotReading, read_slot, same_value
 from substrate.meaning.statements import ASSERTION, CESSATION, HYPOTHETICAL, Kind, kind_of
 from substrate.meaning.subjects import Subject, read_subject
 
@@ -76,6 +76,8 @@ def read_text(text: str) -> Reading:
         family = family_of(reading.slot) or thing_family(olds)
         topic = reading.topic or (TOPIC.get(family) if family else None)
         reading = replace(reading, olds=olds, change=True, topic=topic)
+        if reading.value is not None and any(same_value(reading.value, o) for o in ended):
+            reading = replace(reading, value=None)  # "لم أعد أسكن في القاهرة": what ended
         if reading.value is not None:
             kind = ASSERTION  # "I left Brightwater and joined Kestrel": a new value
     return Reading(said, subject, replace(reading, kind=kind), kind)

@@ -121,7 +121,7 @@ EN: list[Rule] = [
         "employer",
         "work",
         True,
-        rf"\b(?:i (?:just |recently |finally )?joined|i(?:'ve| have)? (?:just |recently |finally )?started (?:a new job |a job |work |working )?(?:at|with)|started at|new job at|i got (?:a job|hired|an offer) (?:at|by|from)|my (?:new )?(?:employer|company) is|i'm at)\s+{_V}{_END}",
+        rf"\b(?:work is|work's|work’s|my work is|my first day at|i had my first day at|i accepted (?:an|the|a job) offer (?:from|at)|i signed (?:a contract|on) with|i (?:just |recently |finally )?joined|i(?:'ve| have)? (?:just |recently |finally )?started (?:a new job |a job |work |working )?(?:at|with)|started at|new job at|i got (?:a job|hired|an offer) (?:at|by|from)|my (?:new )?(?:employer|company) is|i'm at)\s+{_V}{_END}",
         True,
     ),
     (
@@ -178,7 +178,7 @@ EN: list[Rule] = [
         "home",
         "home",
         True,
-        rf"\b(?:home for me is|home is|(?:my|our) (?:new )?(?:home|flat|apartment|house|address|place|digs) is(?: now)?(?: in| on| at)?|settled in|we're in|i'm in)\s+{_V}{_END}",
+        rf"\b(?:home for me is|home is|home's|home’s|(?:my|our) (?:new )?(?:home|flat|apartment|house|address|place|digs) is(?: now)?(?: in| on| at)?|settled in|we're in|i'm in)\s+{_V}{_END}",
         True,
     ),
     (
@@ -473,6 +473,7 @@ CAR_MAKES = (
 VEHICLE = (
     r"(?i)\b(?:i|we)(?:'ve| have)?\s+(?:just |finally |recently |now )?(?:bought|got|picked up|leased|purchased|ordered|drive|ride|own|have)\s+"
     r"(?:a |an |my |our |the )?(?:new |used |second-hand |secondhand |brand new |shiny |little |old )?(?P<v>(?:[\w-]+ ){0,2}?(?:KINDS))\b"
+    r"|(?i)\b(?:traded|swapped|part-exchanged|exchanged) (?:in )?(?:the |my |our )?(?:old )?(?:\w+ )?(?:for|to) (?:a |an )?(?:new |used )?(?P<v2>(?:[\w-]+ ){0,2}?(?:KINDS))\b"
 )
 PROVIDER_KINDS = {
     "gp": "gp", "doctor": "gp", "doctors": "gp", "surgery": "gp", "dentist": "dentist",

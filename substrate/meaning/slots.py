@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from substrate.meaning import slot_rules as rules
 from substrate.meaning.lexicon import CATEGORY_TOPIC, RELATIONS, THING_CATEGORY, TOOL_KINDS
+from substrate.meaning.words import title_problem
 from substrate.safety import linear
 from substrate.safety.patterns import Linear
 
@@ -205,7 +206,7 @@ def _kept(head: str) -> Found | None:
         return "pref:replies", "preferences", True, clean(replies.group("v")), []
     vehicle = _VEHICLE.search(head)
     if vehicle is not None:
-        value = clean(vehicle.group("v")) or ""
+        value = clean(vehicle.group("v") or vehicle.group("v2")) or ""
         kind = next(
             (rules.VEHICLE_KINDS[w] for w in reversed(value.split()) if w in rules.VEHICLE_KINDS),
             "car",
@@ -232,6 +233,8 @@ def _proper(value: str | None) -> bool:
     if len(words) > 1 and words[0].lower() == "the":
         words = words[1:]  # "the Western General"
     first = words[0][0]
+    if first.isascii() and title_problem(" ".join(words)) is not None:
+        return False  # "Mad", "Busy": a capital, not a name
     return first.isupper() or not first.isascii()
 
 

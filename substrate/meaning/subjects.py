@@ -94,7 +94,11 @@ _NOT_NAMES = frozenset(
     today yesterday tomorrow tonight recently lately also then after before last next
     when while during since every each some many most one two three first finally later
     earlier now soon always never often usually maybe perhaps please remember remind note
-    notes todo reminder update idea ideas meeting call lunch dinner breakfast""".split()
+    notes todo reminder update idea ideas meeting call lunch dinner breakfast home work
+    life job office school college uni family weekend morning evening night coffee tea
+    everything nothing something everyone someone money rent traffic weather parking
+    training practice class classes dinner holiday vacation trip travel sleep health
+    food music football running yoga gym""".split()
 )
 _LEAD_FILLER = FILLER - {"i", "i'm", "i've", "i'd", "i'll", "im", "my", "me", "we", "we're",
                           "we've", "we'd", "we'll", "our", "us", "mine", "ours"} | frozenset(
@@ -106,6 +110,8 @@ _PARTICIPLES = frozenset(
     given seen met won lost run split broken chosen driven flown grown known shown
     written""".split()
 )
+# Words between a name and its verb: "Iona no longer lives", "Sam still works".
+_ADVERBS = frozenset("no longer never still now just recently finally also already".split())
 # After "Iona's birthday": the verb that shows the "'s" was a possessive.
 _POSSESSED_VERBS = frozenset(
     "is was are were has had will lives works expires starts ends falls comes".split()
@@ -225,9 +231,12 @@ def _acts(tail: str) -> bool:
     """The word after a capitalised opener is a verb (or "and" another name), so
     the opener is someone doing something: "Caroline went", "Sam's moving",
     "Melanie and Caroline …"; not "Back when", "Big news:", "New phone number"."""
-    words = tail.strip().split(" ", 2)
     if tail.startswith(("'s ", "’s ")):
         return True
+    words = tail.strip().split(" ")
+    while len(words) > 1 and words[0].lower() in _ADVERBS:
+        words = words[1:]  # "Iona no longer lives …": the verb after the adverbs
+    words = [" ".join(words[:1]), " ".join(words[1:2])] if words else []
     if not words or not words[0]:
         return False
     word = words[0].lower().strip(",;:")
@@ -252,6 +261,14 @@ def _first_person(tail: str) -> str:
     words = tail.strip().lstrip(",").split(" ", 1)
     if not words or not words[0]:
         return "I"
+    lead: list[str] = []
+    while len(words) > 1 and words[0].lower() in _ADVERBS:
+        lead.append(words[0])  # "no longer lives" -> "no longer live"
+        words = words[1].split(" ", 1)
+    if lead:
+        verb = words[0]
+        changed = _VERBS.get(verb.lower(), verb)
+        return " ".join(["I", *lead, changed, *words[1:]])
     verb = words[0]
     lower = verb.lower()
     if lower.endswith(("'s", "’s")) and len(lower) == 2:

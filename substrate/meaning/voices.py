@@ -73,6 +73,9 @@ _SAID_COLON = short(
 )
 _TRANSFORM = short(
     r"\b(translate|summari[sz]e|sum up|tl;?dr|proof-?read|re-?write|paraphrase|reword|rephrase|"
+    r"reply to|respond to|write back to|draft (?:a |my )?(?:reply|response|answer) to|answer|"
+    r"tidy (?:this |it |the following )?up|clean (?:this |it |the following )?up|improve|"
+    r"check (?:the )?(?:grammar|spelling|wording)|spell-?check|critique|review|"
     r"(?:put|turn|convert|format) (?:this|it|the following) (?:into|as|in)|"
     r"edit|polish|shorten|simplify|condense|fix (the )?(grammar|spelling|typos)|"
     r"correct (the )?(grammar|spelling)|make (this|it|the following) [a-z ]{0,20}"
@@ -201,7 +204,8 @@ def _introduced(sentence: str) -> tuple[str, int] | None:
     if transform is not None:
         rest = transform.group("rest") or transform.group("rest_ar") or ""
         colon = sentence.find(":", transform.start())
-        if colon >= 0 or _THIS.search(rest):
+        asked = transform.group(0)[: len(transform.group(0)) - len(rest)]
+        if colon >= 0 or _THIS.search(rest) or _THIS.search(asked):  # "make this friendlier?"
             return TRANSFORM, _after(sentence, transform.start(), transform.end())
     return None
 

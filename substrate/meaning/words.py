@@ -67,7 +67,8 @@ ADJECTIVES_EN = _words(
     monthly annual whole half double single multiple separate ongoing upcoming latest
     newest oldest biggest smallest longest shortest highest lowest nearest closest cosy cozy
     sweet sour bitter spicy tasty delicious vegan vegetarian organic gluten-free crunchy
-    soft hard smooth rough heavy light thin thick wide narrow deep shallow"""
+    soft hard smooth rough heavy light thin thick wide narrow deep shallow mad hectic manic
+    intense stressful chaotic"""
 )
 # Verbs mostly used as verbs (a word that is as often a noun — work, plan, travel,
 # trip, drink — names a page well enough and is not listed).
