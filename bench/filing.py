@@ -44,6 +44,7 @@ from substrate.index import (
     Vectors,
 )
 from substrate.meaning.lexicon import FILLER
+from substrate.meaning.words import title_problem
 from substrate.pages import fact_bullets, in_words
 
 
@@ -207,10 +208,13 @@ def hygiene(settings: Settings) -> dict[str, Any]:
         caught += counts[-1] if catch_all(entry.slug) else 0
     links = [len(e.links) for e in index.entries.values()]
     filler = [t for t in titles if filler_title(t)]
+    bad = [t for t in titles if title_problem(t) is not None]
     return {
         "pages": len(titles),
         "filler_titled": len(filler),
         "filler_examples": filler[:5],
+        "bad_titles": len(bad),
+        "bad_title_examples": bad[:5],
         "largest_page_facts": max(counts, default=0),
         "facts_per_page_p50": statistics.median(counts) if counts else 0,
         "links_per_page": round(sum(links) / len(links), 2) if links else 0.0,
@@ -238,6 +242,8 @@ def merge_hygiene(rows: list[dict[str, Any]]) -> dict[str, Any]:
         if pages
         else 0.0,
         "filler_examples": [e for r in rows for e in r["filler_examples"]][:8],
+        "bad_titles": sum(r.get("bad_titles", 0) for r in rows),
+        "bad_title_examples": [e for r in rows for e in r.get("bad_title_examples", [])][:8],
         "largest_page_facts": max((r["largest_page_facts"] for r in rows), default=0),
         "links_per_page": round(sum(r["links_per_page"] * r["pages"] for r in rows) / pages, 2)
         if pages

@@ -48,7 +48,9 @@ from filing import (
 )
 
 DATA = Path(__file__).parent / "data" / "supersession.jsonl"
-HISTORY_MARKS = ("was:", "until", "no longer", "earlier")
+# A line that says a value is history, someone else's words, or ended is no
+# stale current value.
+HISTORY_MARKS = ("was:", "until", "no longer", "earlier", "passed on", "moved out of", "i left ")
 LAYOUTS = ("consolidated", "per_statement", "per_session")
 
 

@@ -11,7 +11,10 @@ or two later ones, told with change language ("I moved to", "تمت ترقيتي
 إلى") or, on single-valued slots, without it; distractors (a sibling's home,
 a colleague's employer, facts on other subjects, a second pet that joins the
 first rather than replacing it); and backdated arrivals (an older value told
-after the newer one, remembered with its own older date). Questions ask the
+after the newer one, remembered with its own older date), and, in English,
+words passed on (a boss's or a sister's move or job, text to proofread or
+translate) and cessations of a value left long ago, told after the newest
+value, neither of which may become current. Questions ask the
 current value ("Where do I live?"), the value before it ("Where did I live
 before Manchester?") and, for facts that accumulate, both.
 
@@ -69,6 +72,9 @@ EN: list[SlotSpec] = [
             "I'm living in {v} now, the move went fine.",
             "We've moved house, we're in {v} now.",
             "I relocated from {old} to {v} in the spring.",
+            "We finally got the keys to our flat in {v}!",
+            "Our new place is in {v}, we moved last weekend.",
+            "Home's {v} these days.",
         ],
         ["I live in {v}.", "I'm based in {v}."],
         ["Where do I live?", "Which city am I based in?", "Where is home for me these days?"],
@@ -103,6 +109,8 @@ EN: list[SlotSpec] = [
             "I joined {v} this week.",
             "I quit {old}; I'm working at {v} now.",
             "I've switched jobs, I'm at {v} now.",
+            "I've just started at {v} as head of data.",
+            "Today was my first day at {v}.",
         ],
         ["I work at {v}.", "I work for {v}."],
         ["Where do I work?", "Which company do I work for?", "Who is my employer?"],
@@ -259,6 +267,7 @@ EN: list[SlotSpec] = [
             "I've switched to coffee in the mornings, black, no milk.",
             "I prefer coffee now, I gave up tea.",
             "These days I drink coffee instead of tea.",
+            "Honestly I've gone off tea, it's strong black coffee every morning now.",
         ],
         [],
         ["What do I drink in the morning?", "Do I prefer tea or coffee?"],
@@ -467,7 +476,41 @@ def build_user(i: int, lang: str, rng: random.Random) -> User:
     return user
 
 
+# Words passed on: another person's move or job, or text to transform, that must
+# never become the person's own current value.
+PASSED_ON = {
+    "home": ["My boss wrote: 'I moved to {x}'", 'Proofread this please: "I live in {x} now."',
+             'Karim texted me "We just moved to {x}!"'],
+    "employer": ["My sister told me she joined {x}.", "Translate this: I started a new job at {x}.",
+                 "Can you make this friendlier? I'm now working at {x}."],
+}  # fmt: skip
+CEASED = {"home": "I moved out of {x} ages ago.", "employer": "I left {x} a while back."}
+
+
+def _passed_on(user: User, rng: random.Random, start: datetime, arrival: int) -> int:
+    """A passed-on change of the person's home or employer, told last, and a
+    cessation naming a value they left long ago: the current value stands."""
+    for question in user.questions:
+        slot = question["slot"]
+        if question["kind"] != "current" or slot not in PASSED_ON:
+            continue
+        spec = next(s for s in EN if s.slot == slot)
+        told = {*question["answer"], *question["stale"]}
+        other = rng.choice([v for v in spec.values if v not in told])
+        arrival += 1
+        text = rng.choice(PASSED_ON[slot]).format(x=other)
+        user.statements.append((start + timedelta(days=400), arrival, text))
+        question["stale"] = [*question["stale"], other]
+        if question["stale"][:1] and rng.random() < 0.5:
+            arrival += 1
+            ceased = CEASED[slot].format(x=question["stale"][0])
+            user.statements.append((start + timedelta(days=401), arrival, ceased))
+    return arrival
+
+
 def _distract(user: User, lang: str, rng: random.Random, start: datetime, arrival: int) -> None:
+    if lang == "en":
+        arrival = _passed_on(user, rng, start, arrival)
     pool = EN_DISTRACTORS if lang == "en" else AR_DISTRACTORS
     specs = {s.slot: s for s in (EN if lang == "en" else AR)}
     own = {

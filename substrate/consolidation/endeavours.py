@@ -7,7 +7,7 @@ Questions about how an endeavour went ("how have my NER results evolved?",
 filed by topic, they scatter over `me/work`, `me/hobbies` and the catch-alls.
 So a first-person fact that names an endeavour goes to the endeavour's page
 under `projects/` (made on first mention, titled by a noun phrase: "Trip to
-Lisbon", "Learning the cello", "Kitchen renovation", "Brightline"), which
+Lisbon", "Cello lessons", "Kitchen renovation", "Brightline"), which
 links the person's page for its topic; a later fact that names the
 endeavour's own name ("Lisbon", "cello", "Brightline") follows it there.
 English and Arabic.
@@ -73,7 +73,7 @@ _KINDS = [
         r"programming|calligraphy|knitting|sewing|woodworking|chess|surfing|climbing|"
         r"swimming|salsa|ballet|sign language)\b",
         "hobbies",
-        "Learning {name}",
+        "{name} lessons",
     ),
     _Kind(
         r"(?i:\b(?:course|class|classes|program|programme|bootcamp|degree|masters|master's|"

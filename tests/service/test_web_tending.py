@@ -67,7 +67,9 @@ def test_remember_box_held_facts_release_and_forget_keep_the_layout(
         page.fill("#remember-text", hostile)
         page.click("#remember-form button")
         acted(page, 2)
-        assert "Remembered" in page.text_content("#remember-answer")
+        answer = page.text_content("#remember-answer") or ""
+        assert "Remembered" in answer and "as Sam's words" in answer  # reported speech
+        assert page.get_attribute("#remember-answer", "data-outcome") == "passed_on"
         shown = next(e for e in read_buffer(build_settings(workspace.root)) if "lunch" in e.text)
         page.evaluate(f"selectNode('buffer:{shown.id}')")
         page.wait_for_selector(f"#detail[data-node='buffer:{shown.id}'] #pending-actions")

@@ -19,7 +19,7 @@ from substrate.pages import fact_bullets, load_page_index
     ("text", "title", "topic"),
     [
         ("I'm planning a trip to Lisbon in March.", "Trip to Lisbon", "travel"),
-        ("I started learning the cello last month.", "Learning cello", "hobbies"),
+        ("I started learning the cello last month.", "Cello lessons", "hobbies"),
         ("My startup Brightline just closed a seed round.", "Brightline", "work"),
         ("We launched our app, Habitly, in May.", "Habitly", "work"),
         ("My NER model now hits 0.91 F1.", "NER project", "education"),

@@ -11,6 +11,7 @@ import pytest
 
 from substrate import Settings, remember
 from substrate.consolidation import consolidate_all, explain
+from substrate.index import SearchIndex
 from substrate.pages import fact_bullets, load_page_index, reader_line
 
 
@@ -255,3 +256,28 @@ def test_a_fact_naming_nothing_is_titled_by_a_noun_phrase_never_a_verb_or_adverb
     consolidate_all(settings)
     titles = [e.title for e in load_page_index(settings.workspace).entries.values()]
     assert [t for t in titles if title_problem(t) is not None] == []
+
+
+def test_the_card_leads_with_the_drink_the_person_changed_to(
+    settings: Settings, index: SearchIndex
+) -> None:
+    """ "What do I usually drink in the morning?" is answered by the newer habit,
+    the old one shown under it as history."""
+    from injector import Injector
+
+    say(settings, "I drink Earl Grey every morning.", at(8, 3))
+    say(
+        settings,
+        "Honestly I've gone off Earl Grey, it's strong black coffee every morning now.",
+        at(10, 6),
+    )
+    consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+    index.maintain()
+    card = (
+        Injector(settings, index, clock=lambda: at(12).timestamp())
+        .assemble("what do I usually drink in the morning?")
+        .memory
+    )
+    lines = [line.strip() for line in card.splitlines() if "Earl Grey" in line or "coffee" in line]
+    assert lines and "black coffee" in lines[0] and not lines[0].startswith("- [3 August")
+    assert any(line.startswith("- [3 August 2026] was: I drink Earl Grey") for line in lines)
