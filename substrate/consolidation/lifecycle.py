@@ -38,6 +38,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Literal
 
+from substrate.consolidation.when import without_dates
 from substrate.meaning.families import GENERIC, family_of, replaces, thing_family
 from substrate.meaning.reading import read_text, slot_reading
 from substrate.meaning.slots import SlotReading, mentions, same_value
@@ -336,7 +337,7 @@ _DIRECT = linear(
 )
 FRAME_WORDS = 3  # shared content words, at least
 FRAME_SHARE = 0.5  # of the shorter fact's content words
-UNIT_WORDS = 2  # other shared content words when a number counts the same unit in both
+UNIT_WORDS = 3  # other shared content words when a number counts the same unit in both
 _NUMBER_WORDS = {
     "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "first": "1",
@@ -367,8 +368,11 @@ def frame_of(text: str) -> Frame:
     units: set[str] = set()
     previous: str | None = None
     after_number = False
-    for raw in text.lower().replace(",", "").split():
+    for raw in without_dates(text).lower().replace(",", "").split():
         word = raw.strip(".!?;:()\"'*")
+        if len(word) == 4 and word.isdigit() and word[:2] in ("19", "20"):
+            previous, after_number = None, False
+            continue  # a year says when, not how many
         digits = word.rstrip("stndrh") if word[:1].isdigit() else ""
         if digits.replace(".", "", 1).isdigit() or word in _NUMBER_WORDS:
             numbers.add(digits if digits else _NUMBER_WORDS[word])

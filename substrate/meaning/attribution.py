@@ -30,6 +30,8 @@ OWN: Voice = "own"
 PASSED_ON: Voice = "passed_on"
 READ_CHARS = 400  # what a pattern reads of one sentence
 _HINT = linear(r"\[\[[^\]]*\]\]")
+# A cue line's speaker label ("Caroline: …", "كريم: …"): kept on the own words.
+_CUE = linear(r"^(?:[A-Z][\w'’-]{1,30}(?: [A-Z][\w'’-]{1,30})?|[\x{0600}-\x{06ff}]{2,20}):\s+")
 _NAME = r"[A-Z][\w'’-]{1,30}(?: [A-Z][\w'’-]{1,30})?"
 _REL = r"(?:[Mm]y|[Oo]ur) (?:(?:old|new|ex|former|best|older|younger|little|big|twin|late) )?[a-z-]{2,20}"
 _SAYING = (
@@ -74,6 +76,13 @@ _REQUEST = short(
 )
 _SAYS_AT_END = short(
     rf"\b{_SAYING}(?: (?:me|us|to me|to us|this|that|it))*[\s,:\-–—]*$", READ_CHARS
+)
+# Labels that open text to transform or a message's header, never a speaker's line.
+_NOT_CUES = frozenset(
+    """translate translation summarise summarize summary proofread rewrite fix edit reply
+    respond answer review check correct polish shorten paraphrase rephrase reword format
+    convert tidy clean improve draft quote forwarded fwd fw from to subject re cc date sent
+    original message email text""".split()
 )
 _ONLY_FRAME_WORDS = 2  # a sentence this short beside passed-on words is their frame
 _NOT_SPEAKERS = frozenset(
@@ -125,6 +134,12 @@ class Attribution:
 def attribute(text: str) -> Attribution:
     """Whose words `text` is (see the module doc)."""
     clean = " ".join(_HINT.sub(" ", text).split(" ")).strip()
+    cue = _CUE.match(clean)
+    label = clean[: cue.end()].strip().rstrip(":").lower() if cue is not None else ""
+    if cue is not None and cue.end() < len(clean) and label not in _NOT_CUES:  # "Caroline: …"
+        said = attribute(clean[cue.end() :])
+        own = f"{clean[: cue.end()].strip()} {said.own}" if said.own else ""
+        return Attribution(said.voice, own, said.passed, said.why, said.speaker)
     spans = voices(clean)
     passed = [s for s in spans if s.why is not None and s.text.strip()]
     if not passed:

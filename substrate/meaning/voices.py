@@ -94,7 +94,8 @@ _THIS = short(
 _REPORTED = short(
     r"^(according to|as (my [a-z]+|he|she|they|[A-Z][a-z]+) (said|says|put it)|"
     r"(my [a-z]+|[A-Z][a-z]+|he|she|they) (keeps|kept) (saying|telling|insisting))\b|"
-    r"^(my [a-z]+( [a-z]+)?|[A-Z][a-z]+( [A-Z][a-z]+)?|he|she|they|his [a-z]+|her [a-z]+|"
+    r"^(my [a-z]+( [a-z]+)?|(?!(?:who|what|which|when|where|why|how|did|does|has|is|was)\b)"
+    r"[A-Z][a-z]+( [A-Z][a-z]+)?|he|she|they|his [a-z]+|her [a-z]+|"
     r"the [a-z]+|our [a-z]+)"
     r" (said|says|told me|tells me|told us|mentioned|claims|claimed|wrote|writes|texted|"
     r"emailed|announced|explained|insisted|replied|answered|added)\b"

@@ -151,11 +151,11 @@ async def round_trip(client: Client, settings: Settings, surrogates: bool = Fals
     ):
         coerced = await client.call_tool(tool, arguments)
         assert coerced.is_error, (tool, arguments)
-    assert len(read_buffer(settings)) == 1  # "no" is not false: nothing was filed
+    assert len(read_buffer(settings)) == 2  # "no" is not false: nothing was filed
     assert not (settings.workspace.concepts_dir / "places/x.md").exists()
 
     planned = structured(await client.call_tool("consolidate", {}))
-    assert planned["dry_run"] is True and len(read_buffer(settings)) == 1
+    assert planned["dry_run"] is True and len(read_buffer(settings)) == 2
     structured(await client.call_tool("consolidate", {"dry_run": False}))
     assert read_buffer(settings) == []
 
