@@ -64,7 +64,7 @@ ADJECTIVES_EN = _words(
     excellent decent awkward weird crazy quiet loud calm nervous anxious worried proud
     grateful thankful lucky unlucky healthy sick ill ready able unable likely unlikely
     available busy open closed safe dangerous careful correct proper regular daily weekly
-    monthly annual whole half double single multiple separate ongoing upcoming latest
+    monthly annual whole double single multiple separate ongoing upcoming latest
     newest oldest biggest smallest longest shortest highest lowest nearest closest cosy cozy
     sweet sour bitter spicy tasty delicious vegan vegetarian organic gluten-free crunchy
     soft hard smooth rough heavy light thin thick wide narrow deep shallow mad hectic manic
