@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from service.answers import Speaker, Voice
 
 
 class Remembered(BaseModel):
@@ -14,13 +16,8 @@ class Remembered(BaseModel):
         description="Set when the scanner held the fact for review: kept, but not filed "
         "until the operator releases it; names the rule.",
     )
-    voice: Literal["own", "passed_on"] = Field(
-        "own",
-        description="`own`: the person's own statement; `passed_on`: words they pass on "
-        "(quoted, forwarded, pasted, to transform, reported, hypothetical), kept as a note "
-        "that takes none of the person's facts.",
-    )
-    speaker: str | None = Field(None, description="Whose words they are, when named.")
+    voice: Voice = "own"
+    speaker: Speaker = None
 
 
 class SearchHit(BaseModel):

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from ingest import IngestOptions, InlineSource
 from lanes.health import RESETS, UNSAVED
+from service.answers import Speaker, Voice
 from service.routes.common import ERRORS, Strict, runtime, settings, surface
 from service.runtime import REEMBED, Runtime
 from substrate import Settings, collect_stats, iso_utc
@@ -40,13 +41,8 @@ class RememberOut(BaseModel):
         None, description="The scanner rule holding the fact for review (kept, not filed)."
     )
     why: str | None = Field(None, description="What that rule saw, when the fact is held.")
-    voice: Literal["own", "passed_on"] = Field(
-        "own",
-        description="`own`: the person's own statement; `passed_on`: words they pass on "
-        "(quoted, forwarded, pasted, to transform, reported, hypothetical), kept as a note "
-        "that takes none of the person's facts.",
-    )
-    speaker: str | None = Field(None, description="Whose words they are, when the text names them.")
+    voice: Voice = "own"
+    speaker: Speaker = None
     reading: dict[str, Any] | None = Field(
         None, description="With `explain`: the voice, subject, slot, family and kind read."
     )
