@@ -165,16 +165,13 @@ class DeterministicFiler:
             else speaker
         )
         if relation is not None and name == relation:
-            known = run.related(relation)
-            if known is not None:
-                return Placement(entry, "file", known, "voice", f"your {relation}'s words")
+            page = run.related(relation)
+            if page is not None:
+                return Placement(entry, "file", page, "voice", f"your {relation}'s words")
         else:
-            found = [m for m in run.matcher.match(name) if not m.slug.startswith(f"{MINE}/")]
-            made = run.named(name)
-            if made is not None and (not found or made[1] >= found[0].size):
-                return Placement(entry, "file", made[0], "voice", f"{name}'s words")
-            if found:
-                return Placement(entry, "file", found[0].slug, "voice", f"{found[0].name}'s words")
+            known = _known(name, run)
+            if known is not None:
+                return Placement(entry, "file", known[0], "voice", f"{known[1]}'s words")
         title = name[:1].upper() + name[1:]
         slug = unique_slug(f"{PEOPLE}/{slugify(name)}", run)
         run.add(slug, title)
@@ -217,12 +214,11 @@ class DeterministicFiler:
         name = next((w for w in text.replace(",", " ").split() if w.lower() == value), value)
         name = name[:1].upper() + name[1:]
         mine = f"{MINE}/pets"
-        found = [m for m in run.matcher.match(name) if not m.slug.startswith(f"{MINE}/")]
-        made = run.named(name)
-        if made is not None:
-            return Placement(entry, "file", made[0], "entity", f"about '{name}'", related=(mine,))
-        if found:
-            return Placement(entry, "file", found[0].slug, "entity", f"names '{found[0].name}'")
+        known = _known(name, run)
+        if known is not None:
+            return Placement(
+                entry, "file", known[0], "entity", f"about '{known[1]}'", related=(mine,)
+            )
         slug = unique_slug(f"{PETS}/{slugify(name)}", run)
         run.add(slug, name)
         why = f"about your pet '{name}', a new page"
@@ -278,12 +274,9 @@ class DeterministicFiler:
         """The page of the person the fact is about: one named by that name, or a
         new one (`people/<name>` for a relative, titled with the relation)."""
         name = str(subject.name)
-        found = [m for m in run.matcher.match(name) if not m.slug.startswith(f"{MINE}/")]
-        made = run.named(name)
-        if made is not None and (not found or made[1] >= found[0].size):
-            return Placement(entry, "file", made[0], "entity", f"about '{subject.name}'")
-        if found:
-            return Placement(entry, "file", found[0].slug, "entity", f"names '{found[0].name}'")
+        known = _known(name, run)
+        if known is not None:
+            return Placement(entry, "file", known[0], "entity", f"about '{known[1]}'")
         if subject.relation is None and not subject.cue:
             return None  # a sentence that opens with a name: the cascade decides
         title = f"{name} ({subject.relation})" if subject.relation else name
@@ -429,6 +422,19 @@ class BatchRun:
             return None
         size, _, slug, name = min(found)
         return slug, -size, " ".join(name)
+
+
+def _known(name: str, run: BatchRun) -> tuple[str, str] | None:
+    """The page already known by `name` (made this batch, or matched by the
+    corpus's names, never one of the person's own pages) and the name it goes
+    by; the longer name wins a tie between the two."""
+    found = [m for m in run.matcher.match(name) if not m.slug.startswith(f"{MINE}/")]
+    made = run.named(name)
+    if made is not None and (not found or made[1] >= found[0].size):
+        return made[0], name
+    if found:
+        return found[0].slug, found[0].name
+    return None
 
 
 def _first_position(words: tuple[str, ...], name: tuple[str, ...]) -> int:
