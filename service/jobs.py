@@ -1,9 +1,11 @@
 """The background job queue: SQLite under `.substrate/jobs.sqlite`.
 
 Jobs outlive the process that queued them, so the queue is a file, not a
-list in memory. A worker claims a job by taking a lease (`lease_until`); a
-worker that dies mid-job leaves a lease that expires, and the next claim
-takes the job again, so a crash never loses or wedges one. A failed attempt
+list in memory. A worker claims a job by taking a lease (`lease_until`) in its
+process's name (`owner`: pid and start time, `service.owners`). A job whose
+owner process is gone is taken by the next claim at once, whatever its lease
+says (a `kill -9` must not leave a consolidation waiting out five minutes);
+a lease that expires is taken again too, so a crash never loses or wedges one. A failed attempt
 is retried with exponential backoff on one of two curves: `transient`
 (a store hiccup, a timeout: seconds to minutes) and `billing` (a model
 provider refusing for quota or payment: many minutes to hours, since
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from service.owners import alive, this_process
 from substrate.errors import (
     BillingError,
     InvalidInputError,
@@ -101,7 +104,7 @@ class Queued:
     deduped: bool
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -113,7 +116,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     lease_until REAL,
     created_at REAL NOT NULL,
     finished_at REAL,
-    last_error TEXT
+    last_error TEXT,
+    owner TEXT                      -- the claiming process: pid:start time
 );
 CREATE UNIQUE INDEX IF NOT EXISTS jobs_one_queued
     ON jobs(kind, payload) WHERE state = 'queued';
@@ -167,7 +171,7 @@ class JobQueue:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA secure_delete=ON")  # a freed row's bytes are overwritten
             if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-                db.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+                _upgrade(db)
             yield db
         except sqlite3.Error as exc:
             raise from_database_error(exc, self._path.parent) from None
@@ -211,29 +215,33 @@ class JobQueue:
 
     def claim(self, lease_s: float = 300.0, lane: str | None = None) -> Job | None:
         """The next due job (of `lane`'s kinds, when given), leased to the caller;
-        an expired lease counts as due."""
+        an expired lease counts as due, and so does one whose owner process is gone."""
         now = self._clock()
         kinds = LANES[lane] if lane is not None else KINDS
         marks = ",".join("?" * len(kinds))
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
+            orphaned = _orphaned(db, kinds)
             row = db.execute(
                 "SELECT id, kind, payload, attempts FROM jobs "
                 f"WHERE kind IN ({marks}) AND ((state = 'queued' AND run_after <= ?) "
-                "   OR (state = 'running' AND lease_until < ?)) "
+                "   OR (state = 'running' AND lease_until < ?) "
+                f"   OR id IN ({','.join('?' * len(orphaned))})) "
                 "ORDER BY kind = ?, run_after, id LIMIT 1",
-                (*kinds, now, now, LOWEST),
+                (*kinds, now, now, *orphaned, LOWEST),
             ).fetchone()
             if row is None:
                 db.execute("COMMIT")
                 return None
             job_id, kind, payload, attempts = row
             db.execute(
-                "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ? "
-                "WHERE id = ?",
-                (now + lease_s, job_id),
+                "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ?, "
+                "owner = ? WHERE id = ?",
+                (now + lease_s, this_process(), job_id),
             )
             db.execute("COMMIT")
+        if job_id in orphaned:
+            log.warning("job %s (%s): its worker process is gone; taken over", job_id, kind)
         return Job(int(job_id), str(kind), json.loads(payload), int(attempts) + 1)
 
     def compact(self) -> dict[str, Any]:
@@ -247,23 +255,30 @@ class JobQueue:
         return {"path": str(self._path), "before": before, "after": database_bytes(self._path)}
 
     def expired_leases(self) -> list[tuple[int, str, float]]:
-        """(id, kind, lease_until) of running jobs whose lease ran out: their worker
-        died (the next claim would take them again)."""
+        """(id, kind, lease_until) of running jobs whose lease ran out or whose owner
+        process is gone: their worker died (the next claim takes them again)."""
         with self._db() as db:
+            orphaned = set(_orphaned(db, KINDS))
             rows = db.execute(
-                "SELECT id, kind, lease_until FROM jobs "
-                "WHERE state = 'running' AND lease_until < ?",
+                "SELECT id, kind, lease_until, lease_until < ? FROM jobs WHERE state = 'running'",
                 (self._clock(),),
             ).fetchall()
-        return [(int(r[0]), str(r[1]), float(r[2])) for r in rows]
+        return [
+            (int(r[0]), str(r[1]), float(r[2] or 0.0))
+            for r in rows
+            if r[3] or int(r[0]) in orphaned
+        ]
 
     def release(self, job_id: int) -> bool:
-        """Put a running job whose lease expired back in the queue, due now."""
+        """Put a running job whose lease expired (or whose owner is gone) back in
+        the queue, due now."""
+        if not any(job == job_id for job, _, _ in self.expired_leases()):
+            return False
         with self._db() as db:
             cur = db.execute(
-                "UPDATE jobs SET state = 'queued', lease_until = NULL, run_after = ? "
-                "WHERE id = ? AND state = 'running' AND lease_until < ?",
-                (self._clock(), job_id, self._clock()),
+                "UPDATE jobs SET state = 'queued', lease_until = NULL, owner = NULL, "
+                "run_after = ? WHERE id = ? AND state = 'running'",
+                (self._clock(), job_id),
             )
         return cur.rowcount == 1
 
@@ -397,6 +412,30 @@ class JobQueue:
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    """The schema made, or brought up from version 1 (no `owner` column)."""
+    db.executescript(SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(jobs)")}
+    if "owner" not in columns:
+        try:
+            db.execute("ALTER TABLE jobs ADD COLUMN owner TEXT")
+        except sqlite3.OperationalError as exc:  # another connection added it first
+            if "duplicate column" not in str(exc):
+                raise
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _orphaned(db: sqlite3.Connection, kinds: tuple[str, ...]) -> list[int]:
+    """Running jobs of `kinds` whose owner process is gone."""
+    marks = ",".join("?" * len(kinds))
+    rows = db.execute(
+        f"SELECT id, owner FROM jobs WHERE state = 'running' AND owner IS NOT NULL "
+        f"AND kind IN ({marks})",
+        kinds,
+    ).fetchall()
+    return [int(job_id) for job_id, owner in rows if not alive(str(owner))]
 
 
 def _curve(error: BaseException) -> Backoff | None:
