@@ -93,6 +93,11 @@ class Jobs(Protocol):
         priority), so no byte of them stays in the derived stores."""
         ...
 
+    def reindex_soon(self) -> None:
+        """Tending changed pages or the log: the re-embedding is queued on the
+        worker (one queued maintain serves every change made meanwhile)."""
+        ...
+
 
 class Target(Tender, Protocol):
     """What a command runs against: `Memory` in this process, or a running service
@@ -350,6 +355,7 @@ class Memory(Tending, Reviewing, Purging):
         view of the pages refreshed. `only`: the pages a change just wrote."""
         self._maintain_on_open = False
         index = self.index
+        covers = index.live.generation() if index.live is not None else 0
         with self._index_lock, self.progress("embedding chunks") as bar:
             entries = self.capabilities() if only is not None else self._entries()
             report = index.maintain(
@@ -361,6 +367,8 @@ class Memory(Tending, Reviewing, Purging):
             )
             if not self._compact and (report.embedded or report.deleted or report.rebuilt):
                 self.needs_compaction = True
+        if index.live is not None and only is None:
+            index.live.caught_up(covers)  # the episodes were cut again from the log
         if report.pages and not report.rebuilt:
             from substrate.consolidation.tending import note_hand_edits
 
@@ -371,14 +379,29 @@ class Memory(Tending, Reviewing, Purging):
             self._injector.refresh_pages()
         return report
 
-    def maintain_after_write(self, pages: Collection[str] | None = None) -> MaintainReport | None:
+    def maintain_after_write(
+        self, pages: Collection[str] | None = None, defer: bool = False
+    ) -> MaintainReport | None:
         """The index brought up to a write this thread just finished (to `pages`,
         or to anything when None), sharing one maintain with the writes that
         finished alongside it: a maintain that began after this write covers
         it, so when one has finished meanwhile, nothing more is run (None).
         Under 24 clients forgetting and correcting, each paid for its own full
         maintain, one after another. When every covered write named its pages,
-        the maintain reads those pages alone."""
+        the maintain reads those pages alone.
+
+        `defer` (a change that takes away: a forget, a correction, a delete, a
+        pin): a served workspace does not embed here. The live page index is
+        refreshed (search and the card follow it at once, `SearchIndex.follow`)
+        and the re-embedding is queued on the worker. Under 24 clients, a forget
+        that embedded on its own request waited seconds behind the cards'
+        threads."""
+        live = self._index is not None and self._index.live is not None
+        if defer and live and self.jobs is not None:
+            if self._injector is not None:
+                self._injector.refresh_pages()
+            self.jobs.reindex_soon()
+            return None
         with self._writes_lock:
             self._writes_done += 1
             mine = self._writes_done
@@ -421,8 +444,27 @@ class Memory(Tending, Reviewing, Purging):
         their episodes are cut again) and, with `sessions`, took whole sessions:
         a served workspace queues a purge, so their bytes leave the disk soon."""
         self._episodes.forget(touched)
+        if self._index is not None and self._index.live is not None:
+            self._index.live.sessions_changed(touched)
         if sessions and self.jobs is not None:
             self.jobs.purge_soon()
+
+    def follow_pages(self) -> None:
+        """Search and the card follow the pages and the log as they are now, not
+        only as last embedded (a served workspace: tending re-embeds later)."""
+        self.index.follow(lambda: self.injector.page_index(), self._episode_now)
+
+    def _episode_now(self, session_id: str, slug: str, span: tuple[str, str]) -> str | None:
+        """The episode `slug` as the log holds it now; when a forget re-cut the
+        session (its slug is gone), the episode now covering the same span."""
+        from substrate.index.excerpts import chunk_excerpt
+
+        episodes = self._episodes.of_session(self._reading_log(), session_id)
+        same = [e for e in episodes if e.slug == slug]
+        overlapping = [e for e in episodes if _overlaps(e.meta(), span)]
+        for episode in same or overlapping[:1]:
+            return chunk_excerpt(episode.text, episode.title)
+        return None
 
     def compact(self, wait: bool = True) -> bool:
         """Compact the store after writes (`compact=False`); False when there was
@@ -516,6 +558,10 @@ class Memory(Tending, Reviewing, Purging):
             self._llm.close()
         if self._index is not None:
             self._index.store.close()
+
+
+def _overlaps(meta: dict[str, Any], span: tuple[str, str]) -> bool:
+    return str(meta.get("from", "")) <= span[1] and span[0] <= str(meta.get("to", ""))
 
 
 def _views_after_hand_edits(settings: Settings, pages: list[str]) -> None:

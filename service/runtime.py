@@ -124,6 +124,7 @@ class Runtime:
             compact=False,
         )
         self.memory.jobs = self
+        self.memory.follow_pages()
         self.memory.after_read = self.note_read
         self.memory.stop_check = self._unless_stopping
         self._settled = time.monotonic()
@@ -268,6 +269,11 @@ class Runtime:
         """A forget took whole sessions: a purge shortly (coalesced with any
         already queued; the lowest priority of its lane)."""
         self.queue.enqueue(PURGE, {"reason": "a session was forgotten"}, delay_s=PURGE_DELAY_S)
+
+    def reindex_soon(self) -> None:
+        """A tending change: its re-embedding on the index lane (coalesced with a
+        queued one)."""
+        self.queue.enqueue(MAINTAIN, {"reason": "tending"})
 
     def _purge(self, payload: dict[str, Any]) -> dict[str, Any]:
         done = self.memory.purge(trash=bool(payload.get("trash")))

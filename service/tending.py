@@ -3,7 +3,10 @@ once for every surface (CLI, HTTP, MCP, the web tab).
 
 `Tending` is a part of `Memory` (it is mixed into it): each operation is the
 library call that changes the files, then a re-index, so what was forgotten
-leaves search and the card before the call returns. Forget is one path
+leaves search and the card before the call returns. On a served workspace a
+change that takes away (forget, correct, delete, pin) is not embedded on the
+request: search and the card follow the files at once (`SearchIndex.follow`)
+and the worker re-embeds later, coalesced. Forget is one path
 whatever its argument: a promotion id, a curation candidate id, a page fact's
 id or text, or a profile line's text — and a profile line leaves its file,
 its promotion record and its curation candidates together.
@@ -32,7 +35,7 @@ class _Workspace(Protocol):
     def maintain(self, rebuild: bool = False) -> MaintainReport: ...
 
     def maintain_after_write(
-        self, pages: Collection[str] | None = None
+        self, pages: Collection[str] | None = None, defer: bool = False
     ) -> MaintainReport | None: ...
 
     def after_forget(self, touched: Sequence[str], sessions: bool) -> None:
@@ -95,14 +98,19 @@ def _room(settings: Settings) -> None:
 
 
 def _reindexed(
-    memory: _Workspace, done: dict[str, Any], pages: Collection[str] | None = None
+    memory: _Workspace,
+    done: dict[str, Any],
+    pages: Collection[str] | None = None,
+    defer: bool = False,
 ) -> dict[str, Any]:
     """`done` after the index caught up (with `pages`: the only pages the change
     wrote), or, when it could not (the store is unavailable, the disk filled
     meanwhile), `done` saying so: the change is made, and an error here would
-    tell the caller it was not."""
+    tell the caller it was not. `defer`: a change that only takes away or
+    replaces (forget, correct, delete, pin); a served workspace shows it at once
+    through its live view and re-embeds on the worker."""
     try:
-        memory.maintain_after_write(pages)
+        memory.maintain_after_write(pages, defer)
     except StoreUnavailableError as exc:
         done["index"] = (
             f"behind: {exc.message} (the change is made; the next `memory maintain` "
@@ -150,7 +158,7 @@ class Tending:
 
         _room(self.settings)
         done = correct_fact(self.settings, fact_id, text)
-        return _reindexed(self, done, {done["page"]})
+        return _reindexed(self, done, {done["page"]}, defer=True)
 
     def lineage(self: _Workspace, what: str) -> dict[str, Any]:
         """What an item was derived from, and what was derived from it."""
@@ -212,7 +220,7 @@ class Tending:
 
         _room(self.settings)
         done = delete_page(self.settings, slug)
-        return _reindexed(self, done)
+        return _reindexed(self, done, defer=True)
 
     def restore_page(self: _Workspace, name: str) -> dict[str, Any]:
         from ingest.page_ops import restore_page
@@ -232,7 +240,7 @@ class Tending:
 
         _room(self.settings)
         done = pin_page(self.settings, slug, core)
-        return _reindexed(self, done)
+        return _reindexed(self, done, defer=True)
 
 
 def _after_forget(memory: _Workspace, outcome: Forgetting) -> dict[str, Any]:
@@ -248,4 +256,4 @@ def _after_forget(memory: _Workspace, outcome: Forgetting) -> dict[str, Any]:
         store.drop(session)
     store.forget_cards(outcome.words)
     memory.after_forget(outcome.touched, bool(outcome.sessions))
-    return _reindexed(memory, outcome.answer)
+    return _reindexed(memory, outcome.answer, defer=True)

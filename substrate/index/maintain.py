@@ -39,6 +39,7 @@ from substrate.index.bm25 import Bm25Stats, chunk_keys, document_vector, tokeniz
 from substrate.index.chunk_vectors import ChunkVectors
 from substrate.index.chunks import Chunk, chunk_facts, chunk_page
 from substrate.index.embedding import Embedder, Vectors
+from substrate.index.excerpts import SPAN_BREAK, chunk_excerpt
 from substrate.index.index_state import (
     STATE_VERSION,
     read_index_state,
@@ -267,6 +268,19 @@ class Maintenance:
         """Whether the last full maintain indexed any synthetic entry of `kind`
         (asked on every card: a set lookup, not a walk of the entries)."""
         return kind in self._entry_kinds
+
+    def indexed_hash(self, slug: str) -> str | None:
+        """The content hash `slug` had when it was embedded; None when the
+        collection holds no such page or this process has not maintained it yet."""
+        indexed = self._indexed
+        return None if indexed is None else indexed.get(slug)
+
+    def excerpt_now(self, entry: PageEntry) -> str:
+        """The page's chunks as the next maintain would make them, as a hit's
+        excerpt shows chunks (title prefix off, `SPAN_BREAK` between)."""
+        chunks = self._chunks(_page_doc(entry, self._settings.workspace.concepts_dir))
+        texts = [chunk_excerpt(c.text, entry.title) for c in chunks]
+        return SPAN_BREAK.join(t for t in texts if t)
 
     def is_current(self, index: PageIndex) -> bool | None:
         """Whether the collection holds exactly `index`'s pages at their content

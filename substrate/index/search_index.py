@@ -10,7 +10,7 @@ to their Arabic spellings (`name_keys`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
 from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, WINDOW, Fusion, Hit, fuse
+from substrate.index.live import LiveView
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
 from substrate.index.store import DENSE, DENSE_ML, HISTORY, SPARSE, StoreHit, VectorStore
 from substrate.pages.page_index import PageIndex
@@ -50,6 +51,18 @@ class SearchIndex:
         self._store = store
         self._maintenance = Maintenance(settings, self._embedders, store, lambda: self.identity)
         self._stats: Bm25Stats | None = None  # for searches; see `_search_stats`
+        self.live: LiveView | None = None  # the read-time filter of a served workspace
+
+    def follow(
+        self,
+        pages: Callable[[], PageIndex],
+        episode_now: Callable[[str, str, tuple[str, str]], str | None],
+    ) -> LiveView:
+        """Hits from now on follow the live page index `pages` and the log
+        (`episode_now`) before the collection catches up (`live.LiveView`)."""
+        m = self._maintenance
+        self.live = LiveView(pages, m.indexed_hash, m.excerpt_now, episode_now)
+        return self.live
 
     @property
     def store(self) -> VectorStore:
@@ -177,6 +190,8 @@ class SearchIndex:
         signals = self._store.search(vectors, sparse, candidates or candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
         hits = fuse(signals, self.fusion(), coverage, k, self._store.full_payloads, spans=spans)
+        if self.live is not None:
+            hits = self.live.current(hits)
         if excerpt_chars is None:
             return hits
         terms = {*tokens, *keys}

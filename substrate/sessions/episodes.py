@@ -90,6 +90,19 @@ class LoggedEpisodes:
             for session in sessions:
                 self._cut.pop(session, None)
 
+    def of_session(self, log: SessionLog, session_id: str) -> list[Episode]:
+        """One session's episodes as its messages are now (cut again when a forget
+        changed them)."""
+        with self._lock:
+            held = self._cut.get(session_id)
+        if held is not None:
+            return held[1]
+        messages = log.messages(session_id)
+        cut = episodes_of(messages)
+        with self._lock:
+            self._cut[session_id] = (len(messages), cut)
+        return cut
+
     def __call__(self, log: SessionLog) -> Iterator[Episode]:
         rows = log.sessions(SESSIONS_READ)
         for row in rows:
