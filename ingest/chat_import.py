@@ -95,16 +95,18 @@ class Imported:
 
 
 def read_conversations(
-    fmt: str, path: Path, now: float | None = None
+    fmt: str, path: Path, now: float | None = None, data: bytes | None = None
 ) -> tuple[list[Conversation], int]:
     """The conversations of an export file, and how many of its messages were left
     out (no text, or a part that is not text). The whole file is read and checked
     before anything is written: a value of the wrong type, nesting too deep for
     the reader, a time outside 1970 … a day from now, or text that is not valid
-    UTF-8 is refused, naming the conversation, the message and the field."""
+    UTF-8 is refused, naming the conversation, the message and the field.
+    `data`: the file's bytes, sent to a service (`path` then only names it)."""
     if fmt not in FORMATS:
         raise InvalidInputError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    data = read_regular_file(path, MAX_FILE)
+    if data is None:
+        data = read_regular_file(path, MAX_FILE)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -134,13 +136,14 @@ def import_conversations(
     dry_run: bool = False,
     progress: Progress | None = None,
     include_forgotten: bool = False,
+    data: bytes | None = None,
 ) -> Imported:
     """Append the export's conversations to the log (what is already there stays
     as it is, what was forgotten stays out unless `include_forgotten`); capture
     is the caller's next step, over `pending` (every session of the file that
     capture has not read to its end, so a run a kill or a full disk stopped is
     finished by the next)."""
-    conversations, skipped = read_conversations(fmt, path)
+    conversations, skipped = read_conversations(fmt, path, data=data)
     done = Imported(fmt, str(path), dry_run, skipped_messages=skipped)
     forgotten = set() if include_forgotten else read_tombstones(log.workspace).message_prints
     for n, conversation in enumerate(conversations, start=1):

@@ -48,6 +48,7 @@ from service.routes import (
     sessions,
 )
 from service.routes.common import error_response
+from service.routes.sessions import IMPORT_PATH
 from service.runtime import Runtime
 from substrate import (
     MemoryServiceError,
@@ -110,7 +111,9 @@ def create_app(
     app.add_middleware(
         BodyLimit,
         limit_for=lambda path: (
-            limits.ingest_request_bytes if path in (INGEST_PATH, MCP_PATH) else limits.request_bytes
+            limits.ingest_request_bytes
+            if path in (INGEST_PATH, MCP_PATH, IMPORT_PATH)
+            else limits.request_bytes
         ),
     )
     if token:

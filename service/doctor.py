@@ -54,7 +54,7 @@ from substrate.index.consistency import (
 )
 from substrate.index.index_state import mark_stale, state_path
 from substrate.intake import finish_intake, intake_journal
-from substrate.pages.page_index import checked_page_index
+from substrate.pages.page_index import PageIndex, checked_page_index
 from substrate.profile import profile_journal, profile_lease
 from substrate.safety import hold_lock, journal
 from substrate.sessions import bad_lines, open_session_log, transcript_files
@@ -77,18 +77,26 @@ class Checkup:
         }
 
 
-def diagnose(settings: Settings, store: bool = True) -> Checkup:
-    """Every check; without `store` (the service asking about its own workspace,
-    whose index it holds open) the store and model checks are left to `memory
-    doctor` and said in `notes`."""
+IndexChecks = Callable[[PageIndex], list[Problem]]
+
+
+def diagnose(
+    settings: Settings, store: bool = True, index_checks: IndexChecks | None = None
+) -> Checkup:
+    """Every check. The service asking about its own workspace passes `store`
+    False and its own `index_checks` (it holds the index open: the checks run
+    against that, between its index writes); without them the store and model
+    checks are skipped, and `notes` says so."""
     corpus = settings.indexed_corpus()
     state = settings.workspace.state_dir
     notes = []
     index, cache_trouble = checked_page_index(corpus.workspace)
     problems = page_cache_problems(corpus, cache_trouble)
     service = running_service(settings.workspace)
-    if not store:
-        notes.append("the index is checked by `memory doctor` (the service holds it open)")
+    if not store and index_checks is not None:
+        problems += index_checks(index)
+    elif not store:
+        notes.append("the index checks were not asked for (`?index=1` runs them)")
     elif service is None:
         try:
             search = open_search_index(corpus)
@@ -103,7 +111,7 @@ def diagnose(settings: Settings, store: bool = True) -> Checkup:
     else:
         notes.append(
             f"the service at {service.url} (pid {service.pid}) owns the index: "
-            "the store and model checks were skipped"
+            "its checks run there (`memory doctor` asks it)"
         )
     problems += edges_problems(state / "edges.jsonl")
     problems += conversation_problems(state / "conversations")

@@ -9,7 +9,6 @@ files what capture left in the buffer, like any remembered fact.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -26,12 +25,18 @@ def import_history(
     path: Path,
     dry_run: bool = False,
     include_forgotten: bool = False,
+    data: bytes | None = None,
 ) -> dict[str, Any]:
     """Log the export's conversations (what the person forgot stays out unless
     `include_forgotten`), then capture every session of it capture has not read
     to its end. A full disk is refused before the first write; one that fills
     during capture ends the run with what was done said, and the next run of
-    the same file captures the rest."""
+    the same file captures the rest. `data`: the file's bytes (a request to
+    the service that owns the workspace; `path` names it).
+
+    The imported sessions' episodes are indexed before this returns, so what
+    was imported is searchable at once; an index that cannot take them is said
+    in the answer (`index`), never swallowed."""
     from ingest.chat_import import import_conversations
     from substrate.curation import capture_any
 
@@ -39,7 +44,7 @@ def import_history(
         require_room(memory.settings.workspace.memory_dir, WRITE_ROOM, "an import")
     log = memory.sessions
     with memory.progress("importing conversations") as bar:
-        done = import_conversations(log, fmt, path, dry_run, bar, include_forgotten)
+        done = import_conversations(log, fmt, path, dry_run, bar, include_forgotten, data)
     stopped = None
     if not dry_run and done.touched:
         client, now = memory.llm, time.time()
@@ -53,10 +58,18 @@ def import_history(
                     break
                 done.capture.append(captured)
                 bar(n, len(done.touched))
-    if not dry_run and done.touched and stopped is None:
-        with contextlib.suppress(StoreUnavailableError):
+    index = None
+    if not dry_run and done.appended:
+        try:
             memory.maintain_after_write(None)  # the imported sessions' episodes
+        except StoreUnavailableError as exc:
+            index = (
+                f"behind: {exc.message} (the conversations are logged; "
+                "the next maintain indexes them)"
+            )
     answer = {**done.as_json(), "extractor": "offline" if memory.llm is None else "model"}
+    if index is not None:
+        answer["index"] = index
     if stopped is not None:
         answer["capture"] = f"{stopped} (the conversations are logged; rerun to capture the rest)"
     return answer

@@ -53,7 +53,8 @@ from substrate.config import usable_cpus
 if TYPE_CHECKING:  # each part is imported where it is first used (a cold command's cost)
     from ingest import IngestOptions, IngestReport, Source
     from injector import Injector
-    from substrate import BufferEntry, Capability, MaintainReport, SearchIndex
+    from substrate import BufferEntry, Capability, MaintainReport, PageIndex, SearchIndex
+    from substrate.index.consistency import Problem
     from substrate.llm import ChatClient
     from substrate.promotion import PromotionOutcome
     from substrate.safety import Verdict
@@ -448,6 +449,15 @@ class Memory(Tending, Reviewing, Purging):
             self._index.live.sessions_changed(touched)
         if sessions and self.jobs is not None:
             self.jobs.purge_soon()
+
+    def index_problems(self, pages: PageIndex) -> list[Problem]:
+        """The index's checks (`memory doctor`'s) against this process's open
+        index, between its writes (a maintain half done is not a problem)."""
+        from substrate.index.consistency import index_problems
+
+        index = self.index
+        with self._index_lock:
+            return index_problems(self.settings.indexed_corpus(), index, pages)
 
     def follow_pages(self) -> None:
         """Search and the card follow the pages and the log as they are now, not

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from service.cli.base import json_option, print_json, workspace_option
-from service.cli.target import local_memory
+from service.cli.target import local_memory, served_client
 
 
 @click.command("import")
@@ -31,9 +31,22 @@ def import_command(
     what you forgot (unless --include-forgotten). Capture then reads the
     person's turns (the offline extractor, or the model when one is configured)
     and leaves durable facts in the buffer for consolidation."""
-    from service.importing import import_history
+    client = served_client(workspace)
+    if client is not None:  # the service owns the index: the import is its own
+        done = client.post(
+            "/v1/sessions/import",
+            {
+                "format": fmt,
+                "content": _text_of(file),
+                "name": str(file),
+                "dry_run": dry_run,
+                "include_forgotten": include_forgotten,
+            },
+        )
+    else:
+        from service.importing import import_history
 
-    done = import_history(local_memory(workspace), fmt, file, dry_run, include_forgotten)
+        done = import_history(local_memory(workspace), fmt, file, dry_run, include_forgotten)
     if as_json:
         print_json(done)
         return
@@ -49,3 +62,19 @@ def import_command(
             f"captured {done['captured']} facts ({done['extractor']} extractor); "
             "`memory consolidate` files them"
         )
+    if done.get("index"):
+        click.echo(f"index: {done['index']}", err=True)
+
+
+def _text_of(file: Path) -> str:
+    """The export's text, read here (the service may not see this machine's
+    files); refused when it is not UTF-8, naming the file."""
+    from ingest.chat_import import MAX_FILE
+    from substrate import InvalidInputError
+    from substrate.safety import read_regular_file
+
+    data = read_regular_file(file, MAX_FILE)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"{file}: not UTF-8 (byte {exc.start})") from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import click
 
@@ -19,7 +20,7 @@ from service.cli.base import (
     workspace_of,
     workspace_option,
 )
-from service.cli.target import local_memory
+from service.cli.target import local_memory, refuse_while_served, served_client
 from service.settings_loader import build_settings
 from substrate.config import set_substrate_key
 from substrate.config.schema import CURATION_MODES
@@ -75,7 +76,11 @@ def _one(action: Any, verb: str) -> Any:
     @json_option
     @click.argument("candidate_id")
     def command(workspace: Path, as_json: bool, candidate_id: str) -> None:
-        done = action(build_settings(workspace), candidate_id)
+        client = served_client(workspace)
+        if client is not None:  # the service owns the workspace: the change is its own
+            done = client.post(f"/v1/curation/{quote(candidate_id, safe='')}/{verb}", {})
+        else:
+            done = action(build_settings(workspace), candidate_id)
         if as_json:
             print_json(done)
         else:
@@ -101,6 +106,11 @@ undo_command = _one(undo_candidate, "undo")
 @click.option("--session", "session_id", required=True, help="The session to curate now.")
 def populate(workspace: Path, as_json: bool, session_id: str) -> None:
     """A manual curation checkpoint: read SESSION's messages now (needs an LLM)."""
+    service = served_client(workspace)
+    if service is not None:  # the service owns the workspace: curated there
+        done = service.post("/v1/curation/populate", {"session_id": session_id})
+        _print_curated(done, as_json)
+        return
     settings = build_settings(workspace)
     client = open_chat_client(settings)
     if client is None:
@@ -112,13 +122,17 @@ def populate(workspace: Path, as_json: bool, session_id: str) -> None:
     if not messages:
         raise InvalidInputError(f"session {session_id!r} has no logged messages")
     outcome = curate(settings, log, client, session_id, cutoff=messages[-1].id, clock=time.time())
+    _print_curated(outcome.as_json(), as_json)
+
+
+def _print_curated(done: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        print_json(outcome.as_json())
-    else:
-        click.echo(
-            f"{len(outcome.applied)} applied, {len(outcome.pending)} for review, "
-            f"{len(outcome.ignored)} ignored, {len(outcome.dropped)} dropped (evidence)"
-        )
+        print_json(done)
+        return
+    click.echo(
+        f"{len(done['applied'])} applied, {len(done['pending'])} for review, "
+        f"{len(done['ignored'])} ignored, {len(done['dropped'])} dropped (evidence)"
+    )
 
 
 @click.group("finalization")
@@ -164,6 +178,7 @@ def finalization_retry(
 ) -> None:
     """Queue a failed or skipped finalization again (it resumes after its cursor)."""
     workspace, as_json = workspace_of(ctx, workspace), json_of(ctx, as_json)
+    refuse_while_served(workspace, "finalization retry")
     log = open_session_log(build_settings(workspace).workspace)
     row = queue.retry(log, finalization_id, time.time())
     if as_json:
@@ -180,6 +195,7 @@ def finalization_retry(
 @click.pass_context
 def finalization_prune(ctx: click.Context, workspace: Path | None, keep: int) -> None:
     """Drop finished rows beyond the newest KEEP."""
+    refuse_while_served(workspace_of(ctx, workspace), "finalization prune")
     log = open_session_log(build_settings(workspace_of(ctx, workspace)).workspace)
     click.echo(f"pruned {queue.prune(log, keep)} finalizations")
 
@@ -210,7 +226,11 @@ def mode(workspace: Path, mode: str | None) -> None:
     """Show the curation mode, or set it: off, review (everything waits for an
     operator) or auto (explicit, non-sensitive, low-risk facts apply)."""
     settings = build_settings(workspace)
-    if mode is not None:
+    client = served_client(workspace) if mode is not None else None
+    if client is not None:  # the service owns the workspace: it writes its config
+        client.post("/v1/curation/mode", {"mode": mode})
+        settings = build_settings(workspace)
+    elif mode is not None:
         set_substrate_key(settings.workspace.config_path, "curation_mode", mode)
         settings = build_settings(workspace)
     model = "" if resolve_llm(settings) is not None else " (no model configured: curation is off)"
@@ -234,6 +254,7 @@ def compact_command(workspace: Path, as_json: bool, file: str | None, backup: st
         )
     if file is not None and backup is not None:
         raise click.UsageError("give a FILE to compact or --restore BACKUP, not both")
+    refuse_while_served(workspace, "compact")
     settings = build_settings(workspace)
     if backup is not None:
         done = restore(settings, backup)
@@ -265,7 +286,12 @@ def compact_command(workspace: Path, as_json: bool, file: str | None, backup: st
 @click.argument("text")
 def edit(workspace: Path, as_json: bool, candidate_id: str, text: str) -> None:
     """Reword an applied curation candidate's line in its profile file."""
-    done = edit_candidate(build_settings(workspace), candidate_id, text)
+    client = served_client(workspace)
+    if client is not None:  # the service owns the workspace: reworded there
+        path = f"/v1/curation/{quote(candidate_id, safe='')}/edit"
+        done = client.post(path, {"text": text})
+    else:
+        done = edit_candidate(build_settings(workspace), candidate_id, text)
     if as_json:
         print_json(done)
     else:

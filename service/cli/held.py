@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from service.cli.base import json_option, print_json, workspace_option
-from service.cli.target import local_memory
+from service.cli.target import local_memory, served_client
 
 
 @click.command("held")
@@ -41,7 +41,11 @@ def release(workspace: Path, as_json: bool, ids: tuple[str, ...], every: bool) -
         raise click.UsageError("give entry ids or --all, not both")
     if not ids and not every:
         raise click.UsageError("give the held entries' ids (`memory held` lists them), or --all")
-    rows = local_memory(workspace).release(ids, every)
+    client = served_client(workspace)
+    if client is not None:  # the service owns the workspace: released through it
+        rows = client.post("/v1/memory/release", {"ids": list(ids), "all": every})["released"]
+    else:
+        rows = local_memory(workspace).release(ids, every)
     if as_json:
         print_json(rows)
         return

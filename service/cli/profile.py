@@ -15,7 +15,7 @@ from service.cli.base import (
     print_json,
     workspace_of,
 )
-from service.cli.target import local_memory
+from service.cli.target import local_memory, served_client
 from substrate.curation import WRITABLE
 from substrate.profile import profile_json, read_profile
 
@@ -61,7 +61,12 @@ def add(workspace: Path | None, as_json: bool | None, text: str, name: str) -> N
     """Add TEXT as a line of a profile file: budget-checked and scanned (a text
     the scanner would hold is refused: profile lines are trusted on every card)."""
     ctx = click.get_current_context()
-    done = local_memory(workspace_of(ctx, workspace)).add_profile_line(text, name)
+    where = workspace_of(ctx, workspace)
+    client = served_client(where)
+    if client is not None:  # the service owns the workspace: the line goes through it
+        done = client.post("/v1/profile/lines", {"text": text, "file": name})
+    else:
+        done = local_memory(where).add_profile_line(text, name)
     if json_of(ctx, as_json):
         print_json(done)
         return

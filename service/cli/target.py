@@ -46,6 +46,39 @@ def target_for(workspace: Path, url: str | None, capabilities: Capabilities) -> 
     return Remote(client, workspace)
 
 
+class ServedElsewhereError(MemoryServiceError):
+    """A command that would write the workspace in this process while a service
+    owns it, and that the service has no route for: refused (exit 64), since a
+    second writer of the embedded store breaks the service's index."""
+
+    exit_code = 64
+    code = "served_elsewhere"
+
+
+def served_client(workspace: Path) -> ServiceClient | None:
+    """A client of the service that owns `workspace` (closed with the command), or
+    None when none runs: a command that writes goes through it."""
+    found = running_service(open_workspace(workspace))
+    if found is None:
+        return None
+    from service.client import ServiceClient
+
+    client = ServiceClient(found.url, service_token())
+    click.get_current_context().call_on_close(client.close)
+    return client
+
+
+def refuse_while_served(workspace: Path, command: str) -> None:
+    """`command` writes locally and the service has no route for it: refused while
+    a service owns the workspace, naming it."""
+    found = running_service(open_workspace(workspace))
+    if found is not None:
+        raise ServedElsewhereError(
+            f"`memory {command}` would write this workspace beside the memory service that "
+            f"owns it ({found.url}, pid {found.pid}); stop the service, or do this through it"
+        )
+
+
 def local_memory(workspace: Path, capabilities: Capabilities = list) -> Memory:
     """The workspace in this process, with progress bars on a terminal; closed with
     the command."""

@@ -301,13 +301,15 @@ def page_pin(body: PinIn, rt: RuntimeDep) -> dict[str, Any]:
 
 
 @router.get("/problems")
-def problems_get(s: SettingsDep) -> dict[str, Any]:
-    """What `memory doctor` finds, but the index's checks (the service holds the
-    index): pages that do not parse, held facts, stale views, half-done changes,
-    records that disagree with the profile; each with the fix it needs."""
+def problems_get(rt: RuntimeDep, index: bool = False) -> dict[str, Any]:
+    """What `memory doctor` finds: pages that do not parse, held facts, stale
+    views, half-done changes, records that disagree with the profile; with
+    `index=1` the index's checks too, against the index this service holds
+    (what `memory doctor` asks while the service runs). Each with its fix."""
     from service.doctor import diagnose
 
-    return diagnose(s, store=False).as_json()
+    checks = rt.memory.index_problems if index else None
+    return diagnose(rt.settings, store=False, index_checks=checks).as_json()
 
 
 @router.get("/trash")

@@ -44,7 +44,7 @@ function whose(entry) {
 
 async function loadProblems() {
   const list = document.getElementById("problem-list");
-  const data = await listed(list, "/v1/memory/problems");
+  const data = await listed(list, "/v1/memory/problems?index=1");
   if (data === null) return;
   list.replaceChildren();
   for (const problem of data.problems) {
