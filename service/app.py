@@ -122,10 +122,14 @@ def create_app(
     app.add_middleware(HostGuard, allowed=hosts if hosts is not None else allowed_hosts(""))
 
     @app.get("/healthz", tags=["service"])
+    @app.get("/v1/health", tags=["service"])
     def healthz() -> dict[str, Any]:
+        """The service is up; `index`: `ok`, `building` (the boot maintenance) or
+        `degraded: <why>` (a store error met; a rebuild from the pages runs)."""
         runtime = app.state.runtime
         return {
             "status": "ok",
+            "index": "building" if runtime is None else runtime.health.state,
             "model": "starting" if runtime is None else runtime.memory.model_health(),
             "tier": memory_tier(settings.config),
             "tier_reason": tier_reason(settings.config),

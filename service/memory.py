@@ -42,6 +42,7 @@ from service.purging import Purging
 from service.reviewing import Reviewing
 from service.tending import Tender, Tending
 from substrate import (
+    IndexDamagedError,
     MemoryServiceError,
     Settings,
     StoreUnavailableError,
@@ -191,6 +192,10 @@ class Memory(Tending, Reviewing, Purging):
         self.after_remember: Callable[[], object] | None = None
         self.after_read: Callable[[], object] | None = None
         self.stop_check: ProgressFn | None = None
+        # A served workspace's: the index met a store error (a rebuild heals it),
+        # and a read's wait for the boot maintenance.
+        self.on_index_damaged: Callable[[IndexDamagedError], object] | None = None
+        self.before_read: Callable[[], object] | None = None
 
     # -- parts, opened on first use ----------------------------------------------------
 
@@ -261,6 +266,9 @@ class Memory(Tending, Reviewing, Purging):
             except StoreUnavailableError:
                 if voice or self._index is not None:
                     raise
+        return self._indexless_injector()
+
+    def _indexless_injector(self) -> Injector:
         log = self._reading_log()
         with self._opening:
             if self._indexless is None:
@@ -359,13 +367,17 @@ class Memory(Tending, Reviewing, Purging):
         covers = index.live.generation() if index.live is not None else 0
         with self._index_lock, self.progress("embedding chunks") as bar:
             entries = self.capabilities() if only is not None else self._entries()
-            report = index.maintain(
-                entries,
-                rebuild=rebuild,
-                optimize=self._compact,
-                progress=self._checked(bar),
-                only=only,
-            )
+            try:
+                report = index.maintain(
+                    entries,
+                    rebuild=rebuild,
+                    optimize=self._compact,
+                    progress=self._checked(bar),
+                    only=only,
+                )
+            except IndexDamagedError as exc:
+                self._damaged(exc)
+                raise
             if not self._compact and (report.embedded or report.deleted or report.rebuilt):
                 self.needs_compaction = True
         if index.live is not None and only is None:
@@ -509,8 +521,12 @@ class Memory(Tending, Reviewing, Purging):
         """Pages and episodes (`kind`: page, episode or all)."""
         index = self.index
         self._note_read()
-        with self._reads:
-            hits = index.search(query, k, include_capabilities=capabilities, kind=kind)
+        try:
+            with self._reads:
+                hits = index.search(query, k, include_capabilities=capabilities, kind=kind)
+        except IndexDamagedError as exc:
+            self._damaged(exc)
+            raise
         return [h.as_json() for h in hits]
 
     def card(
@@ -519,12 +535,26 @@ class Memory(Tending, Reviewing, Purging):
         """One turn's blocks, exactly as prompt assembly gets them."""
         injector = self._card_injector(voice)
         self._note_read()
-        with self._reads:
-            return injector.assemble(message, conversation_id, voice_front_door=voice).as_json()
+        try:
+            with self._reads:
+                card = injector.assemble(message, conversation_id, voice_front_door=voice)
+        except IndexDamagedError as exc:
+            self._damaged(exc)  # the card from the lanes that need no search, meanwhile
+            with self._reads:
+                card = self._indexless_injector().assemble(
+                    message, conversation_id, voice_front_door=voice
+                )
+        return card.as_json()
 
     def _note_read(self) -> None:
+        if self.before_read is not None:
+            self.before_read()
         if self.after_read is not None:
             self.after_read()
+
+    def _damaged(self, exc: IndexDamagedError) -> None:
+        if self.on_index_damaged is not None:
+            self.on_index_damaged(exc)
 
     def scan(self, text: str, source: str = "user") -> Verdict:
         """The scanner's verdict, writing nothing."""

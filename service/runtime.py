@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from injector import Injector
+from service.index_health import DEGRADED, IndexHealth
 from service.jobs import INDEX_LANE, LEARNING_LANE, JobQueue, Queued
 from service.memory import NOTHING_FILED, Memory
 from service.worker import (
@@ -47,6 +48,7 @@ from service.worker import (
 )
 from substrate import (
     Capability,
+    IndexDamagedError,
     MaintainReport,
     MemoryServiceError,
     PageIndex,
@@ -67,6 +69,7 @@ log = logging.getLogger("memory.service")
 REEMBED = "memory_v2_reembed"
 MAINTAIN = "memory_v3_maintain"
 PURGE = "memory_purge"
+HEAL = "heal a damaged index"
 PURGE_DUE = "purge_last_due"
 PURGE_DELAY_S = 30.0  # forgets in a row share one purge
 OPTIMIZE_IDLE_S = 10.0
@@ -125,6 +128,9 @@ class Runtime:
         )
         self.memory.jobs = self
         self.memory.follow_pages()
+        self.health = IndexHealth()
+        self.memory.on_index_damaged = self.index_damaged
+        self.memory.before_read = self.health.wait_for_boot
         self.memory.after_read = self.note_read
         self.memory.stop_check = self._unless_stopping
         self._settled = time.monotonic()
@@ -187,6 +193,9 @@ class Runtime:
             self._settled = time.monotonic() - SETTLE_EVERY_S  # again after the boot maintain
         if self.tier != "off":
             self.queue.enqueue(MAINTAIN, {"reason": "startup"})
+            self.health.boot_queued()
+        else:
+            self.health.indexed()
         for worker in self.workers:
             worker.start()
 
@@ -340,9 +349,28 @@ class Runtime:
         return self.maintain().as_json()
 
     def _maintain_job(self, payload: dict[str, Any]) -> dict[str, Any]:
-        done = self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
+        healing = payload.get("reason") == HEAL
+        try:
+            done = self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
+        except BaseException:
+            if payload.get("reason") == "startup":
+                self.health.boot_failed()  # reads stop waiting for it
+            raise
+        if healing:
+            done["healed"] = self.health.state.removeprefix(DEGRADED)
+            self.health.healed()
+            log.warning("the index is rebuilt from the pages and the log: healthy again")
+        self.health.indexed()
         self._log_unseen()
         return done
+
+    def index_damaged(self, exc: IndexDamagedError) -> None:
+        """A store error met by a read or a write: the index is marked degraded and
+        rebuilt from the pages and the log on the index worker (cards answer from
+        the lanes that need no search meanwhile). One rebuild per damage."""
+        if self.health.damaged(exc.message):
+            log.warning("%s: rebuilding the index from the pages and the log", exc.message)
+            self.queue.enqueue(MAINTAIN, {"reason": HEAL, "rebuild": True})
 
     def _log_unseen(self) -> None:
         """What the person would otherwise lose sight of, in the service log once

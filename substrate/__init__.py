@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them: `X as X` re-export
         BillingError as BillingError,
         ConfigError as ConfigError,
         FencedError as FencedError,
+        IndexDamagedError as IndexDamagedError,
         InvalidInputError as InvalidInputError,
         LockHeldError as LockHeldError,
         MemoryDisabledError as MemoryDisabledError,

@@ -188,6 +188,13 @@ class StoreUnavailableError(MemoryServiceError):
     code = "store_unavailable"
 
 
+class IndexDamagedError(StoreUnavailableError):
+    """The embedded index failed inside the store (a file cut short or
+    overwritten under it): derived data, rebuilt from the pages and the log."""
+
+    code = "index_damaged"
+
+
 class DiskFullError(StoreUnavailableError):
     """The disk holding the workspace is full: nothing was written (or what was
     half written was undone); free some space and retry."""

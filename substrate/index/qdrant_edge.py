@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import shutil
 import threading
 import uuid
@@ -32,7 +33,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from substrate.errors import StoreUnavailableError
+from substrate.errors import IndexDamagedError, MemoryServiceError, StoreUnavailableError
 from substrate.index.bm25 import SparseVector
 from substrate.index.embedding import Vectors
 from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
@@ -56,14 +57,40 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _shared(method: F) -> F:
-    """The method runs with the shard in shared use: never while it is swapped."""
+    """The method runs with the shard in shared use: never while it is swapped. A
+    failure inside the shard (qdrant-edge raises bare `Exception`, and a Rust
+    panic over a damaged file is a `BaseException`) comes out as
+    `IndexDamagedError`, with no path of this machine in it."""
 
     @functools.wraps(method)
     def wrapper(self: EdgeStore, *args: Any, **kwargs: Any) -> Any:
         with self._gate.shared():
-            return method(self, *args, **kwargs)
+            try:
+                return method(self, *args, **kwargs)
+            except MemoryServiceError:
+                raise
+            except BaseException as exc:
+                if not _from_the_shard(exc):
+                    raise
+                raise IndexDamagedError(f"the index failed: {scrub_paths(str(exc))}") from None
 
     return cast(F, wrapper)
+
+
+def _from_the_shard(exc: BaseException) -> bool:
+    """An error the shard raised (not an interrupt, not this program's own bug)."""
+    if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError)):
+        return False
+    return type(exc).__name__ == "PanicException" or type(exc) is Exception
+
+
+_PATH = re.compile(r"(?:/[^\s/:'\"(),]+){2,}")
+
+
+def scrub_paths(text: str) -> str:
+    """`text` with absolute paths cut to their last part: an error goes to clients
+    that have no business knowing this machine's folders."""
+    return _PATH.sub(lambda m: "…/" + m.group(0).rsplit("/", 1)[-1], text)
 
 
 class EdgeStore:
@@ -81,6 +108,7 @@ class EdgeStore:
 
         self._qe = qe
         self._path = path
+        self._shown = f"{path.parent.name}/{path.name}"  # what an error may name
         self._wanted = quantization == "int8"
         self._quantized = self._wanted
         self._shard: Any = None
@@ -103,10 +131,12 @@ class EdgeStore:
         except Exception as exc:  # noqa: BLE001 - qdrant-edge raises bare Exception
             if "WouldBlock" in str(exc):
                 raise StoreUnavailableError(
-                    f"the index at {self._path} is held by another process (is `memory serve` "
+                    f"the index ({self._shown}) is held by another process (is `memory serve` "
                     "running? then use the CLI against it, or stop it first)"
                 ) from None
-            raise StoreUnavailableError(f"cannot open the index at {self._path}: {exc}") from None
+            raise StoreUnavailableError(
+                f"cannot open the index ({self._shown}): {scrub_paths(str(exc))}"
+            ) from None
 
     def _config(self, dims: Dims) -> Any:
         qe = self._qe
@@ -133,9 +163,15 @@ class EdgeStore:
             )
 
     def reset(self, dims: Dims) -> None:
+        """An empty shard in place of this one, whatever state it was in (a damaged
+        one may fail even to close: it is dropped all the same)."""
         with self._gate.exclusive():
             if self._shard is not None:
-                self._shard.close()
+                try:
+                    self._shard.close()
+                except BaseException as exc:
+                    if not _from_the_shard(exc):
+                        raise
                 self._shard = None
             shutil.rmtree(self._path, ignore_errors=True)
             with self._points_lock:

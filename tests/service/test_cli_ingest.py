@@ -112,7 +112,9 @@ def test_when_indexing_fails_the_report_still_prints_and_a_rerun_indexes(
         holder.close()
     assert result.exit_code == 1
     assert result.stdout.startswith("1 pages from ") and "1 written" in result.stdout
-    assert "error: pages were written but not indexed: the index at" in result.stderr
+    assert (
+        "error: pages were written but not indexed: the index (.substrate/qdrant)" in result.stderr
+    )
     assert "held by another process" in result.stderr
     assert "ingesting pages" not in result.stderr  # no progress bar off a terminal
     again = ingest(workspace, str(folder), "--json")

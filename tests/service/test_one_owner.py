@@ -72,9 +72,7 @@ def test_an_import_beside_the_service_goes_through_it_and_is_searchable_on_retur
         {"session": "boat", "role": "user", "text": "We moored the sloop at Kirkwall harbour."},
         {"session": "boat", "role": "assistant", "text": "Kirkwall has a good chandlery."},
     ]
-    lines = [
-        {**line, "time": f"2026-11-0{n + 1}T10:00:00Z"} for n, line in enumerate(lines)
-    ]
+    lines = [{**line, "time": f"2026-11-0{n + 1}T10:00:00Z"} for n, line in enumerate(lines)]
     chat.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     done = run(workspace, "import", "jsonl", str(chat), "--json")
     assert done.exit_code == 0, done.output
