@@ -34,6 +34,7 @@ from starlette.routing import BaseRoute
 
 from service.body_limit import BodyLimit
 from service.host_guard import HostGuard, allowed_hosts
+from service.idempotency import Idempotency
 from service.mcp import build_server
 from service.routes import (
     consolidation,
@@ -108,6 +109,11 @@ def create_app(
     app.state.runtime = None
     install_errors(app)
     limits = settings.limits
+    # Innermost of the middleware: it reads a body BodyLimit has already bounded.
+    app.add_middleware(
+        Idempotency,
+        store_for=lambda: None if app.state.runtime is None else app.state.runtime.replays,
+    )
     app.add_middleware(
         BodyLimit,
         limit_for=lambda path: (

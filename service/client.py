@@ -5,6 +5,8 @@ code whether it ran in-process or against the service."""
 
 from __future__ import annotations
 
+import time
+import uuid
 from typing import Any
 
 import httpx
@@ -12,6 +14,9 @@ import httpx
 from substrate.errors import StoreUnavailableError, from_wire
 
 SURFACE_HEADER = "X-Memory-Surface"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+RETRIES = 2  # a dropped connection is tried again this many times, with the same key
+RETRY_PAUSE_S = 0.5
 
 
 class ServiceClient:
@@ -22,7 +27,10 @@ class ServiceClient:
         self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout_s)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
-        return self._call("POST", path, body)
+        """Sent with an `Idempotency-Key`: a connection dropped after the request
+        landed is retried with the same key, and the service answers the retry
+        with the first answer instead of doing the write twice."""
+        return self._call("POST", path, body, key=uuid.uuid4().hex)
 
     def get(self, path: str, params: dict[str, str] | None = None) -> Any:
         return self._call("GET", path, None, params)
@@ -36,13 +44,25 @@ class ServiceClient:
         path: str,
         body: dict[str, Any] | None,
         params: dict[str, str] | None = None,
+        key: str | None = None,
     ) -> Any:
-        try:
-            response = self._http.request(method, path, json=body, params=params)
-        except httpx.HTTPError as exc:
-            raise StoreUnavailableError(
-                f"cannot reach the memory service at {self.url}: {exc}"
-            ) from None
+        headers = {IDEMPOTENCY_HEADER: key} if key else None
+        for attempt in range(RETRIES + 1):
+            try:
+                response = self._http.request(
+                    method, path, json=body, params=params, headers=headers
+                )
+                break
+            except httpx.TimeoutException as exc:  # a long write may still run: not retried
+                raise StoreUnavailableError(
+                    f"the memory service at {self.url} did not answer in time: {exc}"
+                ) from None
+            except httpx.HTTPError as exc:
+                if key is None or attempt == RETRIES:
+                    raise StoreUnavailableError(
+                        f"cannot reach the memory service at {self.url}: {exc}"
+                    ) from None
+                time.sleep(RETRY_PAUSE_S)
         try:
             data = response.json()
         except ValueError:

@@ -457,6 +457,9 @@ class Memory(Tending, Reviewing, Purging):
         their episodes are cut again) and, with `sessions`, took whole sessions:
         a served workspace queues a purge, so their bytes leave the disk soon."""
         self._episodes.forget(touched)
+        from service.replays import replay_store
+
+        replay_store(self.settings.workspace.state_dir).clear()  # a request's hash goes too
         if self._index is not None and self._index.live is not None:
             self._index.live.sessions_changed(touched)
         if sessions and self.jobs is not None:

@@ -47,6 +47,7 @@ class Purging:
         from lanes.conversations import ConversationStore
         from lanes.edges import LearnedEdges
         from service.jobs import JobQueue
+        from service.replays import replay_store
         from substrate.forgetting import finish_orders
         from substrate.forgetting.purge import (
             empty_trash,
@@ -66,6 +67,7 @@ class Purging:
             index = search.compact()
         rewrote += [{"what": f"index {name}", **part} for name, part in index.items()]
         rewrote.append({"what": "conversation log", **self.sessions.compact()})
+        rewrote.append({"what": "request keys", **replay_store(ws.state_dir).clear()})
         queue = ws.state_dir / "jobs.sqlite"
         if queue.exists():
             rewrote.append({"what": "job queue", **JobQueue(queue).compact()})

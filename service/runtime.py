@@ -35,6 +35,7 @@ from injector import Injector
 from service.index_health import DEGRADED, IndexHealth
 from service.jobs import INDEX_LANE, LEARNING_LANE, JobQueue, Queued
 from service.memory import NOTHING_FILED, Memory
+from service.replays import replay_store
 from service.worker import (
     CAPTURE,
     CONSOLIDATE,
@@ -129,6 +130,7 @@ class Runtime:
         self.memory.jobs = self
         self.memory.follow_pages()
         self.health = IndexHealth()
+        self.replays = replay_store(settings.workspace.state_dir)  # `Idempotency-Key`
         self.memory.on_index_damaged = self.index_damaged
         self.memory.before_read = self.health.wait_for_boot
         self.memory.after_read = self.note_read

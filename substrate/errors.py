@@ -188,6 +188,13 @@ class StoreUnavailableError(MemoryServiceError):
     code = "store_unavailable"
 
 
+class StoreHeldError(StoreUnavailableError):
+    """Another process holds the embedded index open (a lease moving between
+    processes, or a second writer): worth waiting a moment for."""
+
+    code = "store_held"
+
+
 class IndexDamagedError(StoreUnavailableError):
     """The embedded index failed inside the store (a file cut short or
     overwritten under it): derived data, rebuilt from the pages and the log."""

@@ -13,6 +13,7 @@ event loop stays free. Pages are also a resource, `memory://page/{slug}`.
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import sqlite3
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
@@ -28,6 +29,7 @@ from service import reviewing
 from service.doctor import diagnose
 from service.mcp import results as r
 from service.memory import Target
+from service.replays import check_key, replay_store
 from substrate import MemoryServiceError, Settings, iso_utc
 from substrate.curation import (
     LineFile,
@@ -115,26 +117,56 @@ def package_version() -> str:
         return "0+unknown"  # run from a checkout that was never installed
 
 
+def _once(
+    settings: Settings, request_id: str, call: bytes, run: Callable[[], r.Remembered]
+) -> r.Remembered:
+    """`run` once per `request_id` (the key store of `Idempotency-Key`)."""
+    store = replay_store(settings.workspace.state_dir)
+    claim = store.begin(check_key(request_id), "MCP", "remember", call)
+    if claim.replay is not None:
+        return r.Remembered.model_validate_json(claim.replay.body)
+    try:
+        done = run()
+    except BaseException:
+        store.abandon(claim)
+        raise
+    store.finish(claim, 200, done.model_dump_json().encode())
+    return done
+
+
 def build_server(settings: Settings, target: Callable[[], Target]) -> MCPServer:
     """The server for one workspace; `target` gives the Target its tools call."""
     server = MCPServer("memory", instructions=INSTRUCTIONS, version=package_version())
-    _memory_tools(server, target)
+    _memory_tools(server, target, settings)
     _page_tools(server, settings)
     _tending_tools(server, target)
     _operator_tools(server, settings)
     return server
 
 
-def _memory_tools(server: MCPServer, target: Callable[[], Target]) -> None:
+def _memory_tools(server: MCPServer, target: Callable[[], Target], settings: Settings) -> None:
     @server.tool(annotations=ADD)
-    async def remember(text: Text, hints: Names | None = None) -> r.Remembered:
+    async def remember(
+        text: Text, hints: Names | None = None, request_id: Name | None = None
+    ) -> r.Remembered:
         """Save one fact to memory (scanned: refused when it holds a secret, an
         invisible character or an unambiguous override; held for the operator's
         review, not filed, when the scanner only judges it an attack: `held` says
-        so). `hints` are slugs of pages it belongs to."""
-        entry = await _call(lambda: target().remember(text, hints or []))
-        said = read_text(entry.text).attribution
-        return r.Remembered(id=entry.id, held=entry.held, voice=said.voice, speaker=said.speaker)
+        so). `hints` are slugs of pages it belongs to. `request_id`: the same call
+        sent again with the same id within a day (a retry after a dropped
+        connection) gets the first answer and stores nothing twice."""
+
+        def remembered() -> r.Remembered:
+            entry = target().remember(text, hints or [])
+            said = read_text(entry.text).attribution
+            return r.Remembered(
+                id=entry.id, held=entry.held, voice=said.voice, speaker=said.speaker
+            )
+
+        if request_id is None:
+            return await _call(remembered)
+        call = json.dumps({"text": text, "hints": hints or []}, sort_keys=True).encode()
+        return await _call(lambda: _once(settings, request_id, call, remembered))
 
     @server.tool(annotations=READ)
     async def search(query: Text, k: StrictInt = 10, kind: SearchKind = "all") -> r.SearchResult:

@@ -25,6 +25,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import anyio.to_thread
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
@@ -47,8 +48,10 @@ from substrate import (
     init_workspace,
     open_workspace,
 )
+from substrate.errors import StoreHeldError
 
 PREFIX = "/w/"
+MOVE_WAIT_S = 15.0  # how long a request waits for its workspace to change hands
 HIDDEN = "no such workspace, or a missing or wrong token (Authorization: Bearer <token>)"
 ADMIN_BODY_BYTES = 4096
 
@@ -107,18 +110,46 @@ class Tenants:
         ):
             await _hidden(scope, receive, send)
             return
-        try:
-            async with self._pool.use(workspace) as app:
-                await app(child, receive, send)
-        except MemoryServiceError as exc:  # it could not open (a broken config, a full disk)
-            response = error_response(exc.http_status, exc.code, exc.message, exc.fields())
-            await response(scope, receive, send)
-        except NotOwner as elsewhere:  # another process writes this workspace: ask it
-            if was_forwarded(scope) or scope["type"] != "http":
-                moving = error_response(503, "transient", "the workspace is changing hands; retry")
-                await moving(scope, receive, send)
+        await self._answer(workspace, child, scope, receive, send)
+
+    async def _answer(
+        self, workspace: str, child: Scope, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """The workspace's app answers, here or at the process that owns it. While
+        its lease moves between processes (the old owner still lets go of the
+        store, or a forwarded request met an owner that just gave it up) the
+        request waits, bounded, rather than answering 503."""
+        deadline = anyio.current_time() + MOVE_WAIT_S
+        pause = 0.05
+        while True:
+            try:
+                async with self._pool.use(workspace) as app:
+                    await app(child, receive, send)
                 return
-            await self._forward(elsewhere.lease.url, scope, receive, send)
+            except StoreHeldError as exc:
+                if anyio.current_time() >= deadline:
+                    await _failed(exc, scope, receive, send)
+                    return
+            except MemoryServiceError as exc:  # it could not open (a broken config, a full disk)
+                await _failed(exc, scope, receive, send)
+                return
+            except NotOwner as elsewhere:  # another process writes this workspace: ask it
+                if scope["type"] == "http" and not was_forwarded(scope):
+                    await self._forward(elsewhere.lease.url, scope, receive, send)
+                    return
+                if scope["type"] != "http" or anyio.current_time() >= deadline:
+                    moving = error_response(
+                        503, "transient", "the workspace is changing hands; retry"
+                    )
+                    await moving(scope, receive, send)
+                    return
+            await anyio.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
+
+async def _failed(exc: MemoryServiceError, scope: Scope, receive: Receive, send: Send) -> None:
+    response = error_response(exc.http_status, exc.code, exc.message, exc.fields())
+    await response(scope, receive, send)
 
 
 def _plain(scope: Scope, workspace: str) -> bool:

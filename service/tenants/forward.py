@@ -5,11 +5,13 @@ request may land on one that does not hold its workspace's writer lease.
 That process hands it, unchanged, to the owner's private loopback address
 (the lease names it) and streams the answer back: reads and writes go to the
 owner alone. A forwarded request carries `FORWARDED`; a process that is not
-the owner either (the lease moved meanwhile) answers 503 instead of passing
-it on again.
+the owner either (the lease moved meanwhile) waits for the move to settle
+(bounded, `tenants.app.MOVE_WAIT_S`) instead of passing it on again.
 """
 
 from __future__ import annotations
+
+import logging
 
 import httpx
 
@@ -30,6 +32,10 @@ def was_forwarded(scope: Scope) -> bool:
 
 class Forwarder:
     def __init__(self) -> None:
+        # httpx says every request it sends at INFO: a forwarded request is the
+        # same request, and its own answer is what the log may say of it.
+        for name in ("httpx", "httpcore"):
+            logging.getLogger(name).setLevel(logging.WARNING)
         self._client = httpx.AsyncClient(timeout=TIMEOUT_S, follow_redirects=False)
 
     async def aclose(self) -> None:

@@ -33,7 +33,12 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from substrate.errors import IndexDamagedError, MemoryServiceError, StoreUnavailableError
+from substrate.errors import (
+    IndexDamagedError,
+    MemoryServiceError,
+    StoreHeldError,
+    StoreUnavailableError,
+)
 from substrate.index.bm25 import SparseVector
 from substrate.index.embedding import Vectors
 from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
@@ -130,7 +135,7 @@ class EdgeStore:
             return opener()
         except Exception as exc:  # noqa: BLE001 - qdrant-edge raises bare Exception
             if "WouldBlock" in str(exc):
-                raise StoreUnavailableError(
+                raise StoreHeldError(
                     f"the index ({self._shown}) is held by another process (is `memory serve` "
                     "running? then use the CLI against it, or stop it first)"
                 ) from None

@@ -81,3 +81,49 @@ def test_two_processes_one_writer_each_and_a_killed_one_is_taken_over(tmp_path: 
         except subprocess.TimeoutExpired:
             service.kill()
         service.stdout.close()
+
+
+@pytest.mark.slow
+def test_many_workspaces_opened_at_once_on_two_processes_answer_without_errors(
+    tmp_path: Path,
+) -> None:
+    """Leases move while many workspaces open on two processes at once: each
+    request waits for its workspace's owner instead of answering 503, no answer
+    names a path of the server, and the service logs no line per forward."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ids = [f"w{n:02d}" for n in range(16)]
+    tokens = {}
+    for w in ids:
+        init_workspace(tmp_path / w)
+        tokens[w], _ = workspace_token(open_workspace(tmp_path / w))
+    service = subprocess.Popen(
+        [sys.executable, "-c", "from service.cli import cli; cli()", "serve",
+         "--workspaces", str(tmp_path), "--processes", "2", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=Path(__file__).resolve().parents[3],
+    )  # fmt: skip
+    assert service.stdout is not None and service.stderr is not None
+    try:
+        url = service.stdout.readline().split(" at ")[1].split("/w/")[0]
+
+        def card(n: int) -> httpx.Response:
+            w = ids[n % len(ids)]
+            body = {"message": f"what did I plan for {w}?"}
+            return call(url, tokens[w], "POST", f"/w/{w}/v1/memory/card", body)
+
+        with ThreadPoolExecutor(16) as pool:
+            answers = list(pool.map(card, range(2 * len(ids))))
+        failed = [(a.status_code, a.text[:200]) for a in answers if a.status_code != 200]
+        assert failed == []
+        assert not any(str(tmp_path) in a.text for a in answers)
+    finally:
+        service.send_signal(signal.SIGTERM)
+        try:
+            service.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            service.kill()
+        logged = service.stderr.read()
+        service.stdout.close()
+        service.stderr.close()
+    assert "HTTP Request:" not in logged
