@@ -66,6 +66,8 @@ Capabilities = Callable[[], list["Capability"]]
 ProgressFn = Callable[[int, int], None]
 Progress = Callable[[str], AbstractContextManager[ProgressFn]]
 READ_SLOTS = 1  # concurrent cards and searches per core
+YIELD_STEP_S = 0.01  # background indexing pauses this long at a time while requests read
+YIELD_MOST_S = 0.25  # and at most this long per batch, so it still gets done
 NOTHING_FILED = "the buffer holds nothing to file"
 
 
@@ -184,6 +186,8 @@ class Memory(Tending, Reviewing, Purging):
         self._written_anything = False
         self._catch_up = threading.Lock()
         self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
+        self._reading = 0  # cards and searches in flight (background indexing yields)
+        self._reading_lock = threading.Lock()
         from substrate.sessions.episodes import LoggedEpisodes
 
         self._episodes = LoggedEpisodes()
@@ -358,10 +362,15 @@ class Memory(Tending, Reviewing, Purging):
             return Ingested(report, index_error=f"{exc.strerror or exc}")
 
     def maintain(
-        self, rebuild: bool = False, only: Collection[str] | None = None
+        self,
+        rebuild: bool = False,
+        only: Collection[str] | None = None,
+        background: bool = False,
     ) -> MaintainReport:
         """The index brought up to the pages (one writer at a time), then the card's
-        view of the pages refreshed. `only`: the pages a change just wrote."""
+        view of the pages refreshed. `only`: the pages a change just wrote.
+        `background` (the worker's): between embedding batches it yields the
+        cores to cards and searches in flight (bounded per batch)."""
         self._maintain_on_open = False
         index = self.index
         covers = index.live.generation() if index.live is not None else 0
@@ -372,7 +381,7 @@ class Memory(Tending, Reviewing, Purging):
                     entries,
                     rebuild=rebuild,
                     optimize=self._compact,
-                    progress=self._checked(bar),
+                    progress=self._checked(bar, background),
                     only=only,
                 )
             except IndexDamagedError as exc:
@@ -505,16 +514,40 @@ class Memory(Tending, Reviewing, Purging):
         finally:
             self._index_lock.release()
 
-    def _checked(self, bar: ProgressFn) -> ProgressFn:
+    def _checked(self, bar: ProgressFn, background: bool = False) -> ProgressFn:
         stop = self.stop_check
-        if stop is None:
+        if stop is None and not background:
             return bar
 
         def both(done: int, total: int) -> None:
-            stop(done, total)
+            if stop is not None:
+                stop(done, total)
+            if background:
+                self._yield_to_reads()
             bar(done, total)
 
         return both
+
+    def _yield_to_reads(self) -> None:
+        """Background indexing gives way while requests read: under 24 clients, a
+        worker's embedding competed with every card for the two cores."""
+        waited = 0.0
+        while self._reading > 0 and waited < YIELD_MOST_S:
+            time.sleep(YIELD_STEP_S)
+            waited += YIELD_STEP_S
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[None]:
+        """A card or search in flight: counted (see `_yield_to_reads`), and held to
+        the read slots."""
+        with self._reading_lock:
+            self._reading += 1
+        try:
+            with self._reads:
+                yield
+        finally:
+            with self._reading_lock:
+                self._reading -= 1
 
     # -- the read path ------------------------------------------------------------------
 
@@ -525,7 +558,7 @@ class Memory(Tending, Reviewing, Purging):
         index = self.index
         self._note_read()
         try:
-            with self._reads:
+            with self._read():
                 hits = index.search(query, k, include_capabilities=capabilities, kind=kind)
         except IndexDamagedError as exc:
             self._damaged(exc)
@@ -539,7 +572,7 @@ class Memory(Tending, Reviewing, Purging):
         injector = self._card_injector(voice)
         self._note_read()
         try:
-            with self._reads:
+            with self._read():
                 card = injector.assemble(message, conversation_id, voice_front_door=voice)
         except IndexDamagedError as exc:
             self._damaged(exc)  # the card from the lanes that need no search, meanwhile

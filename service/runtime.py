@@ -129,6 +129,7 @@ class Runtime:
         )
         self.memory.jobs = self
         self.memory.follow_pages()
+        self.memory.index.batch_queries()  # concurrent cards share query embeddings
         self.health = IndexHealth()
         self.replays = replay_store(settings.workspace.state_dir)  # `Idempotency-Key`
         self.memory.on_index_damaged = self.index_damaged
@@ -353,7 +354,8 @@ class Runtime:
     def _maintain_job(self, payload: dict[str, Any]) -> dict[str, Any]:
         healing = payload.get("reason") == HEAL
         try:
-            done = self.maintain(rebuild=bool(payload.get("rebuild"))).as_json()
+            rebuild = bool(payload.get("rebuild"))
+            done = self.memory.maintain(rebuild, background=True).as_json()
         except BaseException:
             if payload.get("reason") == "startup":
                 self.health.boot_failed()  # reads stop waiting for it

@@ -79,6 +79,11 @@ class Batch:
         ]
 
 
+def search_query(text: str, query_bytes: int) -> str:
+    """What filing searches for a fact's text: cut to the query bound."""
+    return text.encode("utf-8")[:query_bytes].decode("utf-8", "ignore")
+
+
 def fact_text(entry: BufferEntry) -> str:
     """The entry's text without its `[[slug]]` hints, for matching and search."""
     return " ".join(_HINT.sub(" ", entry.text).split())
@@ -332,7 +337,7 @@ class DeterministicFiler:
     def _hits(self, text: str, index: PageIndex) -> list[Hit]:
         if self._search is None or not text.strip() or not index.entries:
             return []
-        query = text.encode("utf-8")[: self._query_bytes].decode("utf-8", "ignore")
+        query = search_query(text, self._query_bytes)
         return [h for h in self._search.search(query, SEARCH_K) if h.slug in index.entries]
 
     def _new(self, entry: BufferEntry, text: str, mine: bool, run: BatchRun) -> Placement:

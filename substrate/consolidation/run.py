@@ -21,7 +21,12 @@ import time
 from collections.abc import Callable
 
 from substrate.config import Settings, is_memory_enabled, uses_concept_page_memory
-from substrate.consolidation.deterministic import Batch, DeterministicFiler
+from substrate.consolidation.deterministic import (
+    Batch,
+    DeterministicFiler,
+    fact_text,
+    search_query,
+)
 from substrate.consolidation.filters import screen
 from substrate.consolidation.llm_planner import VIEWS, LlmPlanner
 from substrate.consolidation.log import moved_pages, record
@@ -64,6 +69,8 @@ def consolidate(
     planner = _planner(settings, search, client)
     started = time.perf_counter()
     ws = settings.workspace
+    if search is not None:  # embedded before the lock: a forget never waits on a model
+        search.prefetch(_queries(settings, read_buffer(settings), limit))
     with hold_lock(ws.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="consolidation"):
         entries = read_buffer(settings)
         index = load_page_index(ws)
@@ -90,7 +97,19 @@ def consolidate(
         outcome.dangling_links = len(after.dangling_links)
     outcome.remaining = len(read_buffer(settings))
     outcome.seconds = time.perf_counter() - started
+    if search is not None:
+        search.prefetch([])
     return outcome
+
+
+PREFETCHED = 256  # the entries of a run whose searches are embedded before the lock
+
+
+def _queries(settings: Settings, entries: list[BufferEntry], limit: int | None) -> list[str]:
+    """The searches filing will make for the next run's entries (their fact texts)."""
+    most = min(limit or PREFETCHED, PREFETCHED)
+    bound = settings.limits.query_bytes
+    return [search_query(fact_text(e), bound) for e in entries[:most] if not e.held]
 
 
 def consolidate_all(

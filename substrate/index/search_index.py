@@ -24,6 +24,7 @@ from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
 from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, WINDOW, Fusion, Hit, fuse
 from substrate.index.live import LiveView
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
+from substrate.index.query_batch import QueryBatcher
 from substrate.index.store import DENSE, DENSE_ML, HISTORY, SPARSE, StoreHit, VectorStore
 from substrate.pages.page_index import PageIndex
 from substrate.safety.inputs import checked_text
@@ -52,6 +53,8 @@ class SearchIndex:
         self._maintenance = Maintenance(settings, self._embedders, store, lambda: self.identity)
         self._stats: Bm25Stats | None = None  # for searches; see `_search_stats`
         self.live: LiveView | None = None  # the read-time filter of a served workspace
+        self._batcher: QueryBatcher[QueryVectors] | None = None
+        self._ready: dict[str, QueryVectors] = {}  # `prefetch`ed query vectors
 
     def follow(
         self,
@@ -155,8 +158,28 @@ class SearchIndex:
         self.search("warm up", 1)
 
     def embed_query(self, query: str) -> QueryVectors:
-        """The query's vector for every dense signal."""
+        """The query's vector for every dense signal (batched with the queries of
+        concurrent requests once `batch_queries` was called)."""
+        ready = self._ready.get(query)
+        if ready is not None:
+            return ready
+        if self._batcher is not None:
+            return self._batcher(query)
         return {name: e.embed_query(query) for name, e in self._embedders.items()}
+
+    def prefetch(self, queries: list[str]) -> None:
+        """Embed `queries` now, for the `embed_query` calls that follow (filing
+        embeds its searches before it takes the consolidation lock, so no writer
+        waits on a model behind it); an empty list lets the last ones go."""
+        fresh = [q for q in dict.fromkeys(queries) if q.strip()]
+        vectors = self.embed_queries(fresh) if fresh else []
+        self._ready = dict(zip(fresh, vectors, strict=True))
+
+    def batch_queries(self) -> QueryBatcher[QueryVectors]:
+        """From now on, concurrent `embed_query` calls share model runs (a served
+        workspace: `query_batch`)."""
+        self._batcher = QueryBatcher(self.embed_queries)
+        return self._batcher
 
     def embed_queries(self, queries: list[str]) -> list[QueryVectors]:
         """`embed_query` for many queries, each model run once over all of them."""
