@@ -1,7 +1,7 @@
 """Search and the card at scale: 2,000, 10,000 and 100,000 pages in one run.
 
     python bench/scale.py [--sizes 2000,10000,100000] [--queries 200] [--pool 2000]
-        [--quantization int8|off|off,int8]
+        [--quantization int8|off|off,int8] [--serve]
 
 For each size: generate notes (`common.write_pages`, 60-160 words), index
 them with `maintain`, then time `search` (k=10) and `Injector.assemble` (the
@@ -19,6 +19,18 @@ own, normalised: real vectors, realistic neighbourhoods, and a corpus of any
 size. BM25 is computed from every page's own text. Queries are embedded by
 the real models. Pages with the same words as a query are in every size, so
 each search has real lexical and dense competition.
+
+**The approximate index.** A size whose store passes the graph's threshold
+(`substrate.index.approximate.APPROX_FROM_POINTS`) has its HNSW graph built
+as the service builds it (the points copied aside, the graph built by a
+child process, the swap): `graph.build_s`, then search and the card timed
+again over the same queries (`graph.search_ms`, `graph.card_ms`; the ratio
+is to the smallest size's exact figures), and `graph.same_top_hit`: the
+share of queries whose first hit is the exact scan's.
+
+`--serve`: for the largest size, `memory serve` is started on the indexed
+workspace (the same models, so nothing is re-embedded) and `first_card_s` is
+the time from the process's start to its first answered card.
 """
 
 from __future__ import annotations
@@ -29,6 +41,7 @@ import json
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -36,12 +49,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import httpx
 import numpy as np
 from common import WORDS, Wrapped, write_pages
 
 from injector import Injector
+from service.discovery import running_service
 from substrate import Settings, init_workspace, open_workspace, parse_config
 from substrate.index import EdgeStore, Embedder, FastembedEmbedder, SearchIndex, UseEmbedder
+from substrate.index.approximate import build_in_child
 
 NOISE = 0.15  # the share of a pooled vector that is a text's own noise
 
@@ -98,6 +114,7 @@ def run_size(
     queries: list[str],
     models: tuple[PooledEmbedder, PooledEmbedder],
     quantization: str = "int8",
+    serve: bool = False,
 ) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix=f"scale-{n}-"))
     try:
@@ -118,17 +135,12 @@ def run_size(
         index.store.optimize()
         injector = Injector(settings, index, clock=time.time)
         injector.warm()
-        search_ms, card_ms = [], []
-        for i, q in enumerate(queries):
-            started = time.perf_counter()
-            index.search(q, 10)
-            search_ms.append((time.perf_counter() - started) * 1000)
-            started = time.perf_counter()
-            injector.assemble(q, f"c{i % 8}")
-            card_ms.append((time.perf_counter() - started) * 1000)
+        search_ms, card_ms, tops = timed(index, injector, queries)
         rss = rss_kb()
         disk = folder_bytes(ws.state_dir)
+        graph = with_graph(index, injector, queries, tops) if store.wants_approximate() else None
         injector.close()
+        served = first_card(root, toml) if serve else None
         return {
             "pages": n,
             "dense_quantization": quantization,
@@ -137,9 +149,77 @@ def run_size(
             "card_ms": percentiles(card_ms),
             "index_disk_mb_per_1000_pages": round(disk / 1e6 / (n / 1000), 2),
             "rss_growth_mb_per_1000_pages": round(max(0, rss - rss_before) / 1024 / (n / 1000), 2),
+            "graph": graph,
+            "first_card_s": served,
         }
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def timed(
+    index: SearchIndex, injector: Injector, queries: list[str]
+) -> tuple[list[float], list[float], list[str]]:
+    """Search and card milliseconds per query, and each search's first hit."""
+    search_ms, card_ms, tops = [], [], []
+    for i, q in enumerate(queries):
+        started = time.perf_counter()
+        hits = index.search(q, 10)
+        search_ms.append((time.perf_counter() - started) * 1000)
+        tops.append(hits[0].slug if hits else "")
+        started = time.perf_counter()
+        injector.assemble(q, f"c{i % 8}")
+        card_ms.append((time.perf_counter() - started) * 1000)
+    return search_ms, card_ms, tops
+
+
+def with_graph(
+    index: SearchIndex, injector: Injector, queries: list[str], exact: list[str]
+) -> dict[str, Any]:
+    """The graph built as the service builds it, then the same queries again."""
+    store = index.store
+    assert isinstance(store, EdgeStore)
+    started = time.perf_counter()
+    fresh = store.begin_approximate()
+    copied = time.perf_counter() - started
+    build_in_child(fresh)
+    store.finish_approximate(fresh)
+    built = time.perf_counter() - started
+    search_ms, card_ms, tops = timed(index, injector, queries)
+    same = sum(a == b for a, b in zip(tops, exact, strict=True)) / len(queries)
+    return {
+        "copy_s": round(copied, 1),
+        "build_s": round(built, 1),
+        "search_ms": percentiles(search_ms),
+        "card_ms": percentiles(card_ms),
+        "same_top_hit": round(same, 3),
+    }
+
+
+def first_card(root: Path, toml: str) -> float | None:
+    """Seconds from `memory serve` starting on the indexed workspace to its first
+    answered card."""
+    ws = open_workspace(root)
+    ws.config_path.write_text(ws.config_path.read_text() + "\n" + toml)
+    memory = str(Path(sys.executable).parent / "memory")
+    started = time.perf_counter()
+    proc = subprocess.Popen([memory, "serve", "--workspace", str(root), "--port", "0"])
+    try:
+        while time.perf_counter() - started < 600:
+            info = running_service(ws)
+            if info is not None:
+                try:
+                    answer = httpx.post(
+                        info.url + "/v1/memory/card", json={"message": "tea?"}, timeout=600
+                    )
+                except httpx.HTTPError:
+                    answer = None
+                if answer is not None and answer.status_code == 200:
+                    return round(time.perf_counter() - started, 1)
+            time.sleep(0.1)
+        return None
+    finally:
+        proc.terminate()
+        proc.wait(timeout=300)
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -156,6 +236,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--pool", type=int, default=2000)
     parser.add_argument(
+        "--serve", action="store_true", help="time a service's first card on the largest size"
+    )
+    parser.add_argument(
         "--quantization",
         default="int8",
         help="int8 (the default), off, or both (off,int8): each size run with each, "
@@ -171,14 +254,18 @@ def main() -> None:
     run_size(200, queries[:5], models)  # models and arenas loaded before any size counts
 
     rows = []
-    for n in (int(s) for s in args.sizes.split(",")):
+    sizes = [int(s) for s in args.sizes.split(",")]
+    for n in sizes:
         for quantization in args.quantization.split(","):
-            rows.append(run_size(n, queries, models, quantization))
+            rows.append(run_size(n, queries, models, quantization, args.serve and n == sizes[-1]))
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     for row in rows:
         base = next(r for r in rows if r["dense_quantization"] == row["dense_quantization"])
         for key in ("search_ms", "card_ms"):
             row[key]["p50_ratio_to_smallest"] = round(row[key]["p50"] / base[key]["p50"], 2)
+            if row["graph"] is not None:
+                graph = row["graph"][key]
+                graph["p50_ratio_to_smallest"] = round(graph["p50"] / base[key]["p50"], 2)
     print(json.dumps({"pool": args.pool, "noise": NOISE, "sizes": rows}, indent=1))
 
 

@@ -136,6 +136,7 @@ def create_app(
         return {
             "status": "ok",
             "index": "building" if runtime is None else runtime.health.state,
+            "graph": "none" if runtime is None else runtime.graph,
             "model": "starting" if runtime is None else runtime.memory.model_health(),
             "tier": memory_tier(settings.config),
             "tier_reason": tier_reason(settings.config),

@@ -39,6 +39,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from service.purging import Purging
+from service.read_slots import ReadSlots
 from service.reviewing import Reviewing
 from service.tending import Tender, Tending
 from substrate import (
@@ -49,7 +50,6 @@ from substrate import (
     memory_tier,
     uses_concept_page_memory,
 )
-from substrate.config import usable_cpus
 
 if TYPE_CHECKING:  # each part is imported where it is first used (a cold command's cost)
     from ingest import IngestOptions, IngestReport, Source
@@ -65,9 +65,7 @@ if TYPE_CHECKING:  # each part is imported where it is first used (a cold comman
 Capabilities = Callable[[], list["Capability"]]
 ProgressFn = Callable[[int, int], None]
 Progress = Callable[[str], AbstractContextManager[ProgressFn]]
-READ_SLOTS = 1  # concurrent cards and searches per core
-YIELD_STEP_S = 0.01  # background indexing pauses this long at a time while requests read
-YIELD_MOST_S = 0.25  # and at most this long per batch, so it still gets done
+
 NOTHING_FILED = "the buffer holds nothing to file"
 
 
@@ -185,9 +183,7 @@ class Memory(Tending, Reviewing, Purging):
         self._written_pages: set[str] = set()
         self._written_anything = False
         self._catch_up = threading.Lock()
-        self._reads = threading.BoundedSemaphore(READ_SLOTS * usable_cpus())
-        self._reading = 0  # cards and searches in flight (background indexing yields)
-        self._reading_lock = threading.Lock()
+        self._reads = ReadSlots()
         from substrate.sessions.episodes import LoggedEpisodes
 
         self._episodes = LoggedEpisodes()
@@ -474,6 +470,12 @@ class Memory(Tending, Reviewing, Purging):
         if sessions and self.jobs is not None:
             self.jobs.purge_soon()
 
+    @contextlib.contextmanager
+    def index_writes_held(self) -> Iterator[None]:
+        """No maintain runs meanwhile (the swap of a rebuilt shard)."""
+        with self._index_lock:
+            yield
+
     def index_problems(self, pages: PageIndex) -> list[Problem]:
         """The index's checks (`memory doctor`'s) against this process's open
         index, between its writes (a maintain half done is not a problem)."""
@@ -523,31 +525,10 @@ class Memory(Tending, Reviewing, Purging):
             if stop is not None:
                 stop(done, total)
             if background:
-                self._yield_to_reads()
+                self._reads.give_way()
             bar(done, total)
 
         return both
-
-    def _yield_to_reads(self) -> None:
-        """Background indexing gives way while requests read: under 24 clients, a
-        worker's embedding competed with every card for the two cores."""
-        waited = 0.0
-        while self._reading > 0 and waited < YIELD_MOST_S:
-            time.sleep(YIELD_STEP_S)
-            waited += YIELD_STEP_S
-
-    @contextlib.contextmanager
-    def _read(self) -> Iterator[None]:
-        """A card or search in flight: counted (see `_yield_to_reads`), and held to
-        the read slots."""
-        with self._reading_lock:
-            self._reading += 1
-        try:
-            with self._reads:
-                yield
-        finally:
-            with self._reading_lock:
-                self._reading -= 1
 
     # -- the read path ------------------------------------------------------------------
 
@@ -558,7 +539,7 @@ class Memory(Tending, Reviewing, Purging):
         index = self.index
         self._note_read()
         try:
-            with self._read():
+            with self._reads.held():
                 hits = index.search(query, k, include_capabilities=capabilities, kind=kind)
         except IndexDamagedError as exc:
             self._damaged(exc)
@@ -572,11 +553,11 @@ class Memory(Tending, Reviewing, Purging):
         injector = self._card_injector(voice)
         self._note_read()
         try:
-            with self._read():
+            with self._reads.held():
                 card = injector.assemble(message, conversation_id, voice_front_door=voice)
         except IndexDamagedError as exc:
             self._damaged(exc)  # the card from the lanes that need no search, meanwhile
-            with self._reads:
+            with self._reads.held():
                 card = self._indexless_injector().assemble(
                     message, conversation_id, voice_front_door=voice
                 )

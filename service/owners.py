@@ -12,13 +12,20 @@ import os
 from functools import cache
 from pathlib import Path
 
+from substrate import InvalidInputError
+from substrate.safety import read_text_file
+
+STAT_BYTES = 4096
+
 
 def start_time(pid: int) -> str | None:
     """The process's start time as the kernel counts it, or None when the process
     is gone (or the platform has no /proc)."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
-    except OSError:
+        stat = read_text_file(Path(f"/proc/{pid}/stat"), STAT_BYTES)
+    except (OSError, InvalidInputError):
+        return None
+    if stat is None:
         return None
     # The command name (field 2) is in parentheses and may hold spaces.
     rest = stat[stat.rfind(")") + 2 :].split()

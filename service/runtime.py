@@ -26,6 +26,7 @@ from __future__ import annotations
 import gc
 import logging
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -79,6 +80,11 @@ GC_YOUNG = 10_000
 CONSOLIDATE_WAIT_S = 600.0
 PAGE_REFRESH_S = 1.0
 WATCH_S = 2.0
+# How long a thread holding the interpreter lock keeps it when another asks.
+# Python's 5 ms made every file call of a tending request (each one lets the
+# lock go) wait up to 5 ms to get it back from the cards' threads: a forget of
+# 0.7 ms alone took 505 ms beside three busy threads, 55 ms at 1 ms.
+SWITCH_INTERVAL_S = 0.001
 
 
 def settle_heap() -> None:
@@ -114,6 +120,8 @@ class Runtime:
         tuned for it (`settle_heap`), not left as a test harness set it."""
         self.settings = settings
         self._manage_heap = manage_heap
+        if manage_heap:
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
         self.tier = memory_tier(settings.config)
         if resolve_qdrant_server(settings.config) is None:
             check_free_space(settings.workspace.state_dir)  # the embedded store maps its files
@@ -170,6 +178,9 @@ class Runtime:
             Worker(self.queue, handlers, None, poll_s, lane=LEARNING_LANE),
         ]
         self.started_at = time.time()
+        # The index's approximate graph: none, building, ready, failed: …
+        self.graph = "ready" if getattr(self.search.store, "approximate", False) else "none"
+        self._graph_thread: threading.Thread | None = None
 
     @property
     def search(self) -> SearchIndex:
@@ -211,6 +222,8 @@ class Runtime:
         self.stop_writes()
         for worker in self.workers:
             worker.stop()
+        if self._graph_thread is not None:
+            self._graph_thread.join()  # its child was killed by the stop
         self.memory.compact(wait=False)  # a write still running at shutdown: compaction can wait
         self.memory.close()
 
@@ -233,6 +246,7 @@ class Runtime:
         """Between jobs: notice pages changed by others; compact once reads have
         paused. Returns whether compaction ran."""
         self.watch_pages()
+        self.approximate_soon()
         self.prune_sessions()
         self.schedule_capture()
         self.schedule_purge()
@@ -241,6 +255,44 @@ class Runtime:
             self._settled = time.monotonic()
             settle_heap()  # a full collection's pause, taken while nobody waits
         return quiet and self.memory.compact()
+
+    def approximate_soon(self) -> bool:
+        """A big embedded index without its graph: the graph is built on a thread
+        of its own, in a child process (`substrate.index.approximate`), while the
+        exact scan answers. Returns whether a build started."""
+        from substrate.index.qdrant_edge import EdgeStore
+
+        store = self.search.store
+        busy = self._graph_thread is not None and self._graph_thread.is_alive()
+        if busy or not isinstance(store, EdgeStore) or not store.wants_approximate():
+            return False
+        self.graph = "building"
+        self._graph_thread = threading.Thread(
+            target=self._build_graph, args=(store,), name="graph", daemon=True
+        )
+        self._graph_thread.start()
+        return True
+
+    def _build_graph(self, store: Any) -> None:
+        from substrate.index.approximate import build_in_child
+
+        started = time.monotonic()
+        fresh = store.begin_approximate()
+        try:
+            build_in_child(fresh, self._stopping)
+            with self.memory.index_writes_held():
+                again = store.finish_approximate(fresh)
+        except (RuntimeError, OSError, MemoryServiceError) as exc:
+            store.abandon_approximate(fresh)
+            self.graph = f"failed: {exc}"
+            log.warning("the index's graph was not built: %s", exc)
+            return
+        self.graph = "ready"
+        log.warning(
+            "the index's graph is built (%.0f s, %d pages written meanwhile copied again)",
+            time.monotonic() - started,
+            again,
+        )
 
     def schedule_capture(self, now: float | None = None) -> list[str]:
         """Queue the sweep (when enabled, every minute: it picks the quiet

@@ -44,6 +44,9 @@ def serve_many(
         _supervise(root, host, port, max_open, idle_s, processes)
         return
     public = socket.socket(fileno=listen_fd) if listen_fd is not None else _bound(host, port)
+    from service.runtime import SWITCH_INTERVAL_S
+
+    sys.setswitchinterval(SWITCH_INTERVAL_S)  # a serving process: see the constant
     asyncio.run(_worker(root, names, public, max_open, idle_s, announce=listen_fd is None))
 
 

@@ -38,7 +38,7 @@ from substrate.errors import ConfigError, InvalidInputError, MemoryDisabledError
 from substrate.index import SearchIndex, matcher_for
 from substrate.intake import BufferEntry, hold_entries, read_buffer, trim_buffer
 from substrate.llm import ChatClient
-from substrate.pages import PageIndex, load_page_index
+from substrate.pages import PageIndex, fresh_index
 from substrate.safety import hold_lock, read_text_file
 
 LOCK_TIMEOUT_S = 60.0
@@ -73,7 +73,7 @@ def consolidate(
         search.prefetch(_queries(settings, read_buffer(settings), limit))
     with hold_lock(ws.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="consolidation"):
         entries = read_buffer(settings)
-        index = load_page_index(ws)
+        index = fresh_index(ws)
         earlier, skipped, batch, marks = _split(settings, entries, index, limit)
         plan = planner.plan(_batch(settings, batch, index)) if batch else Plan([])
         written = Writer(settings, index).apply(plan, dry_run=dry_run)
@@ -91,7 +91,7 @@ def consolidate(
             model_seconds=plan.model_seconds,
             runs=1,
         )
-        after = load_page_index(ws) if written.created or written.updated else index
+        after = fresh_index(ws) if written.created or written.updated else index
         if not dry_run:
             _commit(settings, outcome, marks, clock(), after)
         outcome.dangling_links = len(after.dangling_links)

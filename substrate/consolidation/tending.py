@@ -42,6 +42,7 @@ from substrate.pages import (
     content_hash,
     fact_bullets,
     fold,
+    fresh_pages,
     load_page_index,
     path_for_slug,
     validate_slug,
@@ -180,8 +181,8 @@ def correct_fact(
         settings.workspace.consolidation_lock_path, timeout_s=LOCK_TIMEOUT_S, purpose="correct"
     ):
         recover_changes(settings)
-        index = load_page_index(settings.workspace)
-        matches = find_facts(settings, fact_id, index=index)
+        pages = fresh_pages(settings.workspace)  # the folders that changed, not every page
+        matches = find_facts(settings, fact_id, pages=pages)
         if not matches:
             raise NotFoundError(f"no fact with id {fact_id!r} on any page")
         slug, old = matches[0].slug, matches[0].bullet
@@ -193,18 +194,19 @@ def correct_fact(
         if fold(old.text) == cleaned:
             raise InvalidInputError(f"fact {fact_id} already reads {cleaned!r}; nothing changed")
         new = FactBullet(
-            _fresh_id(index, at, cleaned, fact_id),
+            _fresh_id(pages, at, cleaned, fact_id),
             at.date(),
             cleaned,
             attrs={"via": "correct"},
             slot=old.slot,
         )
-        path, page_text, snapshot = _page(settings, slug, index)
+        path, page_text, snapshot = _page(settings, slug, pages)
         updated = with_facts(page_text, added=[new], changed=[old.superseded_by(new)])
         data = updated.encode("utf-8")
         row = {"at": time.time(), "op": "correct", "id": new.entry_id, "page": slug}
         row |= {"text": cleaned, "replaced": [fact_id], "sha256": content_hash(data)}
-        commit_change(settings, [journal.Replace(path, data, snapshot)], [row])
+        steps: list[journal.Step] = [journal.Replace(path, data, snapshot)]
+        commit_change(settings, steps, [row], present=set(pages))
     archive_fact(settings, at, cleaned, new.entry_id or "")
     return {"page": slug, "fact": fact_json(new), "replaced": fact_json(old.superseded_by(new))}
 
@@ -304,12 +306,12 @@ def _event(row: dict[str, Any]) -> dict[str, Any]:
     return {"at": when, "op": op, "via": via, **{k: row[k] for k in keep if row.get(k)}}
 
 
-def _fresh_id(index: PageIndex, at: datetime, text: str, replaced: str) -> str:
+def _fresh_id(pages: Mapping[str, PageEntry], at: datetime, text: str, replaced: str) -> str:
     """The correction's id: the id of its text and minute, unless a fact on some
     page has it already (the same words corrected onto two facts in one
     minute), then one that also names the fact it replaces: an id is on one
     page only."""
-    taken = {i for e in index.entries.values() for i in e.filed}
+    taken = {i for e in pages.values() for i in e.filed}
     plain = entry_id(at, text)
     return plain if plain not in taken else entry_id(at, f"{text}\n{replaced}")
 
@@ -326,8 +328,10 @@ def _finish_pending(settings: Settings) -> None:
         recover_changes(settings)
 
 
-def _page(settings: Settings, slug: str, index: PageIndex) -> tuple[Path, str, FileSnapshot]:
-    entry = index.entries.get(slug)
+def _page(
+    settings: Settings, slug: str, pages: Mapping[str, PageEntry]
+) -> tuple[Path, str, FileSnapshot]:
+    entry = pages.get(slug)
     if entry is None:
         raise NotFoundError(f"no concept page {slug!r}")
     path = settings.workspace.concepts_dir / entry.path

@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import shutil
 import threading
 import uuid
@@ -39,6 +38,7 @@ from substrate.errors import (
     StoreHeldError,
     StoreUnavailableError,
 )
+from substrate.index.approximate import Approximating, graph_config
 from substrate.index.bm25 import SparseVector
 from substrate.index.embedding import Vectors
 from substrate.index.store import SPARSE, Dims, IndexPoint, StoreHit, dense_lists, point_id
@@ -89,17 +89,29 @@ def _from_the_shard(exc: BaseException) -> bool:
     return type(exc).__name__ == "PanicException" or type(exc) is Exception
 
 
-_PATH = re.compile(r"(?:/[^\s/:'\"(),]+){2,}")
+_AROUND_PATH = "'\"(),:;[]"
 
 
 def scrub_paths(text: str) -> str:
     """`text` with absolute paths cut to their last part: an error goes to clients
     that have no business knowing this machine's folders."""
-    return _PATH.sub(lambda m: "…/" + m.group(0).rsplit("/", 1)[-1], text)
+    return " ".join(_scrubbed(word) for word in text.split(" "))
 
 
-class EdgeStore:
-    """Qdrant Edge shard at `path`; one process may hold it."""
+def _scrubbed(word: str) -> str:
+    start = word.find("/")
+    head, path = word[:start], word[start:]
+    if start < 0 or path.count("/") < 2 or (head and head[-1] not in _AROUND_PATH):
+        return word
+    end = len(path)
+    while end and path[end - 1] in _AROUND_PATH:
+        end -= 1
+    return f"{head}…/{path[:end].rsplit('/', 1)[-1]}{path[end:]}"
+
+
+class EdgeStore(Approximating):
+    """Qdrant Edge shard at `path`; one process may hold it. A big one gets an
+    HNSW graph built off the request path (`approximate`)."""
 
     def __init__(self, path: Path, quantization: str = "off") -> None:
         """`quantization` "int8": a shard made from now on also keeps the dense
@@ -121,6 +133,7 @@ class EdgeStore:
         self._points: _PointMap | None = None  # built on first search
         self._points_lock = threading.Lock()
         self._gate = _Gate()
+        self._changed: set[str] | None = None  # pages written while a graph is built
         if (path / "wal").exists():
             check_free_space(path)  # loading replays the WAL into mapped files
             self._shard = self._open(lambda: qe.EdgeShard.load(str(path)))
@@ -143,7 +156,7 @@ class EdgeStore:
                 f"cannot open the index ({self._shown}): {scrub_paths(str(exc))}"
             ) from None
 
-    def _config(self, dims: Dims) -> Any:
+    def _config(self, dims: Dims, approximate: bool = False) -> Any:
         qe = self._qe
         return qe.EdgeConfig(
             vectors={
@@ -151,7 +164,7 @@ class EdgeStore:
                 for name, dim in dims.items()
             },
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-            hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000),
+            hnsw_config=graph_config(qe, approximate),
             quantization_config=qe.ScalarQuantizationConfig(
                 type=qe.ScalarType.Int8, always_ram=True
             )
@@ -162,10 +175,15 @@ class EdgeStore:
     def _create(self, dims: Dims) -> None:
         qe = self._qe
         self._shard = self._open(lambda: qe.EdgeShard.create(str(self._path), self._config(dims)))
+        self._indexed_fields(self._shard)
+
+    def _indexed_fields(self, shard: Any) -> None:
+        qe = self._qe
         for field in ("slug", "kind"):
-            self._shard.update(
-                qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword)
-            )
+            shard.update(qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword))
+
+    def _dims(self) -> Dims:
+        return _dims_of(self._path)
 
     def reset(self, dims: Dims) -> None:
         """An empty shard in place of this one, whatever state it was in (a damaged
@@ -204,6 +222,7 @@ class EdgeStore:
             for pid, p in zip(ids, points, strict=True)
         ]
         if batch:
+            self._note([p.slug for p in points])
             self._shard.update(qe.UpdateOperation.upsert_points(batch))
             with self._points_lock:
                 if self._points is not None:
@@ -221,6 +240,7 @@ class EdgeStore:
             for slug, chunk, v in vectors
         ]
         if batch and self._shard is not None:
+            self._note(sorted({slug for slug, _, _ in vectors}))
             self._shard.update(qe.UpdateOperation.update_vectors(batch))
 
     def _slug_filter(self, slugs: list[str]) -> Any:
@@ -230,6 +250,7 @@ class EdgeStore:
     @_shared
     def delete_slugs(self, slugs: list[str]) -> None:
         if slugs and self._shard is not None:
+            self._note(slugs)
             self._shard.update(
                 self._qe.UpdateOperation.delete_points_by_filter(self._slug_filter(slugs))
             )
@@ -279,7 +300,7 @@ class EdgeStore:
                 qe.SparseVector(indices=sparse.indices, values=sparse.values), using=SPARSE
             )
         rescore = qe.QuantizationSearchParams(rescore=True, oversampling=OVERSAMPLING)
-        rescored = qe.SearchParams(quantization=rescore) if self._quantized else None
+        rescored = self.search_params(rescore if self._quantized else None)
         requests = [
             qe.QueryRequest(
                 limit=limit,
@@ -390,7 +411,9 @@ class EdgeStore:
     def compact(self) -> tuple[int, int]:
         """Rewrite the shard with its live points alone (see the module doc);
         (bytes on disk before, after). Call with writes held off (the index's
-        maintenance lock): a point upserted during the copy would be lost."""
+        maintenance lock): a point upserted during the copy would be lost. The
+        rewritten shard scans exactly; a big one's graph is built again off the
+        request path (`approximate`)."""
         if self._shard is None:
             return 0, 0
         qe = self._qe
@@ -406,10 +429,7 @@ class EdgeStore:
                 lambda: qe.EdgeShard.create(str(fresh_path), self._config(_dims_of(self._path)))
             )
             try:
-                for field in ("slug", "kind"):
-                    fresh.update(
-                        qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword)
-                    )
+                self._indexed_fields(fresh)
                 self._copy_into(fresh)
                 fresh.flush()
             finally:
@@ -425,12 +445,12 @@ class EdgeStore:
         shutil.rmtree(old_path, ignore_errors=True)
         return before, folder_bytes(self._path)
 
-    def _copy_into(self, fresh: Any) -> None:
+    def _copy_into(self, fresh: Any, filter: Any = None) -> None:
         qe = self._qe
         offset = None
         while True:
             request = qe.ScrollRequest(
-                offset=offset, limit=COPY_BATCH, with_payload=True, with_vector=True
+                offset=offset, limit=COPY_BATCH, filter=filter, with_payload=True, with_vector=True
             )
             records, offset = self._shard.scroll(request)
             batch = [

@@ -21,7 +21,7 @@ from substrate.pages.fact_section import (
     with_facts,
 )
 from substrate.pages.facts import FactBullet, Status, fold, in_words, reader_line
-from substrate.pages.live_index import LivePageIndex, fresh_pages
+from substrate.pages.live_index import LivePageIndex, fresh_index, fresh_pages
 from substrate.pages.page_file import (
     Link,
     Page,
@@ -64,6 +64,7 @@ __all__ = [
     "fact_chains",
     "filed_ids",
     "fold",
+    "fresh_index",
     "fresh_pages",
     "in_words",
     "iso_utc",

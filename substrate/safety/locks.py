@@ -51,7 +51,7 @@ def _file_lock(path: Path, timeout_s: float, purpose: str) -> Iterator[None]:
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise LockHeldError(
-                        f"{path}: another process holds the {purpose} lock; "
+                        f"{path.name}: another process holds the {purpose} lock; "
                         f"retry when it has finished"
                     ) from None
                 time.sleep(0.05)

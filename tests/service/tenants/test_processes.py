@@ -92,7 +92,7 @@ def test_many_workspaces_opened_at_once_on_two_processes_answer_without_errors(
     names a path of the server, and the service logs no line per forward."""
     from concurrent.futures import ThreadPoolExecutor
 
-    ids = [f"w{n:02d}" for n in range(16)]
+    ids = [f"w{n:02d}" for n in range(10)]
     tokens = {}
     for w in ids:
         init_workspace(tmp_path / w)

@@ -50,3 +50,6 @@ class MidRun:
             action, self._action = self._action, None
             action()
         return self._inner.search(query, k, **kwargs)
+
+    def prefetch(self, queries: list[str]) -> None:
+        self._inner.prefetch(queries)
