@@ -38,7 +38,9 @@ from substrate.pages import (
     validate_slug,
     with_flag,
 )
+from substrate.pages.page_file import link_key, relink_wikilinks
 from substrate.safety import (
+    IGNORECASE,
     FileSnapshot,
     escape,
     hold_lock,
@@ -157,7 +159,7 @@ def relink(settings: Settings, old: str, new: str) -> list[str]:
     changed = []
     index = load_page_index(settings.workspace)
     for slug, entry in sorted(index.entries.items()):
-        if old not in entry.link_targets():
+        if link_key(old) not in {link_key(t) for t in entry.link_targets()}:
             continue
         path = settings.workspace.concepts_dir / entry.path
         data, snapshot = read_bytes_snapshot(path)
@@ -176,11 +178,12 @@ def relink(settings: Settings, old: str, new: str) -> list[str]:
 
 def relinked_text(text: str, old: str, new: str) -> str:
     """`text` with every link to `old` pointing at `new`, in each form the page
-    format reads: wikilinks (`[[old]]`, `[[old|label]]`, `[[old#part]]`) and the
-    frontmatter's `links:` and `edges:` (`to:`) values, in block or flow lists,
-    quoted or not."""
-    for tail in ("]]", "|", "#"):
-        text = text.replace(f"[[{old}{tail}", f"[[{new}{tail}")
+    format reads: wikilinks (`[[old]]`, `[[old|label]]`, `[[old#part]]`, in any
+    case and with spaces inside the brackets: whatever the reader resolves to
+    `old`, found by the reader's own pattern) and the frontmatter's `links:`
+    and `edges:` (`to:`) values, in block or flow lists, quoted or not, in any
+    case."""
+    text = relink_wikilinks(text, old, new)
     lines = text.split("\n")
     if not lines or lines[0].strip() != "---":
         return text
@@ -202,7 +205,7 @@ LINK_KEYS = ("links", "edges")
 def _relinked_yaml(line: str, old: str, new: str) -> str:
     """`old` replaced where it stands as a whole YAML scalar: between list or map
     delimiters, quotes or spaces, never inside a longer slug."""
-    pattern = linear(r"(^|[\s\[,{:\"'])" + escape(old) + r"($|[\s\],}\"'#])")
+    pattern = linear(r"(^|[\s\[,{:\"'])" + escape(old) + r"($|[\s\],}\"'#])", IGNORECASE)
     for _ in range(2):  # adjacent items share a delimiter: a second pass takes the rest
         line = pattern.sub(lambda m: f"{m.group(1)}{new}{m.group(2)}", line)
     return line

@@ -12,6 +12,7 @@ decide: reported with the way to act, never repaired.
 from __future__ import annotations
 
 from substrate import Settings
+from substrate.consolidation.set_aside import RULE as SET_ASIDE, set_aside_reasons
 from substrate.consolidation.views import refresh_views, stale_views
 from substrate.index.consistency import Problem
 from substrate.intake import held_entries
@@ -42,6 +43,8 @@ def memory_problems(settings: Settings, index: PageIndex) -> list[Problem]:
         )
         for f in index.parse_failures
     ]
+    held = held_entries(settings)
+    reasons = set_aside_reasons(settings)
     problems += [
         Problem(
             "held_fact",
@@ -50,7 +53,21 @@ def memory_problems(settings: Settings, index: PageIndex) -> list[Problem]:
             "report",
             (e.id,),
         )
-        for e in held_entries(settings)
+        for e in held
+        if e.held != SET_ASIDE
+    ]
+    problems += [
+        Problem(
+            "set_aside_fact",
+            f"buffer entry {e.id} could not be filed and was set aside so the rest were: "
+            f"{reasons.get(e.id, {}).get('why', 'the reason was not kept')} ({_short(e.text)})",
+            f"remember it again in words that can be filed (a shorter hint), then "
+            f"`memory forget {e.id}`; or `memory release {e.id}` to try it again",
+            "report",
+            (e.id,),
+        )
+        for e in held
+        if e.held == SET_ASIDE
     ]
     return problems
 

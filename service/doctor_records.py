@@ -18,6 +18,7 @@ from substrate import PageIndex, Settings
 from substrate.consolidation.log import rows
 from substrate.curation.store import CurationStore
 from substrate.index.consistency import Problem
+from substrate.pages.page_file import link_key
 from substrate.profile import profile_lease, profile_path
 from substrate.promotion import PromotionStore, file_for
 from substrate.safety import read_text_file
@@ -80,12 +81,12 @@ def _candidate_problems(settings: Settings) -> list[Problem]:
 
 def _moves(settings: Settings, index: PageIndex) -> list[Problem]:
     """Dangling links whose target a logged move renamed."""
-    moved = {r["from"]: r["to"] for r in rows(settings) if r.get("op") == "move_page"}
+    moved = {link_key(r["from"]): r["to"] for r in rows(settings) if r.get("op") == "move_page"}
     out = []
     for link in index.dangling_links:
-        to = moved.get(link.target)
-        while to in moved and to not in index.entries:  # moved again since
-            to = moved[to]
+        to = moved.get(link_key(link.target))
+        while to is not None and link_key(to) in moved and to not in index.entries:
+            to = moved[link_key(to)]  # moved again since
         if to is not None and to in index.entries:
             out.append(
                 Problem(

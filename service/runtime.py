@@ -385,12 +385,22 @@ class Runtime:
             )
 
     def wait_for(self, queued: Queued, timeout_s: float) -> dict[str, Any] | None:
-        """The job's row once it finished (done or failed), or None at the timeout."""
+        """The job's row once its next attempt ended: done, failed, or queued again
+        for a retry after an error (`last_error` says which; a caller waiting
+        on a run is answered with its error, not kept waiting out the retries);
+        None at the timeout."""
         deadline = time.monotonic() + timeout_s
+        first = self.queue.job(queued.id)
+        tried = int(first["attempts"]) if first is not None else 0
         while time.monotonic() < deadline:
             job = self.queue.job(queued.id)
             if job is not None and job["state"] in ("done", "failed"):
                 return job
+            if job is not None and job["state"] == "queued" and int(job["attempts"]) > tried:
+                return job  # the attempt failed; it is retried later
+            trouble = next((w.failing.why for w in self.workers if w.failing.why), None)
+            if job is not None and trouble is not None:  # no attempt can start (a full disk)
+                return {**job, "last_error": trouble}
             time.sleep(0.2)
         return None
 
@@ -480,7 +490,9 @@ class Runtime:
         if job is not None:
             run = self.last_result(queued.id)
             out["outcome"] = run["detail"] if run else None
-            out["error"] = job["last_error"] if job["state"] == "failed" else None
+            out["error"] = job["last_error"] if job["state"] != "done" else None
+            if job["state"] == "queued":
+                out["state"] = "retrying"
         return out
 
     def consolidate(self, limit: int | None) -> dict[str, Any]:

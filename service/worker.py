@@ -163,6 +163,7 @@ class Worker:
         self._clock = clock
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.failing = Failing()  # why the worker's ticks keep failing, if they do
 
     def run_once(self) -> bool:
         """Run one due job if there is one; returns whether one ran."""
@@ -199,6 +200,7 @@ class Worker:
     def _loop(self) -> None:
         background_priority()
         next_tick = 0.0
+        failing = self.failing
         while not self._stop.is_set():
             try:
                 if self._scheduler is not None and time.monotonic() >= next_tick:
@@ -208,12 +210,53 @@ class Worker:
                 if not ran and self._idle is not None:
                     self._idle()
             except MemoryServiceError as exc:  # a full disk, a held store: said, not dumped
-                log.warning("worker tick failed: %s", exc.message)
-                ran = False
-            except Exception:
-                log.exception("worker tick failed")
-                ran = False
+                failing.failed(exc.message)
+                self._stop.wait(failing.pause_s)  # backs off; a new job does not wake it
+                continue
+            except Exception as exc:
+                if failing.failed(f"{type(exc).__name__}: {exc}"):
+                    log.exception("worker tick failed")
+                self._stop.wait(failing.pause_s)
+                continue
+            failing.recovered()
             if not ran:
                 wakeup = self._wakeup()
                 wakeup.wait(self._poll_s)
                 wakeup.clear()
+
+
+FIRST_PAUSE_S = 0.5
+MOST_PAUSE_S = 60.0
+
+
+class Failing:
+    """A worker whose tick keeps failing (a full disk): it waits longer each time
+    (0.5 s doubling to a minute), and says so once per change of state, not at
+    every try."""
+
+    def __init__(self) -> None:
+        self._said: str | None = None
+        self._tries = 0
+
+    @property
+    def why(self) -> str | None:
+        """What the failing ticks say, while they fail."""
+        return self._said
+
+    @property
+    def pause_s(self) -> float:
+        return float(min(MOST_PAUSE_S, FIRST_PAUSE_S * 2 ** max(0, self._tries - 1)))
+
+    def failed(self, why: str) -> bool:
+        """Count a failure; True (and logged) when it is not what was said last."""
+        self._tries += 1
+        if why == self._said:
+            return False
+        self._said = why
+        log.warning("worker tick failed: %s (retrying, backing off to %.0f s)", why, MOST_PAUSE_S)
+        return True
+
+    def recovered(self) -> None:
+        if self._said is not None:
+            log.warning("worker recovered after %d failed tries", self._tries)
+        self._said, self._tries = None, 0

@@ -73,6 +73,7 @@ class ConsolidationOutcome:
     seconds: float = 0.0
     runs: int = 0
     remaining: int = 0
+    set_aside: list[str] = field(default_factory=list)  # facts whose own filing failed
 
     def count(self, status: Status) -> int:
         return sum(1 for e in self.entries if e.status == status and not e.in_buffer)
@@ -101,6 +102,7 @@ class ConsolidationOutcome:
         self.seconds += other.seconds
         self.runs += other.runs
         self.remaining = other.remaining
+        self.set_aside += [i for i in other.set_aside if i not in self.set_aside]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -124,5 +126,6 @@ class ConsolidationOutcome:
             "seconds": round(self.seconds, 3),
             "runs": self.runs,
             "remaining": self.remaining,
+            "set_aside": self.set_aside,
             "entries": [e.as_json() for e in self.entries],
         }

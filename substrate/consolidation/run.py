@@ -32,6 +32,7 @@ from substrate.consolidation.llm_planner import VIEWS, LlmPlanner
 from substrate.consolidation.log import moved_pages, record
 from substrate.consolidation.outcome import ConsolidationOutcome, EntryOutcome
 from substrate.consolidation.plan import Plan
+from substrate.consolidation.set_aside import facts_fault, file_one_at_a_time
 from substrate.consolidation.views import refresh_views
 from substrate.consolidation.writer import Writer
 from substrate.errors import ConfigError, InvalidInputError, MemoryDisabledError
@@ -128,7 +129,16 @@ def consolidate_all(
         left = None if limit is None else limit - total.consumed
         if left is not None and left <= 0:
             break
-        run = consolidate(settings, limit=left, search=search, client=client)
+        try:
+            run = consolidate(settings, limit=left, search=search, client=client)
+        except Exception as exc:
+            if not facts_fault(exc):
+                raise
+            run = file_one_at_a_time(
+                settings,
+                left,
+                lambda: consolidate(settings, limit=1, search=search, client=client),
+            )
         total.merge(run)
         if (run.pages_created or run.pages_updated) and after_run is not None:
             after_run(run)

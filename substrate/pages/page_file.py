@@ -298,6 +298,27 @@ def strip_fences(text: str) -> str:
     return "\n".join(kept)
 
 
+def link_key(target: str) -> str:
+    """What a link target resolves by: its spaces at either end and its case do
+    not matter (`[[ Places/Lisbon ]]` is `places/lisbon`)."""
+    return target.strip().casefold()
+
+
+def relink_wikilinks(text: str, old: str, new: str) -> str:
+    """Every wikilink the reader (`wikilinks`) resolves to `old`, whatever its
+    spelling (case, spaces inside the brackets, a `#part` or `|label` after it),
+    pointing at `new`; the part and label kept."""
+    key = link_key(old)
+    out, last = [], 0
+    for m in _WIKILINK.finditer(text):
+        if link_key(m.group(1)) != key:
+            continue
+        out += [text[last : m.start(1)], new]
+        last = m.end(1)
+    out.append(text[last:])
+    return "".join(out)
+
+
 def wikilinks(text: str) -> list[str]:
     """`[[slug]]`, `[[slug|label]]`, `[[slug#heading]]` targets, outside code."""
     prose = _INLINE_CODE.sub("", strip_fences(text))

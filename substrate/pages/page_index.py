@@ -30,6 +30,7 @@ from substrate.pages.page_file import (
     Link,
     PageMeta,
     iso_utc,
+    link_key,
     meta_of,
     parse_page,
     read_page_file,
@@ -256,12 +257,12 @@ def _remember_newer(path: Path, scanned: dict[str, Scanned]) -> None:
 def assemble(scanned: dict[str, Scanned]) -> PageIndex:
     entries = {s.entry.slug: s.entry for s in sorted(scanned.values(), key=_order) if s.entry}
     failures = tuple(s.failure for s in sorted(scanned.values(), key=_order) if s.failure)
-    known = set(entries) | {f.slug for f in failures}
+    known = {link_key(slug) for slug in [*entries, *(f.slug for f in failures)]}
     dangling = tuple(
         DanglingLink(e.slug, link.target, link.via)
         for e in entries.values()
         for link in e.links
-        if link.target not in known
+        if link_key(link.target) not in known
     )
     return PageIndex(entries, failures, dangling)
 

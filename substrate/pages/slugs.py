@@ -2,8 +2,9 @@
 
 A slug names a file we may write, so anything that could escape the concepts
 folder or hide in a listing is refused: `..` and `.` segments, absolute paths,
-backslashes, empty segments, hidden (dot) segments, control characters and
-file names whose bytes are not UTF-8.
+backslashes, empty segments, hidden (dot) segments, control characters,
+file names whose bytes are not UTF-8, and a slug too long or too deep as a
+whole (a file system's path limit) even when each segment is short enough.
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ from substrate.safety.inputs import printable
 # writer's temp beside it `.<name>.<8 letters>.tmp` (an old swap's aside copy
 # `.<name>.<16 hex>.old.tmp`): 200 leaves room for every name we make of it.
 MAX_SEGMENT_BYTES = 200
+# A path holds 4,096 bytes, the workspace's own folder and `memory/concepts/`
+# before the slug: 1,024 for the whole slug leaves the rest to them. Depth is
+# bounded too (every folder a write walks and makes is a step; 1,000 of them
+# ran recursion out), well past any hand-made tree.
+MAX_SLUG_BYTES = 1024
+MAX_DEPTH = 16
 
 
 def slug_problem(slug: str) -> str | None:
@@ -28,6 +35,10 @@ def slug_problem(slug: str) -> str | None:
         return "slug contains a backslash"
     if slug.startswith("/"):
         return "slug is an absolute path"
+    if len(slug.encode("utf-8", "surrogatepass")) > MAX_SLUG_BYTES:
+        return f"slug is longer than {MAX_SLUG_BYTES} bytes in all"
+    if slug.count("/") >= MAX_DEPTH:
+        return f"slug is more than {MAX_DEPTH} folders deep"
     for ch in slug:
         if unicodedata.category(ch) == "Cs":
             return "slug is not valid UTF-8 (the file name holds bytes that do not decode)"
