@@ -237,16 +237,17 @@ def memory_purge_post(body: PurgeIn, rt: RuntimeDep) -> dict[str, Any]:
 
 
 @router.post("/forget")
-def memory_forget_post(body: ForgetFactIn, rt: RuntimeDep, via: SurfaceDep) -> dict[str, Any]:
+def memory_forget_post(body: ForgetFactIn, rt: RuntimeDep, via: SurfaceDep) -> JSONResponse:
     """Erase page facts, buffered facts and profile lines, and what was derived
     only from them (a tombstone keeps no words)."""
-    return rt.memory.forget(body.what, body.page, body.all, via)
+    return JSONResponse(rt.memory.forget(body.what, body.page, body.all, via))
 
 
 @router.post("/correct")
-def correct_post(body: CorrectIn, rt: RuntimeDep) -> dict[str, Any]:
-    """Supersede a fact with its corrected text."""
-    return rt.memory.correct(body.fact_id, body.text)
+def correct_post(body: CorrectIn, rt: RuntimeDep) -> JSONResponse:
+    """Supersede a fact with its corrected text (answered as built: a returned
+    dict costs a second trip through the thread pool, behind the cards)."""
+    return JSONResponse(rt.memory.correct(body.fact_id, body.text))
 
 
 @router.get("/lineage/{what:path}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hmac
 import secrets
 import shutil
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -39,8 +40,8 @@ from service.host_guard import App, HostGuard, Receive, Scope, Send
 from service.routes.common import error_response
 from service.tenants.forward import Forwarder, was_forwarded
 from service.tenants.ids import checked_workspace_id, is_workspace_id
-from service.tenants.pool import NotOwner, WorkspacePool
-from service.tenants.tokens import opens, workspace_token
+from service.tenants.pool import NotOwner, WorkspaceGone, WorkspacePool
+from service.tenants.tokens import decoy_workspace, opens, workspace_token
 from substrate import (
     LockHeldError,
     MemoryServiceError,
@@ -85,6 +86,7 @@ class Tenants:
         self._admin = admin
         self._web = web
         self._pool = pool
+        self._decoy = decoy_workspace(Path(tempfile.mkdtemp(prefix="memory-decoy-")))
         self._forward = forward
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -105,9 +107,9 @@ class Tenants:
         if rest == "/" or rest.startswith("/static/"):
             await self._web(child, receive, send)  # the same page for any id
             return
-        if not self._pool.exists(workspace) or not opens(
-            self._pool.workspace(workspace), _bearer(scope)
-        ):
+        found = self._pool.exists(workspace)
+        checked = self._pool.workspace(workspace) if found else self._decoy
+        if not (opens(checked, _bearer(scope)) and found):  # one path, found or not
             await _hidden(scope, receive, send)
             return
         await self._answer(workspace, child, scope, receive, send)
@@ -132,6 +134,9 @@ class Tenants:
                     return
             except MemoryServiceError as exc:  # it could not open (a broken config, a full disk)
                 await _failed(exc, scope, receive, send)
+                return
+            except WorkspaceGone:
+                await _hidden(scope, receive, send)
                 return
             except NotOwner as elsewhere:  # another process writes this workspace: ask it
                 if scope["type"] == "http" and not was_forwarded(scope):
@@ -263,11 +268,14 @@ def _admin_routes(app: FastAPI, pool: WorkspacePool, admin_token: str, hooks: Ho
         rename within the served folder), its files go after."""
         if not pool.exists(workspace):
             raise NotFoundError(f"no workspace {workspace[:64]!r}")
-        await pool.close(workspace)
-        await anyio.to_thread.run_sync(on_delete, pool.root / workspace)
-        gone = pool.root / f".deleted-{workspace}-{secrets.token_hex(4)}"
-        (pool.root / workspace).rename(gone)
-        await anyio.to_thread.run_sync(shutil.rmtree, gone)
+
+        def remove() -> None:
+            on_delete(pool.root / workspace)
+            gone = pool.root / f".deleted-{workspace}-{secrets.token_hex(4)}"
+            (pool.root / workspace).rename(gone)
+            shutil.rmtree(gone)
+
+        await pool.delete(workspace, remove)  # closed, its lease released, then removed
         return {"deleted": workspace}
 
 

@@ -38,6 +38,7 @@ from substrate.safety.fencing import Holder, Lease
 log = logging.getLogger("memory.service")
 Build = Callable[[Path], FastAPI]
 REAP_EVERY_S = 5.0
+DRAIN_S = 30.0  # how long a delete waits for the requests a workspace is answering
 
 
 class NotOwner(Exception):
@@ -46,6 +47,11 @@ class NotOwner(Exception):
     def __init__(self, lease: Lease) -> None:
         super().__init__(f"workspace owned by {lease.owner}")
         self.lease = lease
+
+
+class WorkspaceGone(Exception):
+    """The workspace is being deleted, or went between a request's look and its
+    open: answered as one that does not exist."""
 
 
 @dataclass
@@ -74,6 +80,7 @@ class WorkspacePool:
         self._open: dict[str, _Open] = {}
         self._locks: dict[str, anyio.Lock] = {}
         self._closing: dict[str, anyio.Event] = {}  # a workspace reopens once it has closed
+        self._deleting: set[str] = set()  # no request opens these
         self._tasks: TaskGroup | None = None
 
     def exists(self, workspace: str) -> bool:
@@ -81,14 +88,18 @@ class WorkspacePool:
         `memory init` or the admin route; a link out of the root is not one)."""
         if not is_workspace_id(workspace):
             return False
+        gone = workspace in self._deleting
         folder = self.root / workspace
         ws = Workspace(folder)
-        return (
-            folder.is_dir()
-            and not folder.is_symlink()
-            and ws.config_path.is_file()
-            and ws.state_dir.is_dir()
-        )
+        # Every check made whatever the first found (no short cut): a request for
+        # a workspace that does not exist costs what one for a real one costs.
+        checks = [
+            folder.is_dir(),
+            not folder.is_symlink(),
+            ws.config_path.is_file(),
+            ws.state_dir.is_dir(),
+        ]
+        return all(checks) and not gone
 
     def workspace(self, workspace: str) -> Workspace:
         return Workspace(self.root / workspace)
@@ -129,6 +140,23 @@ class WorkspacePool:
             opened.inflight -= 1
             opened.last_used = time.monotonic()
 
+    async def delete(self, workspace: str, remove: Callable[[], object]) -> None:
+        """Delete a workspace atomically against its requests: from now no request
+        opens it, it is closed (its runtime stopped, its lease released), then
+        `remove` takes its folder away, in that order, under the lock every open
+        takes; once done the id is free for a new workspace."""
+        self._deleting.add(workspace)
+        try:
+            async with self._locks.setdefault(workspace, anyio.Lock()):
+                opened = self._open.get(workspace)
+                with anyio.move_on_after(DRAIN_S):
+                    while opened is not None and opened.inflight:
+                        await anyio.sleep(0.01)  # the requests it is answering finish first
+                await self.close(workspace)
+                await anyio.to_thread.run_sync(remove)
+        finally:
+            self._deleting.discard(workspace)
+
     async def close(self, workspace: str) -> None:
         """Stop the workspace's runtime and forget its app (no-op when closed)."""
         closed = self._stop(workspace)
@@ -153,12 +181,16 @@ class WorkspacePool:
         await self._release(workspace)
 
     async def _opened(self, workspace: str) -> _Open:
+        if workspace in self._deleting:
+            raise WorkspaceGone(workspace)
         found = self._open.get(workspace)
         if found is not None:
             return found
         lock = self._locks.setdefault(workspace, anyio.Lock())
         async with lock:
             found = self._open.get(workspace)
+            if found is None and not self.exists(workspace):
+                raise WorkspaceGone(workspace)  # deleted while this request waited
             if found is None:
                 closing = self._closing.get(workspace)
                 if closing is not None:

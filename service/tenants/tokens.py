@@ -11,8 +11,10 @@ token opens nothing.
 
 from __future__ import annotations
 
+import atexit
 import hmac
 import secrets
+import shutil
 from pathlib import Path
 
 from substrate import InvalidInputError, Workspace
@@ -50,8 +52,22 @@ def workspace_token(ws: Workspace, rotate: bool = False) -> tuple[str, bool]:
 
 def opens(ws: Workspace, given: str | None) -> bool:
     """Whether `given` (the request's bearer token) is this workspace's token,
-    compared in constant time."""
+    compared in constant time (a missing token is compared with a stand-in,
+    so the work is the same)."""
     expected = read_token(ws)
-    if expected is None or given is None:
-        return False
-    return hmac.compare_digest(given.encode(), expected.encode())
+    same = hmac.compare_digest((given or "").encode(), (expected or STAND_IN).encode())
+    return same and expected is not None and given is not None
+
+
+STAND_IN = "0" * (2 * TOKEN_BYTES)
+
+
+def decoy_workspace(folder: Path) -> Workspace:
+    """A workspace-shaped folder holding a token nobody has: what a request for a
+    workspace that does not exist is checked against, so it takes the path a
+    wrong token for a real one takes (the same file read, hash and compare)."""
+    ws = Workspace(folder)
+    ws.state_dir.mkdir(parents=True, exist_ok=True)
+    workspace_token(ws)
+    atexit.register(shutil.rmtree, folder, True)
+    return ws

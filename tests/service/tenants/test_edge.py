@@ -179,3 +179,81 @@ def test_processes_without_workspaces_says_what_to_type(tmp_path: Path) -> None:
         cli, ["serve", "--workspace", str(tmp_path / "w"), "--processes", "2"]
     )
     assert done.exit_code == 64 and "--processes needs --workspaces DIR" in done.output
+
+
+def test_a_missing_workspace_and_a_wrong_token_take_the_same_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No timing tells which workspaces exist: a request for one that does not
+    exist reads a token file and compares it, as a wrong token for a real one
+    does (`bench/adversarial.py` measures the timing itself)."""
+    import hmac
+
+    import service.tenants.tokens as tokens
+
+    with tenants(tmp_path) as (client, _):
+        create(client, "alice")
+        reads: list[str] = []
+        compares: list[int] = []
+        real_read, real_compare = tokens.read_token, hmac.compare_digest
+
+        def read(ws: object) -> str | None:
+            reads.append(str(ws))
+            return real_read(ws)  # type: ignore[arg-type]
+
+        def compare(a: bytes, b: bytes) -> bool:
+            compares.append(len(b))
+            return real_compare(a, b)
+
+        monkeypatch.setattr(tokens, "read_token", read)
+        monkeypatch.setattr(tokens.hmac, "compare_digest", compare)
+        wrong = bearer("f" * 64)
+        for path in ("/w/alice/v1/memory/stats", "/w/zed/v1/memory/stats"):
+            reads.clear()
+            compares.clear()
+            assert client.get(path, headers=wrong).status_code == 404
+            assert len(reads) == 1 and compares == [64]
+
+
+def test_an_admin_delete_racing_writes_leaves_nothing_and_the_id_is_free_again(
+    tmp_path: Path,
+) -> None:
+    """Closed, its lease released, then removed, in that order, against writers
+    posting all along: no zombie folder, and a create of the same id works."""
+    import threading
+
+    import httpx
+
+    with tenants(tmp_path) as (client, pool):
+        for round_ in range(3):
+            token = create(client, "carol")
+            stop = threading.Event()
+            answers: list[int] = []
+
+            def write(
+                n: int,
+                headers: dict[str, str] = token,
+                stop: threading.Event = stop,
+                answers: list[int] = answers,
+            ) -> None:
+                with httpx.Client(base_url=client.base_url, timeout=120) as own:
+                    k = 0
+                    while not stop.is_set():
+                        body = {"text": f"Carol's note {n}-{k} about the garden."}
+                        r = own.post("/w/carol/v1/memory/remember", json=body, headers=headers)
+                        answers.append(r.status_code)
+                        k += 1
+
+            writers = [threading.Thread(target=write, args=(n,)) for n in range(4)]
+            for w in writers:
+                w.start()
+            time.sleep(0.3)
+            deleted = client.delete("/admin/workspaces/carol", headers=bearer(ADMIN))
+            stop.set()
+            for w in writers:
+                w.join()
+            assert deleted.status_code == 200, deleted.text
+            assert set(answers) <= {200, 404}, (round_, set(answers))
+            assert not (tmp_path / "carol").exists()  # no zombie: no lease, no lock left
+            assert not [p for p in tmp_path.iterdir() if p.name.startswith(".deleted-")]
+            assert "carol" not in pool.open_ids()
