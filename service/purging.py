@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from substrate import Settings
 
 if TYPE_CHECKING:
-    from substrate import SearchIndex
+    from substrate import MaintainReport, SearchIndex
     from substrate.sessions import SessionLog
 
 
@@ -38,6 +38,8 @@ class _Workspace(Protocol):
 
     @property
     def index(self) -> SearchIndex: ...
+
+    def maintain(self, rebuild: bool = False) -> MaintainReport: ...
 
 
 class Purging:
@@ -63,6 +65,7 @@ class Purging:
         if trash:
             rewrote.append({"what": "trash", **empty_trash(settings)})
         search = self.index  # opened (and brought up to the pages) before the lock
+        self.maintain()  # a served workspace re-embeds a forget later: not after the purge
         with self._index_lock:
             index = search.compact()
         rewrote += [{"what": f"index {name}", **part} for name, part in index.items()]

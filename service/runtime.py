@@ -56,6 +56,7 @@ from substrate import (
     PageIndex,
     SearchIndex,
     Settings,
+    TransientError,
     memory_tier,
     open_search_index,
     read_buffer,
@@ -378,8 +379,10 @@ class Runtime:
         return True
 
     def _unless_stopping(self, done: int, total: int) -> None:
+        """A job stopped by shutdown is retried by the next start (a transient
+        error), never marked failed for good."""
         if self._stopping.is_set():
-            raise MemoryServiceError(
+            raise TransientError(
                 f"the service is stopping: indexing stopped after {done} of {total} pages "
                 "(the next maintain picks up from the pages' state)"
             )

@@ -205,11 +205,12 @@ def finalization_prune(ctx: click.Context, workspace: Path | None, keep: int) ->
 @json_option
 def status(workspace: Path, as_json: bool) -> None:
     """Learning at a glance: the log, finalizations, curation, promotions, profile budgets."""
-    data = local_memory(workspace).status()
+    service = served_client(workspace)  # the service has called the model: it knows
+    data = service.get("/v1/curation/status") if service else local_memory(workspace).status()
     if as_json:
         print_json(data)
         return
-    model = "a model is configured" if data["model_configured"] else "no model: curation is off"
+    model = f"model {data['model']}" if data["model_configured"] else "no model: curation is off"
     click.echo(f"curation mode {data['curation_mode']} ({model})")
     click.echo(f"log: {data['sessions']} sessions, {data['messages']} messages")
     for key in ("finalizations", "candidates", "promotions"):

@@ -13,6 +13,7 @@ event loop stays free. Pages are also a resource, `memory://page/{slug}`.
 from __future__ import annotations
 
 import importlib.metadata
+import inspect
 import json
 import sqlite3
 from collections.abc import Callable
@@ -141,7 +142,16 @@ def build_server(settings: Settings, target: Callable[[], Target]) -> MCPServer:
     _page_tools(server, settings)
     _tending_tools(server, target)
     _operator_tools(server, settings)
+    _clean_descriptions(server)
     return server
+
+
+def _clean_descriptions(server: MCPServer) -> None:
+    """Each tool's description as a reader sees it: the docstring's indentation
+    taken off (`inspect.cleandoc`), not sent to every client."""
+    for tool in server._tool_manager.list_tools():
+        if tool.description:
+            tool.description = inspect.cleandoc(tool.description)
 
 
 def _memory_tools(server: MCPServer, target: Callable[[], Target], settings: Settings) -> None:

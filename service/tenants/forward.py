@@ -12,6 +12,7 @@ the owner either (the lease moved meanwhile) waits for the move to settle
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 
 import httpx
 
@@ -24,6 +25,7 @@ HOP_BY_HOP = frozenset(
      b"proxy-authorization", b"proxy-authenticate", b"content-length"}
 )  # fmt: skip
 TIMEOUT_S = 600.0  # a consolidation or an ingest may run long; the owner bounds its own work
+FORWARD_MOST_BYTES = 64 * 1024 * 1024  # the default ingest bound: no route takes more
 
 
 def was_forwarded(scope: Scope) -> bool:
@@ -31,7 +33,8 @@ def was_forwarded(scope: Scope) -> bool:
 
 
 class Forwarder:
-    def __init__(self) -> None:
+    def __init__(self, most_bytes: int = FORWARD_MOST_BYTES) -> None:
+        self._most = most_bytes
         # httpx says every request it sends at INFO: a forwarded request is the
         # same request, and its own answer is what the log may say of it.
         for name in ("httpx", "httpcore"):
@@ -42,23 +45,29 @@ class Forwarder:
         await self._client.aclose()
 
     async def __call__(self, owner_url: str, scope: Scope, receive: Receive, send: Send) -> None:
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        """The request passed on as it arrives (never held whole here: four
+        160 MiB bodies sent to the wrong process must not grow it by 640 MiB),
+        refused with 413 past `FORWARD_MOST_BYTES` (declared or counted); the
+        owner bounds it by its route's own limit."""
+        declared = _declared_length(scope)
+        if declared is not None and declared > self._most:
+            await _too_large(scope, receive, send, self._most)
+            return
         raw = bytes(scope.get("raw_path") or scope["path"].encode())
         query = scope.get("query_string", b"")
         url = owner_url + raw.decode("latin-1") + (f"?{query.decode('latin-1')}" if query else "")
         headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in HOP_BY_HOP]
+        counted = _Counted(receive, self._most)
         request = self._client.build_request(
-            scope["method"], url, headers=[*headers, (FORWARDED, b"1")], content=bytes(body)
+            scope["method"], url, headers=[*headers, (FORWARDED, b"1")], content=counted.body()
         )
         try:
             answer = await self._client.send(request, stream=True)
+        except _TooLarge:
+            await _too_large(scope, receive, send, self._most)
+            return
+        except _ClientGone:
+            return
         except httpx.HTTPError:
             busy = error_response(
                 503, "transient", "the process that holds this workspace did not answer; retry"
@@ -80,3 +89,51 @@ class Forwarder:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
             await answer.aclose()
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _ClientGone(Exception):
+    pass
+
+
+class _Counted:
+    """The client's body as an async stream for the owner, counted as it goes."""
+
+    def __init__(self, receive: Receive, most: int) -> None:
+        self._receive = receive
+        self._most = most
+
+    async def body(self) -> AsyncIterator[bytes]:
+        total = 0
+        while True:
+            message = await self._receive()
+            if message["type"] != "http.request":
+                raise _ClientGone
+            chunk = bytes(message.get("body", b""))
+            total += len(chunk)
+            if total > self._most:
+                raise _TooLarge
+            if chunk:
+                yield chunk
+            if not message.get("more_body"):
+                return
+
+
+def _declared_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send, most: int) -> None:
+    refused = error_response(
+        413, "too_large", f"the request body is over {most} bytes, the most any route takes"
+    )
+    await refused(scope, receive, send)

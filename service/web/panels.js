@@ -42,6 +42,16 @@ function whose(entry) {
   return entry.speaker ? `${entry.speaker}'s words` : "words you pass on";
 }
 
+// A text whose `backticked` parts are commands: shown as code, never as markup
+// (each part is a text node or a <code> holding text).
+function withCode(text, cls) {
+  const box = el("div", null, cls);
+  text.split("`").forEach((part, i) => {
+    if (part) box.append(i % 2 ? el("code", part) : document.createTextNode(part));
+  });
+  return box;
+}
+
 async function loadProblems() {
   const list = document.getElementById("problem-list");
   const data = await listed(list, "/v1/memory/problems?index=1");
@@ -50,10 +60,10 @@ async function loadProblems() {
   for (const problem of data.problems) {
     const item = el("li", null, "problem");
     item.dataset.kind = problem.kind;
-    const message = el("div", problem.message);
+    const message = withCode(problem.message);
     message.dir = "auto";
     item.append(el("strong", problem.kind.replace(/_/g, " ") + ": "), message,
-      el("div", "Fix: " + problem.fix, "fix"));
+      withCode("Fix: " + problem.fix, "fix"));
     list.append(item);
   }
   if (!data.problems.length) list.append(el("li", "No problems found.", "meta"));
@@ -174,7 +184,8 @@ async function loadLearning() {
   const rows = [
     ["Model", data.model_configured ? "configured"
       : "not configured: curation is off; remember and promotion still learn"],
-    ["Curation mode", data.curation_mode],
+    ["Curation mode", data.model_configured ? data.curation_mode
+      : `${data.curation_mode} (set, but off until a model is configured)`],
     ["Sessions logged", `${data.sessions} (${data.messages} messages)`],
     ["Finalizations", countsText(data.finalizations)],
     ["Curation candidates", countsText(data.candidates)],

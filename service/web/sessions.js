@@ -37,8 +37,10 @@ async function showTurns(sessionId, from, to) {
     box.replaceChildren(el("p", err.message, "missing"));
     return;
   }
-  const start = from ? Date.parse(from) : -Infinity;
-  const end = to ? Date.parse(to) : Infinity;
+  // ISO times parse to whole milliseconds and the log keeps microseconds: the
+  // window is widened by a millisecond each way, so its own first and last turns stay in.
+  const start = from ? Date.parse(from) - 1 : -Infinity;
+  const end = to ? Date.parse(to) + 1 : Infinity;
   const turns = el("ol", null, "turns");
   for (const m of data.messages) {
     const at = m.at * 1000;
@@ -53,7 +55,7 @@ async function showTurns(sessionId, from, to) {
   }
   const head = el("h3", data.title);
   const note = from ? el("p", "The turns of one episode of this conversation.", "hint")
-    : el("p", `${data.messages} turns, started ${isoDay(data.started)}.`, "hint");
+    : el("p", `${data.messages.length} turns, started ${isoDay(data.started)}.`, "hint");
   const all = button("Forget this conversation", "forget-session", () => forgetTurns(sessionId));
   box.replaceChildren(head, note, turns, all);
   box.dataset.session = sessionId;

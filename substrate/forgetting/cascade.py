@@ -184,7 +184,13 @@ def forget(
 
 
 def _resolve(
-    settings: Settings, what: str, page: str | None, every: bool, via: str, now: float | None
+    settings: Settings,
+    what: str,
+    page: str | None,
+    every: bool,
+    via: str,
+    now: float | None,
+    wait: bool = True,
 ) -> Order | None:
     order = Order(new_order_id(), time.time() if now is None else now, via)
     if page is None and what.startswith("p-"):
@@ -209,7 +215,7 @@ def _resolve(
     if page is None and not is_entry_id(what) and _profile_line(settings, what):
         order.lines.append(" ".join(what.removeprefix("- ").split()))
     try:
-        matches = _matches(settings, what, page)
+        matches = _matches(settings, what, page, wait)
     except InvalidInputError:
         if not order.lines:
             raise  # too short to name a fact, and no profile line of these words
@@ -226,10 +232,14 @@ def _resolve(
     return order
 
 
-def _matches(settings: Settings, what: str, page: str | None) -> list[dict[str, Any]]:
+def _matches(
+    settings: Settings, what: str, page: str | None, wait: bool = True
+) -> list[dict[str, Any]]:
     """The page facts and buffered facts `what` names (a fact too short to
-    name by words names nothing, and a profile line may still match)."""
-    on_pages = find_facts(settings, what, page, legacy=True, pages=fresh_pages(settings.workspace))
+    name by words names nothing, and a profile line may still match). `wait`
+    False: a first look, on the pages as last scanned if a scan is running."""
+    pages = fresh_pages(settings.workspace, wait)
+    on_pages = find_facts(settings, what, page, legacy=True, pages=pages)
     found: list[dict[str, Any]] = [
         {
             "id": m.bullet.entry_id,

@@ -101,10 +101,14 @@ class LivePageIndex:
         assert self._index is not None
         return self._index
 
-    def entries(self) -> dict[str, PageEntry]:
+    def entries(self, wait: bool = True) -> dict[str, PageEntry]:
         """Every page's entry as on disk now (slug -> entry), without assembling
         an index: a writer that only looks pages up pays for the folders that
-        changed, not for ordering every page and its links again."""
+        changed, not for ordering every page and its links again. `wait` False:
+        while another thread refreshes, the entries it last had (a look that
+        must not queue behind a full rescan)."""
+        if not wait and self._entries is not None and self._refreshing.locked():
+            return self._entries
         with self._refreshing:
             self._refresh_locked(assemble_now=False)
             if self._entries is None:
@@ -204,12 +208,12 @@ _SHARED: dict[str, LivePageIndex] = {}
 _SHARED_GUARD = threading.Lock()
 
 
-def fresh_pages(workspace: Workspace) -> dict[str, PageEntry]:
+def fresh_pages(workspace: Workspace, wait: bool = True) -> dict[str, PageEntry]:
     """The workspace's pages as they are on disk now (slug -> entry), from a
     process-wide live index: only folders that changed are read again (a writer
     that must find every page holding a fact, under its lock, without stat'ing
-    every page)."""
-    return _shared(workspace).entries()
+    every page). `wait`: see `LivePageIndex.entries`."""
+    return _shared(workspace).entries(wait)
 
 
 def fresh_index(workspace: Workspace) -> PageIndex:

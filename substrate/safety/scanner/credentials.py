@@ -156,6 +156,17 @@ _CURL_USER = rx(r"(?i)(?:--user|-u)\s+[\"']?[^\s:\"']+[\"']?:[\"']?([^\s\"']+)")
 _STATED = rx(
     r"(?i)\b(key|token|password|passcode|passphrase|secret|api key|access code)\s+(?:is|was|=)\s+[\"']?([^\s\"',;]+)"
 )
+# "my password is hunter2", "the PIN is 4821", "كلمة المرور هي …": a value the
+# person names as a password or a PIN is one, whatever its shape (a short or
+# plain-looking one too); only a placeholder or a reference is not.
+_STATED_PASSWORD = rx(
+    r"(?i)\b(password|passwd|passcode|passphrase|pin(?: code| number)?)(?:\s+(?:is|was)\s+|\s*:\s*)"
+    r"[\"']?([^\s\"',;]+)"
+)
+_STATED_PASSWORD_AR = rx(
+    r"(كلمة\s+(?:المرور|السر)|الرقم\s+السري|رمز\s+(?:المرور|الدخول))\s*(?:هي|هو|:)\s*"
+    r"[\"']?([^\s\"',;،]+)"
+)
 _AUTH_HEADER = rx(r"(?i)authorization\s*:\s*(?:basic|bearer|token)?\s*([A-Za-z0-9+/=._~-]{24,})")
 _VALUE = r"[\"']?\s*(?::=|=>|[:=])\s*[\"']?([^\s\"',;]+)"
 _ASSIGNMENT = rx(
@@ -193,7 +204,7 @@ _WORDISH = rx(
 _ANY_SHAPE = any_of(
     [pattern for _, pattern in PROVIDERS]
     + [_URL_PASSWORD, _CURL_USER, _AUTH_HEADER, _URL_QUERY_PASSWORD]
-    + [_ASSIGNMENT, _CAMEL_ASSIGNMENT, _STATED]
+    + [_ASSIGNMENT, _CAMEL_ASSIGNMENT, _STATED, _STATED_PASSWORD, _STATED_PASSWORD_AR]
 )
 
 
@@ -212,6 +223,12 @@ def credential(text: str) -> Finding | None:
         for match in pattern.finditer(text):
             if looks_secret(match.group(match.lastindex or 1), loose=True):
                 return Finding("credential", f"looks like a {what}")
+    for pattern in (_STATED_PASSWORD, _STATED_PASSWORD_AR):
+        for match in pattern.finditer(text):
+            name, value = match.group(1), match.group(2).rstrip(".,;)]،")
+            continues = bool(text[match.end(2) :].strip(" .,;:!?"))
+            if stated_secret(value) and not (continues and value.isalpha() and value.islower()):
+                return Finding("credential", f"a {' '.join(name.split()).lower()} stated in words")
     for pattern in (_ASSIGNMENT, _CAMEL_ASSIGNMENT, _STATED):
         for match in pattern.finditer(text):
             name, value = match.group(1), match.group(2).rstrip(".,;)]")
@@ -219,6 +236,28 @@ def credential(text: str) -> Finding | None:
             if looks_secret(value) and (not prose or random_looking(value)):
                 return Finding("credential", f"secret assigned to {name}")
     return None
+
+
+NOT_A_STATED_VALUE = frozenset(
+    {"a", "an", "the", "my", "your", "in", "on", "at", "not", "no", "still", "now", "set",
+     "wrong", "expired", "changed", "reset", "weak", "strong", "long", "short", "too",
+     "stored", "saved", "written", "kept", "required", "needed", "missing", "correct",
+     "what", "how", "that", "this", "it", "being", "used", "shared", "same", "case",
+     "sensitive", "different", "easy", "hard", "simple", "old", "new",
+     "هي", "هو", "في", "ليست", "ليس", "خاطئة", "قوية", "ضعيفة"}
+)  # fmt: skip
+
+
+def stated_secret(value: str) -> bool:
+    """A value named a password or a PIN: a secret unless it is a placeholder, a
+    reference, or a word that says something about it ("is expired"; a plain
+    lowercase word that a sentence goes on from, "see the 1Password entry",
+    is prose, which the caller checks)."""
+    if not value or value.casefold() in NOT_A_STATED_VALUE or value[0] in "<{$%":
+        return False
+    if _REFERENCE.match(value) or _PLACEHOLDER.match(value) or _NOT_A_VALUE.search(value):
+        return False
+    return len(value) >= 3
 
 
 def random_looking(value: str) -> bool:
