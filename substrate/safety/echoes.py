@@ -9,9 +9,10 @@ every learner (promotion, curation, capture, consolidation's filters) reads a
 turn through `strip_echoes` first: each block is cut out from its opening tag
 to its closing one (to the end of the text when it is not closed), raw or
 HTML-escaped; so is any element carrying our attributes (`slug=`, `trust=`,
-… whatever its tag), and a card pasted with its tags stripped is cut from
-its first fixed sentence on. A test renders every block the injector makes
-and checks that it is recognised here.
+… whatever its tag), a card pasted with its tags stripped is cut from its
+first fixed sentence on, and a pasted transcript from its first line of
+another role (`assistant:`, `tool:`, with or without a time) on. A test
+renders every block the injector makes and checks that it is recognised here.
 """
 
 from __future__ import annotations
@@ -45,6 +46,15 @@ _ATTR_ELEMENT = linear(
     + "|".join(OUR_ATTRIBUTES)
     + r")\s*=\s*(?:\"|'|&quot;|&#x27;|&#39;)"
 )
+# A transcript line that is not the person's: an assistant's, a tool's or the
+# system's, as our episodes and the web tab print them (`[2026-12-04 21:37]
+# tool: …`) or as another assistant's export does (`assistant: …`). From the
+# first such line the rest of the text is a pasted transcript, not the
+# person's words, tags or not.
+_OTHER_ROLE_LINE = linear(
+    r"(?im)^[ \t>*-]*(?:\[\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?[^\]\n]{0,12}\][ \t]*)?"
+    r"(?:assistant|tool|system|ai|bot)[ \t]*:"
+)
 # A fixed sentence of ours, whatever spaces or line breaks wrap it.
 _MARKER = linear(
     r"(?i)" + "|".join(r"\s+".join(escape(word) for word in m.split()) for m in MARKER_LINES)
@@ -64,6 +74,9 @@ def strip_echoes(text: str) -> str:
     found = _MARKER.search(text)
     if found is not None:
         text = text[: text.rfind("\n", 0, found.start()) + 1]
+    role = _OTHER_ROLE_LINE.search(text)
+    if role is not None:
+        text = text[: role.start()]
     return text
 
 
@@ -84,5 +97,11 @@ def _without_our_elements(text: str) -> str:
 
 
 def has_echo(text: str) -> bool:
-    """Whether `text` holds any of our blocks, our elements or our fixed sentences."""
-    return bool(_OPENING.search(text) or _ATTR_ELEMENT.search(text) or _MARKER.search(text))
+    """Whether `text` holds any of our blocks, our elements, our fixed sentences
+    or a transcript line of another role."""
+    return bool(
+        _OPENING.search(text)
+        or _ATTR_ELEMENT.search(text)
+        or _MARKER.search(text)
+        or _OTHER_ROLE_LINE.search(text)
+    )

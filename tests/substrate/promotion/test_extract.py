@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from substrate.promotion import MAX_CANDIDATES, extract_candidates
+from substrate.safety.echoes import has_echo
 
 
 def texts(text: str) -> list[str]:
@@ -71,7 +72,11 @@ def test_quoted_spans_are_refused(statement: str) -> None:
 )
 def test_scaffolding_is_refused(text: str) -> None:
     result = extract_candidates(text)
-    assert result.candidates == [] and "scaffolding" in result.refused[0].reason
+    assert result.candidates == []
+    if has_echo(text):  # another role's transcript line: cut before the extractor reads it
+        assert result.refused == []
+    else:
+        assert "scaffolding" in result.refused[0].reason
 
 
 def test_long_incidental_statements_are_refused() -> None:
