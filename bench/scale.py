@@ -56,6 +56,7 @@ from common import WORDS, Wrapped, write_pages
 from injector import Injector
 from service.discovery import running_service
 from substrate import Settings, init_workspace, open_workspace, parse_config
+from substrate.config import set_substrate_key
 from substrate.index import EdgeStore, Embedder, FastembedEmbedder, SearchIndex, UseEmbedder
 from substrate.index.approximate import build_in_child
 
@@ -140,7 +141,7 @@ def run_size(
         disk = folder_bytes(ws.state_dir)
         graph = with_graph(index, injector, queries, tops) if store.wants_approximate() else None
         injector.close()
-        served = first_card(root, toml) if serve else None
+        served = first_card(root, quantization) if serve else None
         return {
             "pages": n,
             "dense_quantization": quantization,
@@ -195,16 +196,16 @@ def with_graph(
     }
 
 
-def first_card(root: Path, toml: str) -> float | None:
+def first_card(root: Path, quantization: str) -> float | None:
     """Seconds from `memory serve` starting on the indexed workspace to its first
     answered card."""
     ws = open_workspace(root)
-    ws.config_path.write_text(ws.config_path.read_text() + "\n" + toml)
+    set_substrate_key(ws.config_path, "dense_quantization", quantization)
     memory = str(Path(sys.executable).parent / "memory")
     started = time.perf_counter()
     proc = subprocess.Popen([memory, "serve", "--workspace", str(root), "--port", "0"])
     try:
-        while time.perf_counter() - started < 600:
+        while time.perf_counter() - started < 600 and proc.poll() is None:
             info = running_service(ws)
             if info is not None:
                 try:
