@@ -215,6 +215,9 @@ class SearchIndex:
         hits = fuse(signals, self.fusion(), coverage, k, self._store.full_payloads, spans=spans)
         if self.live is not None:
             hits = self.live.current(hits)
+        # A page with nothing to show (its only facts forgotten, its title all it
+        # has left) would top a search for its name with an empty excerpt.
+        hits = [h for h in hits if h.excerpt.strip() or h.kind not in ("page", HISTORY)]
         if excerpt_chars is None:
             return hits
         terms = {*tokens, *keys}
