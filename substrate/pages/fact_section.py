@@ -213,13 +213,31 @@ def _place(lines: list[str], now: list[str], past: list[str], links: Sequence[st
             close += 1
         at = _after_content(lines, close)
         lines[at:at] = [line for block in past for line in block.split("\n")]
+    if past:
+        lines = _earlier_by_date(lines)
     if now:
+        earlier = next((i for i, line in enumerate(lines) if line.strip() == EARLIER), None)
         at = _after_content(lines, earlier if earlier is not None else len(lines) - 1)
         lines[at:at] = [line for block in now for line in block.split("\n")]
     if merged:
         line = RELATED + ", ".join(f"[[{slug}]]" for slug in merged)
         lines[-1:-1] = ["", line]  # a paragraph of its own, not the last bullet's
     return lines
+
+
+def _earlier_by_date(lines: list[str]) -> list[str]:
+    """The bullets under `### Earlier` newest first by the day each was said (as
+    the web tab and `memory facts` list them), not in the order they were moved
+    there; left as they are when other lines stand between them."""
+    heading = next((i for i, line in enumerate(lines) if line.strip() == EARLIER), None)
+    if heading is None:
+        return lines
+    spans = [(s, e, b) for s, e, b in _spans(lines) if s > heading]
+    if len(spans) < 2 or any(spans[n][0] != spans[n - 1][1] for n in range(1, len(spans))):
+        return lines
+    ordered = sorted(spans, key=lambda span: span[2].day, reverse=True)
+    block = [line for s, e, _ in ordered for line in lines[s:e]]
+    return lines[: spans[0][0]] + block + lines[spans[-1][1] :]
 
 
 def _after_content(lines: list[str], limit: int) -> int:

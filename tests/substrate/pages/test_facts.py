@@ -132,3 +132,18 @@ def test_a_backdated_fact_is_history_from_its_own_day() -> None:
     assert newer_than_it.until == date(2024, 3, 1)
     later = LEEDS.superseded_by(older)  # never "until" a day before the fact itself
     assert later.until == LEEDS.day
+
+
+def test_earlier_facts_stand_newest_first_whatever_order_they_were_replaced_in() -> None:
+    import random
+
+    days = [date(2019 + n % 7, 1 + n % 12, 1 + n % 27) for n in range(9)]
+    facts = [FactBullet(f"bbbbbbbbbb{n:02d}", d, f"Fact {n}.") for n, d in enumerate(days)]
+    text = page_with(*facts)
+    order = list(range(9))
+    random.Random(3).shuffle(order)
+    for n in order:  # replaced one at a time, in no order of their days
+        new = FactBullet(f"cccccccccc{n:02d}", date(2026, 1, 1), f"New fact {n}.")
+        text = with_facts(text, [new], [facts[n].superseded_by(new)])
+    shown = [b.day for b in fact_bullets(text) if not b.current]
+    assert len(shown) == 9 and shown == sorted(shown, reverse=True)
