@@ -32,6 +32,11 @@ class IndexHealth:
     def degraded(self) -> bool:
         return self.state.startswith(DEGRADED)
 
+    @property
+    def reads_wait(self) -> bool:
+        """Whether a read now would wait for the boot maintenance."""
+        return self._waiting and not self._booted.is_set()
+
     def boot_queued(self) -> None:
         self._waiting = True
 

@@ -208,11 +208,21 @@ class Runtime:
             self._settled = time.monotonic() - SETTLE_EVERY_S  # again after the boot maintain
         if self.tier != "off":
             self.queue.enqueue(MAINTAIN, {"reason": "startup"})
-            self.health.boot_queued()
+            if self._already_indexed():
+                self.health.indexed()  # reads need not wait for the boot maintenance
+            else:
+                self.health.boot_queued()
         else:
             self.health.indexed()
         for worker in self.workers:
             worker.start()
+
+    def _already_indexed(self) -> bool:
+        """The index on disk already holds every page at its hash (a restart)."""
+        try:
+            return self.search.state_matches(self.injector.page_index())
+        except (MemoryServiceError, OSError, ValueError):
+            return False
 
     def stop_writes(self) -> None:
         """A running maintain stops at its next batch, and no new one starts:

@@ -269,6 +269,21 @@ class Maintenance:
         (asked on every card: a set lookup, not a walk of the entries)."""
         return kind in self._entry_kinds
 
+    def state_matches(self, index: PageIndex) -> bool:
+        """Whether the index state on disk says every page of `index` is embedded
+        at its content hash (and no other page is): a service starting on an
+        index that is already current need not wait for its boot maintenance."""
+        state = self._read_state()
+        if state.get("complete") is False or state.get("identity") != self._identity():
+            return False
+        pages = {
+            slug: value[0]
+            for slug, value in state.get("pages", {}).items()
+            if slug not in self._capabilities and value and value[0]
+        }
+        wanted = {slug: e.content_hash for slug, e in index.entries.items()}
+        return all(pages.get(slug) == h for slug, h in wanted.items())
+
     def indexed_hash(self, slug: str) -> str | None:
         """The content hash `slug` had when it was embedded; None when the
         collection holds no such page or this process has not maintained it yet."""

@@ -119,6 +119,10 @@ class SearchIndex:
         then: a workspace without a conversation log pays nothing)."""
         return self._maintenance.holds(EPISODE)
 
+    def state_matches(self, index: PageIndex) -> bool:
+        """See `Maintenance.state_matches`."""
+        return self._maintenance.state_matches(index)
+
     def is_current(self, index: PageIndex) -> bool | None:
         """Whether the collection holds exactly these pages, as this process last
         maintained it (None before its first maintain)."""

@@ -141,3 +141,26 @@ def test_a_damage_marks_the_index_degraded_until_the_rebuild_it_queues_has_run(
         assert rt.health.state == "ok"
     finally:
         rt.close()
+
+
+def test_a_restart_on_a_current_index_does_not_make_reads_wait(
+    workspace: Workspace, write_page: PageWriter
+) -> None:
+    write_page("places/leith", "---\ntitle: Leith\n---\nI live in Leith, by the shore.\n")
+    first = runtime(build_settings(workspace.root))
+    first.memory.maintain()
+    first.close()
+    again = runtime(build_settings(workspace.root))
+    try:
+        again.start()
+        assert not again.health.reads_wait  # every page is embedded at its hash already
+    finally:
+        again.close()
+    write_page("places/oban", "---\ntitle: Oban\n---\nA ferry to Mull.\n")
+    third = runtime(build_settings(workspace.root))
+    try:
+        third.workers = []  # the boot maintenance is not run: reads would wait for it
+        third.start()
+        assert third.health.reads_wait
+    finally:
+        third.close()
