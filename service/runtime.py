@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from injector import Injector
+from service.graph_build import GraphBuild
 from service.index_health import DEGRADED, IndexHealth
 from service.jobs import INDEX_LANE, LEARNING_LANE, JobQueue, Queued
 from service.memory import NOTHING_FILED, Memory
@@ -179,9 +180,9 @@ class Runtime:
             Worker(self.queue, handlers, None, poll_s, lane=LEARNING_LANE),
         ]
         self.started_at = time.time()
-        # The index's approximate graph: none, building, ready, failed: …
-        self.graph = "ready" if getattr(self.search.store, "approximate", False) else "none"
-        self._graph_thread: threading.Thread | None = None
+        self.graph_build = GraphBuild(
+            lambda: self.search, self.memory.index_writes_held, self._stopping
+        )
 
     @property
     def search(self) -> SearchIndex:
@@ -233,8 +234,7 @@ class Runtime:
         self.stop_writes()
         for worker in self.workers:
             worker.stop()
-        if self._graph_thread is not None:
-            self._graph_thread.join()  # its child was killed by the stop
+        self.graph_build.join()
         self.memory.compact(wait=False)  # a write still running at shutdown: compaction can wait
         self.memory.close()
 
@@ -267,43 +267,14 @@ class Runtime:
             settle_heap()  # a full collection's pause, taken while nobody waits
         return quiet and self.memory.compact()
 
+    @property
+    def graph(self) -> str:
+        """The index's approximate graph: none, building, ready, or failed: why."""
+        return self.graph_build.state
+
     def approximate_soon(self) -> bool:
-        """A big embedded index without its graph: the graph is built on a thread
-        of its own, in a child process (`substrate.index.approximate`), while the
-        exact scan answers. Returns whether a build started."""
-        from substrate.index.qdrant_edge import EdgeStore
-
-        store = self.search.store
-        busy = self._graph_thread is not None and self._graph_thread.is_alive()
-        if busy or not isinstance(store, EdgeStore) or not store.wants_approximate():
-            return False
-        self.graph = "building"
-        self._graph_thread = threading.Thread(
-            target=self._build_graph, args=(store,), name="graph", daemon=True
-        )
-        self._graph_thread.start()
-        return True
-
-    def _build_graph(self, store: Any) -> None:
-        from substrate.index.approximate import build_in_child
-
-        started = time.monotonic()
-        fresh = store.begin_approximate()
-        try:
-            build_in_child(fresh, self._stopping)
-            with self.memory.index_writes_held():
-                again = store.finish_approximate(fresh)
-        except (RuntimeError, OSError, MemoryServiceError) as exc:
-            store.abandon_approximate(fresh)
-            self.graph = f"failed: {exc}"
-            log.warning("the index's graph was not built: %s", exc)
-            return
-        self.graph = "ready"
-        log.warning(
-            "the index's graph is built (%.0f s, %d pages written meanwhile copied again)",
-            time.monotonic() - started,
-            again,
-        )
+        """A big embedded index without its graph gets one (`graph_build`)."""
+        return self.graph_build.soon()
 
     def schedule_capture(self, now: float | None = None) -> list[str]:
         """Queue the sweep (when enabled, every minute: it picks the quiet
