@@ -72,11 +72,30 @@ class Reviewing:
     ) -> list[dict[str, Any]]:
         return release_held(self.settings, ids, every)
 
-    def add_profile_line(self: _Workspace, text: str, file: str = "USER.md") -> dict[str, Any]:
-        """A person's own line for a profile file, scanned (`curation.add_line`)."""
+    def add_profile_line(
+        self: _Workspace,
+        text: str,
+        file: str = "USER.md",
+        confirmed: bool = False,
+        via: str = "user",
+    ) -> dict[str, Any]:
+        """A person's own line for a profile file, scanned (`curation.add_line`);
+        a line that asks the assistant to act is parked unless `confirmed`."""
         from substrate.curation import add_line
 
-        return add_line(self.settings, file, text)
+        return add_line(self.settings, file, text, confirmed, via)
+
+    def pending_lines(self: _Workspace) -> list[dict[str, Any]]:
+        """Profile lines parked for the person's confirmation."""
+        from substrate.profile.pending import read_pending
+
+        return [row.as_json() for row in read_pending(self.settings.workspace)]
+
+    def confirm_line(self: _Workspace, line_id: str) -> dict[str, Any]:
+        """A parked line written: the person confirmed it."""
+        from substrate.curation import confirm_line
+
+        return confirm_line(self.settings, line_id)
 
     def model_health(self: _Workspace) -> str:
         """`not configured`, `ok`, `not used yet`, or `unreachable: why` (the last

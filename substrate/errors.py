@@ -120,6 +120,13 @@ class ScannerRejection(InvalidInputError):
         return rejection
 
 
+class NeedsConfirmationError(InvalidInputError):
+    """A trusted profile line that asks the assistant to act: written only once
+    the person confirms it (`substrate.profile.pending`)."""
+
+    code = "needs_confirmation"
+
+
 class StaleWriteError(MemoryServiceError):
     """The file changed on disk since it was read; the newer file was kept."""
 

@@ -4,7 +4,9 @@ forgotten with `memory forget TEXT`, like every fact."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -66,8 +68,84 @@ def add(workspace: Path | None, as_json: bool | None, text: str, name: str) -> N
     if client is not None:  # the service owns the workspace: the line goes through it
         done = client.post("/v1/profile/lines", {"text": text, "file": name})
     else:
-        done = local_memory(where).add_profile_line(text, name)
+        done = local_memory(where).add_profile_line(text, name, via="cli")
+    if "pending" in done and _confirmed_here(done):
+        done = _confirm(where, str(done["pending"]))
     if json_of(ctx, as_json):
         print_json(done)
+        return
+    _said(done)
+
+
+@profile.command("pending")
+@group_workspace_option
+@group_json_option
+def pending(workspace: Path | None, as_json: bool | None) -> None:
+    """Lines parked until you confirm them: each asks the assistant to act
+    (send, share, run, install, push, delete, or act without asking)."""
+    ctx = click.get_current_context()
+    where = workspace_of(ctx, workspace)
+    client = served_client(where)
+    rows = (
+        client.get("/v1/profile/pending")["pending"]
+        if client is not None
+        else local_memory(where).pending_lines()
+    )
+    if json_of(ctx, as_json):
+        print_json({"pending": rows})
+        return
+    for row in rows:
+        click.echo(f"{row['id']}  {row['file']}  (via {row['via']}) {row['text']}")
+        click.echo(f"    {row['reason']}")
+    click.echo(f"{len(rows)} waiting; `memory profile confirm ID` writes one")
+
+
+@profile.command("confirm")
+@group_workspace_option
+@group_json_option
+@click.argument("line_id")
+@click.option("--yes", is_flag=True, help="Confirm without asking (you are the person).")
+def confirm(workspace: Path | None, as_json: bool | None, line_id: str, yes: bool) -> None:
+    """Write a parked line to its profile file. On a terminal it asks first;
+    elsewhere give --yes (a trusted line is on every card)."""
+    ctx = click.get_current_context()
+    where = workspace_of(ctx, workspace)
+    if not yes:
+        if not _at_a_terminal():
+            raise click.UsageError("confirm at a terminal, or give --yes")
+        if not click.confirm(f"Write {line_id} to your trusted profile?", default=False):
+            click.echo("left waiting")
+            return
+    done = _confirm(where, line_id)
+    if json_of(ctx, as_json):
+        print_json(done)
+        return
+    _said(done)
+
+
+def _at_a_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _confirmed_here(done: dict[str, Any]) -> bool:
+    """A person at a terminal is asked at once; anywhere else the line waits."""
+    if not _at_a_terminal():
+        return False
+    click.echo(f"{done['line']}\n  {done['reason']}")
+    return click.confirm("Write it to your trusted profile?", default=False)
+
+
+def _confirm(where: Path, line_id: str) -> dict[str, Any]:
+    client = served_client(where)
+    if client is not None:
+        done: dict[str, Any] = client.post(f"/v1/profile/pending/{line_id}/confirm", {})
+        return done
+    return local_memory(where).confirm_line(line_id)
+
+
+def _said(done: dict[str, Any]) -> None:
+    if "pending" in done:
+        click.echo(f"waiting for your confirmation ({done['pending']}): {done['reason']}")
+        click.echo("`memory profile confirm ID` writes it; `memory profile pending` lists them")
         return
     click.echo(f"added to {done['file']}: {done['line']} ({done['chars']} / {done['budget']})")

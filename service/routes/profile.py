@@ -39,5 +39,20 @@ def profile_get(s: SettingsDep) -> dict[str, Any]:
 @router.post("/profile/lines")
 def profile_line_post(body: LineIn, rt: RuntimeDep) -> dict[str, Any]:
     """Add `- TEXT` to a profile file: budget-checked and scanned under the user
-    policy (refused, never held: a profile line is trusted on every card)."""
-    return rt.memory.add_profile_line(body.text, body.file)
+    policy (refused, never held: a profile line is trusted on every card). A
+    line that asks the assistant to act is parked: `{pending, reason}`."""
+    return rt.memory.add_profile_line(body.text, body.file, via="http")
+
+
+@router.get("/profile/pending")
+def profile_pending_get(rt: RuntimeDep) -> dict[str, Any]:
+    """Profile lines parked until the person confirms them (each asks the
+    assistant to act): id, file, text, via, reason, at."""
+    return {"pending": rt.memory.pending_lines()}
+
+
+@router.post("/profile/pending/{line_id}/confirm")
+def profile_pending_confirm(line_id: str, rt: RuntimeDep) -> dict[str, Any]:
+    """The person confirms a parked line: it is written to its file (the web
+    tab's Confirm; `memory profile confirm ID` at a terminal)."""
+    return rt.memory.confirm_line(line_id)

@@ -138,6 +138,7 @@ async function loadProfile() {
     files.append(box);
   }
   if (!files.children.length) files.append(el("p", "No profile files yet.", "meta"));
+  await loadPending();
   const list = document.getElementById("promotion-list");
   list.replaceChildren();
   for (const record of data.active_promotions) {
@@ -147,6 +148,31 @@ async function loadProfile() {
     list.append(item);
   }
   if (!list.children.length) list.append(el("li", "None yet.", "meta"));
+}
+
+// Lines that ask the assistant to act, parked until the person confirms each
+// here (a trusted line is on every card).
+async function loadPending() {
+  const list = document.getElementById("pending-lines");
+  if (!list) return;
+  const data = await listed(list, "/v1/profile/pending");
+  if (data === null) return;
+  list.replaceChildren();
+  for (const row of data.pending) {
+    const item = el("li", null, "pending-line");
+    item.dataset.id = row.id;
+    const text = el("span", `${row.file}: ${row.text}`);
+    text.dir = "auto";
+    item.append(text, el("div", `${row.reason} (via ${row.via})`, "meta"),
+      button("Confirm", "confirm-line", () =>
+        act(`Write this line to ${row.file}? It will be trusted on every card.\n\n${row.text}`,
+            `/v1/profile/pending/${encodeURIComponent(row.id)}/confirm`, {}, "Written.")),
+      button("Forget", "forget-pending", () =>
+        act(`Forget this waiting line?\n\n${row.text}`, "/v1/memory/forget",
+            { what: row.text }, "Forgotten.")));
+    list.append(item);
+  }
+  if (!data.pending.length) list.append(el("li", "Nothing waits for your confirmation.", "meta"));
 }
 
 async function lineSubmitted(evt) {
@@ -160,8 +186,13 @@ async function lineSubmitted(evt) {
   }
   try {
     const done = await api("/v1/profile/lines", { text, file });
-    answer.textContent = `Added to ${done.file}: ${done.line} (${done.chars} / ${done.budget}).`;
-    answer.dataset.outcome = "added";
+    if (done.pending) {
+      answer.textContent = `Waiting for your confirmation below: ${done.reason}`;
+      answer.dataset.outcome = "pending";
+    } else {
+      answer.textContent = `Added to ${done.file}: ${done.line} (${done.chars} / ${done.budget}).`;
+      answer.dataset.outcome = "added";
+    }
     document.getElementById("line-text").value = "";
   } catch (err) {
     answer.textContent = "Not added: " + err.message;

@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args
 
 from substrate.config.settings import Settings
 from substrate.curation.store import Candidate, CurationStore, Operation, sha256
-from substrate.errors import InvalidInputError, StaleWriteError
+from substrate.errors import InvalidInputError, NeedsConfirmationError, StaleWriteError
 from substrate.profile import (
     budget_for,
     check_profile_text,
@@ -24,6 +24,7 @@ from substrate.profile import (
     with_bullet,
     without_bullet,
 )
+from substrate.profile.pending import park, take
 from substrate.safety import FileSnapshot, journal, read_text_snapshot
 
 # The files a person's own line goes to (SOUL.md is hand-kept), and that `forget` takes lines from.
@@ -55,11 +56,12 @@ class Edits:
         before, snapshot, _ = self._files[name]
         self._files[name] = (before, snapshot, text)
 
-    def add_line(self, name: str, content: str, source: str) -> Operation:
+    def add_line(self, name: str, content: str, source: str, confirmed: bool = False) -> Operation:
         """`- content` added to `name` (checked: budget, secrets, scanner under the
-        policy of `source`); the operation that undoes it."""
+        policy of `source`, an action only when `confirmed`); the operation that
+        undoes it."""
         new = with_bullet(name, self.text(name), content)
-        check_profile_text(self._settings, name, new, f"- {content}", source)
+        check_profile_text(self._settings, name, new, f"- {content}", source, confirmed)
         self.set(name, new)
         return Operation(name, f"- {content}", sha256(new))
 
@@ -176,12 +178,16 @@ def recent_json(settings: Settings) -> dict[str, Any]:
     }
 
 
-def add_line(settings: Settings, name: str, text: str) -> dict[str, Any]:
+def add_line(
+    settings: Settings, name: str, text: str, confirmed: bool = False, via: str = "user"
+) -> dict[str, Any]:
     """A person's own line, `- TEXT`, added to `name` (USER.md or MEMORY.md):
     checked like every profile write (budget, secret names, unsafe values) and
     scanned under the user policy, where a text the scanner would only hold is
     refused too (a profile line is trusted on every card: it is never held).
-    `forget` takes it back by its text."""
+    A line that asks the assistant to act is written only when `confirmed` (the
+    person said so, at a terminal or in the web tab); otherwise it is parked
+    and the answer is `{pending, reason}`. `forget` takes it back by its text."""
     content = " ".join(text.split())
     if not content:
         raise InvalidInputError("profile line: the text is empty")
@@ -196,12 +202,27 @@ def add_line(settings: Settings, name: str, text: str) -> dict[str, Any]:
         before = edits.text(name)
         if f"- {content}" in before.splitlines():
             raise InvalidInputError(f"memory/profile/{name} already has the line '- {content}'")
-        op = edits.add_line(name, content, "user")
+        try:
+            op = edits.add_line(name, content, "user", confirmed)
+        except NeedsConfirmationError as exc:
+            parked = park(settings, name, content, via, exc.message)
+            return {"pending": parked.id, "reason": exc.message, "file": name, "line": content}
         if store.written.get(name) == sha256(before):
             store.written[name] = str(op.after_sha256)  # undo still sees its own write
         edits.commit(store)
     budget = budget_for(settings, name)
     return {"file": name, "line": op.line, "chars": len(edits.text(name)), "budget": budget}
+
+
+def confirm_line(settings: Settings, line_id: str) -> dict[str, Any]:
+    """A parked line written, the person having confirmed it (the web tab's
+    Profile panel, or `memory profile confirm` at a terminal)."""
+    row = take(settings, line_id)
+    try:
+        return add_line(settings, row.file, row.text, confirmed=True, via=row.via)
+    except BaseException:
+        park(settings, row.file, row.text, row.via, row.reason)  # still waiting
+        raise
 
 
 def edit_candidate(settings: Settings, candidate_id: str, text: str) -> dict[str, Any]:

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from substrate.config.schema import CURATION_RISKS
 from substrate.config.settings import Settings
 from substrate.curation.extract import Fact
-from substrate.errors import InvalidInputError
+from substrate.errors import InvalidInputError, NeedsConfirmationError
 from substrate.profile import check_profile_text, with_bullet
+from substrate.profile.pending import park
 
 AUTO, PENDING, IGNORE = "auto-apply", "pending-review", "ignore"
 
@@ -53,6 +54,9 @@ def review(settings: Settings, fact: Fact, text: str) -> Decision:
         check_profile_text(
             settings, name, with_bullet(name, text, fact.text), f"- {fact.text}", "extracted"
         )
+    except NeedsConfirmationError as exc:  # the person's to confirm, never curation's
+        park(settings, name, fact.text, "curation", exc.message)
+        return Decision(IGNORE, f"parked for the person's confirmation: {exc.message}", False)
     except InvalidInputError as exc:
         over = "budget" in str(exc)
         return Decision(PENDING if over else IGNORE, str(exc), over)

@@ -61,6 +61,7 @@ from substrate.lineage import (
 from substrate.pages import fact_bullets, fold, fresh_pages
 from substrate.pages.facts import is_entry_id
 from substrate.profile import profile_path
+from substrate.profile.pending import drop_text
 from substrate.promotion import PromotionStore
 from substrate.safety import hold_lock, journal, read_text_file, read_text_snapshot
 from substrate.sessions import SessionLog, check_session_id
@@ -166,13 +167,15 @@ def forget(
     what = what.strip()
     if not what:
         raise InvalidInputError("name what to forget: an id or a text")
-    if (
-        not pending_orders(settings.workspace)
-        and _resolve(settings, what, page, every, via, now) is None
-    ):
+    parked = drop_text(settings, what) if page is None else []  # lines never written
+    nothing = _resolve(settings, what, page, every, via, now, wait=False) is None
+    if nothing and parked:
+        return Outcome({"forgot": what, "pending_lines": parked, "facts": [], "files": []})
+    if nothing and not pending_orders(settings.workspace):
         # Nothing to forget: answered without waiting for the locks, which a
-        # forget of something holds through a consolidation run. A fact filed
-        # a moment after this look was filed after this forget.
+        # forget of something holds through a consolidation run (nor for a
+        # page rescan: the pages as last scanned). A fact filed a moment after
+        # this look was filed after this forget.
         return Outcome(_already_or_missing(settings, what, page))
     with forget_lock(settings):
         _finish(settings, log)

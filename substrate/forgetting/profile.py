@@ -112,7 +112,9 @@ class _Change:
             text = self.edits.text(name)
             new = with_bullet(name, text, old.content)
             try:
-                check_profile_text(self.settings, name, new, f"- {old.content}", "user")
+                check_profile_text(
+                    self.settings, name, new, f"- {old.content}", "user", confirmed=True
+                )
             except (InvalidInputError, MemoryServiceError):
                 continue  # no room, or no longer admissible: it stays replaced
             self.edits.set(name, new)

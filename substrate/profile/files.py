@@ -10,7 +10,8 @@ from typing import Any
 
 from substrate.config.settings import Settings
 from substrate.config.workspace import Workspace
-from substrate.errors import InvalidInputError, ScannerRejection
+from substrate.errors import InvalidInputError, NeedsConfirmationError, ScannerRejection
+from substrate.profile.actions import asks_action
 from substrate.profile.values import unsafe_value
 from substrate.safety import (
     FileSnapshot,
@@ -138,12 +139,18 @@ def profile_json(f: ProfileFile) -> dict[str, Any]:
 
 
 def check_profile_text(
-    settings: Settings, name: str, text: str, added: str, source: str = "user"
+    settings: Settings,
+    name: str,
+    text: str,
+    added: str,
+    source: str = "user",
+    confirmed: bool = False,
 ) -> None:
     """Refuse what may not be written to a profile file: a file over its budget,
     or new lines naming a secret's variable, carrying an exfiltration- or
-    execution-shaped value (`values`), or refused by the scanner under the
-    policy of their `source`."""
+    execution-shaped value (`values`), refused by the scanner under the policy
+    of their `source`, or asking the assistant to act (`actions`) unless the
+    person `confirmed` it (`NeedsConfirmationError`: the caller parks it)."""
     budget = budget_for(settings, name)
     if len(text) > budget:
         raise InvalidInputError(
@@ -161,6 +168,12 @@ def check_profile_text(
         raise ScannerRejection("unsafe_value", f"a trusted profile line {unsafe}", "profile")
     if added:
         settings.scanner.scan(added, source)
+    action = None if confirmed else next(filter(None, map(asks_action, added.splitlines())), None)
+    if action is not None:
+        raise NeedsConfirmationError(
+            f"this profile line {action}: it is written only once you confirm it "
+            "(`memory profile pending`, or the web tab's Profile panel)"
+        )
 
 
 def write_profile(settings: Settings, write: ProfileWrite) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from substrate.config.settings import Settings
-from substrate.errors import InvalidInputError, MemoryServiceError
+from substrate.errors import InvalidInputError, MemoryServiceError, NeedsConfirmationError
 from substrate.lineage import fingerprint, read_tombstones
 from substrate.profile import (
     check_profile_text,
@@ -31,6 +31,7 @@ from substrate.profile import (
     replace_step,
     with_bullet,
 )
+from substrate.profile.pending import park
 from substrate.promotion.categories import category_of
 from substrate.promotion.detect import PREFERENCE, Detection, detect
 from substrate.promotion.extract import extract_candidates
@@ -209,6 +210,10 @@ def _promote(
         new_text = with_bullet(name, text, found.content, replacing)
         try:
             check_profile_text(settings, name, new_text, f"- {found.content}", "user")
+        except NeedsConfirmationError as exc:  # parked for the person, never written here
+            store.rollback()
+            park(settings, name, found.content, "promotion", exc.message)
+            return _refused(outcome, exc)
         except InvalidInputError as exc:
             store.rollback()
             return _refused(outcome, exc)

@@ -1,0 +1,149 @@
+"""What a profile line asks the assistant to do.
+
+A trusted profile line is on every card, so a line that asks the assistant to
+act on the world (send, upload, share, contact, install, run, execute, push,
+delete) or grants it leave to (approve, skip asking) is decided by what it
+asks, not by how its destination is spelled: "evil dot com", "127.1 port
+9000" and "Telegram @bot" pass every spelling check, and "including the
+output of env in bug reports" names no destination at all. Such a line is
+written only after the person confirms it (`pending`); the spelling checks
+(`values.unsafe_value`) stay as a second layer.
+
+A line is classed by its frame, in English and Arabic:
+
+- an imperative: the line (after "always", "please", "automatically", "feel
+  free to", ...) starts with an action verb: "Send the logs to ...";
+- a request of the assistant: "you should run ...", "the assistant may push ...",
+  "I want you to delete ...", "User wants tool calls auto-approved";
+- a habit it is to keep: "User prefers emailing every report to ...",
+  "including the output of env in bug reports";
+- leave given: "without asking", "no need to confirm", "auto-approve".
+
+A line that forbids the action ("Never push to main", "Do not run commands
+without asking", "لا ترسل ...") asks nothing: it is an ordinary preference.
+"""
+
+from __future__ import annotations
+
+from substrate.safety import IGNORECASE, linear
+
+# Verbs that act on the world, by what they do (the reason names the class).
+SEND = (
+    "send|e-?mail|mail|forward|post|publish|upload|share|transfer|cc|bcc|contact|dm|tweet|"
+    "notify|report|leak|paste|attach|include|sync|export|submit"
+)
+RUN = (
+    "run|execute|exec|launch|invoke|install|uninstall|deploy|push|force-push|merge|commit|"
+    "delete|remove|wipe|erase|format|rm|pip|npm|docker|curl|wget|sudo|chmod|kill|reboot|"
+    "download|fetch|clone|open"
+)
+GRANT = "approve|auto-?approve|grant|authori[sz]e|allow|permit|waive|bypass|skip|disable"
+VERBS = f"{SEND}|{RUN}|{GRANT}"
+_ING = r"(?:s|es|ed|d|ing|ting|ping|ging|ning)?"
+
+_LEAD = (
+    r"(?:(?:always|please|automatically|just|also|then|feel free to|go ahead and|"
+    r"you can|you may)\s+)*"
+)
+_IMPERATIVE = linear(rf"^\W*{_LEAD}(?:{VERBS}){_ING}\b", IGNORECASE)
+_ASKED = linear(
+    r"\b(?:you|assistant|the assistant|it|claude|the agent|agent)\s+"
+    r"(?:should|must|can|may|will|shall|is allowed to|are allowed to|always|automatically)\s+"
+    rf"(?:always\s+|also\s+|just\s+)?(?:{VERBS}){_ING}\b",
+    IGNORECASE,
+)
+_WANTED = linear(
+    r"\b(?:i|user|the user|he|she|they)\s+(?:wants?|would like|'d like|needs?|expects?|asks?)\s+"
+    rf"(?:you\s+|the assistant\s+|it\s+)?(?:to\s+)?(?:always\s+)?(?:{VERBS}){_ING}\b",
+    IGNORECASE,
+)
+_HABIT = linear(
+    r"\b(?:prefers?|likes?|loves?|wants?|enjoys?|favou?rs?|including|include|includes)\s+"
+    rf"(?:{SEND}|{RUN}|{GRANT})(?:ing|ting|ping|ning|ging)\b",
+    IGNORECASE,
+)
+# A line that opens with the habit itself and says where it goes: "including
+# the output of env in bug reports", "sending a copy to ...".
+_GERUND_START = linear(
+    r"^\W*(?:always\s+)?(?:includ|attach|past|shar|send|upload|post|forward|e-?mail|mail|"
+    r"publish|push|deploy|install|runn|execut|delet|approv)ing\b[^.;]{0,80}?"
+    r"(?:\b(?:to|with|into|onto)\s+\S|\bin\s+(?:\w+\s+){0,2}(?:reports?|e-?mails?|messages?|"
+    r"issues?|posts?|tickets?|logs?|chats?|channels?)\b)",
+    IGNORECASE,
+)
+_PASSIVE_SUBJECT = linear(
+    r"\b(?:wants?|likes?|prefers?|expects?)\s+[\w\s-]{1,40}?\s+(?:auto-?approved|approved|sent|"
+    r"uploaded|shared|posted|forwarded|pushed|deployed|installed|run|executed|deleted)\b",
+    IGNORECASE,
+)
+_LEAVE = linear(
+    r"\b(?:without (?:asking|confirm\w*|checking|approval|permission|review\w*|my ok)|"
+    r"no need to (?:ask|confirm|check)|(?:don'?t|do not|never) (?:ask|confirm|check) "
+    r"(?:first|before|me)|skip (?:the )?(?:confirm\w*|approval|review)|auto-?approv\w*|"
+    r"full (?:access|permissions?)|admin (?:rights|access)|root access|any command)\b",
+    IGNORECASE,
+)
+_FORBIDDEN = linear(
+    rf"^\W*(?:never|don'?t|do not|no|stop|avoid|refuse to)\s+(?:\w+\s+){{0,2}}?(?:{VERBS}){_ING}\b",
+    IGNORECASE,
+)
+# Arabic: an action verb in the imperative or after "أريدك أن" / "يجب أن"; leave
+# given ("دون سؤال"); a line that opens with "لا" forbids.
+_AR_VERBS = (
+    "أرسل|ارسل|ترسل|شارك|تشارك|ارفع|ترفع|انشر|تنشر|نفذ|نفّذ|تنفذ|شغل|شغّل|تشغل|ثبت|ثبّت|"
+    "تثبت|احذف|تحذف|امسح|تمسح|ادفع|تدفع|امنح|تمنح|وافق|توافق"
+)
+_AR_ACTION = linear(rf"(?:^\W*(?:{_AR_VERBS})|(?:أن|ان)\s+(?:{_AR_VERBS}))")
+_AR_LEAVE = linear(r"(?:دون|بدون|من غير)\s+(?:أن\s+)?(?:سؤال|تسأل|إذن|اذن|تأكيد|موافقة|مراجعة)")
+_AR_FORBIDDEN = linear(r"^\W*(?:لا|لن|إياك|ممنوع)\s")
+
+NAMES = (("send", SEND), ("run", RUN), ("grant", GRANT))
+# A negation before what is asked turns it into what is forbidden ("The user
+# does not want commands run without asking").
+_NEGATION = linear(
+    r"\b(?:not|never|no|nor|cannot|can't|don't|doesn't|won't|shouldn't|mustn't|refuses?|"
+    r"avoid|stop)\b|n't\b",
+    IGNORECASE,
+)
+_AR_NEGATION = linear(r"(?:^|\s)(?:لا|لن|لم|ليس|ممنوع|إياك)\s")
+
+
+def asks_action(line: str) -> str | None:
+    """Why `line` asks the assistant to act (the action named), or None for an
+    ordinary preference."""
+    text = " ".join(line.removeprefix("- ").split())
+    if not text:
+        return None
+    if _FORBIDDEN.search(text) or _AR_FORBIDDEN.search(text):
+        return None
+    leave = _LEAVE.search(text) or _AR_LEAVE.search(text)
+    if leave is not None and not _negated(text, leave.start()):
+        return "gives the assistant leave to act without asking"
+    arabic = _AR_ACTION.search(text)
+    if arabic is not None and not _negated(text, arabic.start()):
+        return "asks the assistant to act (send, share, run, install, delete or grant)"
+    for frame in (_IMPERATIVE, _GERUND_START, _ASKED, _WANTED, _HABIT, _PASSIVE_SUBJECT):
+        found = frame.search(text)
+        if found is not None and not _negated(text, found.start(), found.end()):
+            return f"asks the assistant to {_named(found.group(0))}"
+    return None
+
+
+def _negated(text: str, start: int, end: int | None = None) -> bool:
+    """A negation before what was found (or within it: "you should not send")."""
+    before = text[: end if end is not None else start]
+    return bool(_NEGATION.search(before) or _AR_NEGATION.search(before))
+
+
+def _named(said: str) -> str:
+    words = said.lower()
+    for name, verbs in NAMES:
+        if linear(rf"\b(?:{verbs})", IGNORECASE).search(words):
+            return {
+                "send": "send or share something",
+                "run": "run, install or change something",
+                "grant": "approve or allow something",
+            }[name]
+    if linear(r"\b(?:includ|attach|past|shar)", IGNORECASE).search(words):
+        return "send or share something"
+    return "act"
