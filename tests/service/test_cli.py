@@ -243,7 +243,9 @@ def test_every_usage_error_says_what_to_type(workspace: Workspace) -> None:
     assert missing.exit_code == 64
     assert "Type: `memory profile add [OPTIONS] TEXT`" in missing.stderr
     no_command = CliRunner().invoke(cli, ["profile", *ws])
-    assert no_command.exit_code == 64 and "One of: add, show." in no_command.stderr
+    assert (
+        no_command.exit_code == 64 and "One of: add, confirm, pending, show." in no_command.stderr
+    )
     bare = CliRunner().invoke(cli, ["profile"])
     assert bare.exit_code == 64 and bare.stderr.startswith("Usage: memory profile")
     assert "error: Usage" not in bare.stderr and "add " in bare.stderr
