@@ -17,9 +17,11 @@ from substrate.config.settings import Settings
 from substrate.curation.extract import extract, slices
 from substrate.curation.operations import Edits, lease
 from substrate.curation.review import AUTO, review, target_file
+from substrate.curation.sentences import sentence_problem
 from substrate.curation.store import Candidate, CurationStore, Operation, Run, candidate_id
 from substrate.errors import InvalidInputError, MemoryServiceError
 from substrate.llm import ChatClient
+from substrate.safety.echoes import strip_echoes
 from substrate.sessions import SessionLog
 
 
@@ -66,7 +68,8 @@ def curate(
         for slice_ in slices(messages):
             extraction = extract(client, slice_)
             outcome.dropped += extraction.dropped
-            _decide(settings, run_id, extraction.facts, outcome, now)
+            said = {m.id: strip_echoes(m.text) for m in slice_}
+            _decide(settings, run_id, extraction.facts, outcome, now, said)
             outcome.cursor = slice_[-1].id
             if progress is not None:
                 progress(outcome.cursor)  # a retry starts after this slice
@@ -93,14 +96,20 @@ def curate(
 
 
 def _decide(
-    settings: Settings, run_id: str, facts: list[Any], outcome: CurationOutcome, now: float
+    settings: Settings,
+    run_id: str,
+    facts: list[Any],
+    outcome: CurationOutcome,
+    now: float,
+    said: dict[int, str],
 ) -> None:
     with lease(settings):
         store = CurationStore.load(settings.workspace)
         edits = Edits(settings)
         for i, fact in enumerate(facts):
             name = target_file(fact)
-            decision = review(settings, fact, edits.text(name))
+            doubt = sentence_problem(fact.text, fact.evidence, said)
+            decision = review(settings, fact, edits.text(name), doubt)
             cid = candidate_id(run_id, len(store.candidates) + i, fact.text)
             op = Operation(name, f"- {fact.text}") if decision.applyable else None
             status = {"auto-apply": "applied", "pending-review": "pending"}.get(

@@ -37,7 +37,7 @@ def target_file(fact: Fact) -> str:
     return "USER.md" if fact.target == "user" else "MEMORY.md"
 
 
-def review(settings: Settings, fact: Fact, text: str) -> Decision:
+def review(settings: Settings, fact: Fact, text: str, doubt: str | None = None) -> Decision:
     """`text`: the target file as the fact would be added to it."""
     tuning = settings.tuning  # values checked when the config was read
     mode, min_confidence, max_risk = (
@@ -73,4 +73,6 @@ def review(settings: Settings, fact: Fact, text: str) -> Decision:
         )
     if mode == "review":
         return Decision(PENDING, 'curation_mode = "review": an operator decides', True)
+    if doubt is not None:  # the evidence's whole sentences do not say what the fact says
+        return Decision(PENDING, doubt, True)
     return Decision(AUTO, "explicit, non-sensitive, low risk, confident", True)
