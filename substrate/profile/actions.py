@@ -41,9 +41,11 @@ GRANT = "approve|auto-?approve|grant|authori[sz]e|allow|permit|waive|bypass|skip
 VERBS = f"{SEND}|{RUN}|{GRANT}"
 _ING = r"(?:s|es|ed|d|ing|ting|ping|ging|ning)?"
 
+# Words a request may open with before its verb: any adverb ("kindly",
+# "automatically", "quietly"), a politeness, a leave ("feel free to").
 _LEAD = (
-    r"(?:(?:always|please|automatically|just|also|then|feel free to|go ahead and|"
-    r"you can|you may)\s+)*"
+    r"(?:(?:[a-z]+ly|always|please|pls|just|also|then|now|feel free to|go ahead and|"
+    r"do|you can|you may|you should)\s+)*"
 )
 _IMPERATIVE = linear(rf"^\W*{_LEAD}(?:{VERBS}){_ING}\b", IGNORECASE)
 _ASKED = linear(
@@ -53,7 +55,8 @@ _ASKED = linear(
     IGNORECASE,
 )
 _WANTED = linear(
-    r"\b(?:i|user|the user|he|she|they)\s+(?:wants?|would like|'d like|needs?|expects?|asks?)\s+"
+    r"\b(?:i|user|the user|he|she|they)(?:'d|\s+would|\s+will)?\s*"
+    r"(?:wants?|like|likes|love|loves|needs?|expects?|asks?|prefers?|requires?)\s+"
     rf"(?:you\s+|the assistant\s+|it\s+)?(?:to\s+)?(?:always\s+)?(?:{VERBS}){_ING}\b",
     IGNORECASE,
 )
@@ -77,7 +80,8 @@ _PASSIVE_SUBJECT = linear(
     IGNORECASE,
 )
 _LEAVE = linear(
-    r"\b(?:without (?:asking|confirm\w*|checking|approval|permission|review\w*|my ok)|"
+    r"\b(?:(?:without (?:any |a )?|with no )(?:asking|confirm\w*|checking|check|approval|"
+    r"permission|review\w*|my ok)|"
     r"no need to (?:ask|confirm|check)|(?:don'?t|do not|never) (?:ask|confirm|check) "
     r"(?:first|before|me)|skip (?:the )?(?:confirm\w*|approval|review)|auto-?approv\w*|"
     r"full (?:access|permissions?)|admin (?:rights|access)|root access|any command)\b",
@@ -117,7 +121,10 @@ def asks_action(line: str) -> str | None:
     if _FORBIDDEN.search(text) or _AR_FORBIDDEN.search(text):
         return None
     leave = _LEAVE.search(text) or _AR_LEAVE.search(text)
-    if leave is not None and not _negated(text, leave.start()):
+    before_leave = text[: leave.start()] if leave is not None else ""
+    if leave is not None and not (
+        _NEGATION.search(before_leave) or _AR_NEGATION.search(before_leave)
+    ):
         return "gives the assistant leave to act without asking"
     arabic = _AR_ACTION.search(text)
     if arabic is not None and not _negated(text, arabic.start()):
@@ -130,9 +137,14 @@ def asks_action(line: str) -> str | None:
 
 
 def _negated(text: str, start: int, end: int | None = None) -> bool:
-    """A negation before what was found (or within it: "you should not send")."""
+    """A negation before what was found (or within it: "you should not send"), or
+    an object that is none ("Send me nothing on weekends")."""
     before = text[: end if end is not None else start]
-    return bool(_NEGATION.search(before) or _AR_NEGATION.search(before))
+    after = " ".join(text[end if end is not None else start :].split()[:3])
+    return bool(_NEGATION.search(before) or _AR_NEGATION.search(before) or _NOTHING.search(after))
+
+
+_NOTHING = linear(r"\b(?:nothing|none|no|nobody|never)\b", IGNORECASE)
 
 
 def _named(said: str) -> str:
