@@ -33,7 +33,7 @@ class BodyLimit:
             await self._app(scope, receive, send)
             return
         limit = self._limit_for(get_route_path(scope))  # under /w/{workspace}: the app's own
-        declared = _content_length(scope)
+        declared = content_length(scope)
         if declared is not None and declared > limit:
             await _too_large(send, declared, limit)
             return
@@ -64,7 +64,8 @@ class BodyLimit:
         await self._app(scope, replay, send)
 
 
-def _content_length(scope: Scope) -> int | None:
+def content_length(scope: Scope) -> int | None:
+    """The request's declared `Content-Length`, or None (absent or not a number)."""
     for name, value in scope.get("headers", []):
         if name.lower() == b"content-length":
             try:

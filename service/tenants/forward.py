@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 
+from service.body_limit import content_length
 from service.host_guard import Receive, Scope, Send
 from service.routes.common import error_response
 
@@ -49,7 +50,7 @@ class Forwarder:
         160 MiB bodies sent to the wrong process must not grow it by 640 MiB),
         refused with 413 past `FORWARD_MOST_BYTES` (declared or counted); the
         owner bounds it by its route's own limit."""
-        declared = _declared_length(scope)
+        declared = content_length(scope)
         if declared is not None and declared > self._most:
             await _too_large(scope, receive, send, self._most)
             return
@@ -120,16 +121,6 @@ class _Counted:
                 yield chunk
             if not message.get("more_body"):
                 return
-
-
-def _declared_length(scope: Scope) -> int | None:
-    for name, value in scope.get("headers", []):
-        if name.lower() == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
-    return None
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send, most: int) -> None:
