@@ -35,6 +35,7 @@ from substrate.errors import InvalidInputError, LockHeldError, from_database_err
 from substrate.safety import database_bytes
 
 KEPT_S = 24 * 3600.0
+STALE_RUNNING_S = 900.0  # a first request "still running" this long died with its process
 KEY_CHARS = 255
 PENDING = -1  # a first request with this key still runs
 SCHEMA = """
@@ -110,6 +111,10 @@ class ReplayStore:
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM replays WHERE created < ?", (now - KEPT_S,))
+            db.execute(
+                "DELETE FROM replays WHERE status = ? AND created < ?",
+                (PENDING, now - STALE_RUNNING_S),
+            )
             row = db.execute(
                 "SELECT request, status, answer FROM replays WHERE id = ?", (ident,)
             ).fetchone()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -185,3 +186,18 @@ def test_mcp_remember_with_a_request_id_is_stored_once(workspace: Workspace) -> 
         assert sum("Quernmouth" in e.text for e in read_buffer(settings)) == 1
     finally:
         rt.close()
+
+
+def test_a_first_request_that_died_running_does_not_block_its_key_for_good(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import service.replays as replays
+
+    store = replay_store(workspace.state_dir)
+    store.begin("k", "POST", "/v1/memory/remember", b"{}")  # claimed; its process died
+    with pytest.raises(Exception, match="still running"):
+        store.begin("k", "POST", "/v1/memory/remember", b"{}")
+    now = time.time()
+    monkeypatch.setattr(store, "_now", lambda: now + replays.STALE_RUNNING_S + 1)
+    claim = store.begin("k", "POST", "/v1/memory/remember", b"{}")
+    assert claim.replay is None  # run again
