@@ -465,6 +465,9 @@ class Memory(Tending, Reviewing, Purging):
         from service.replays import replay_store
 
         replay_store(self.settings.workspace.state_dir).clear()  # a request's hash goes too
+        from substrate.profile.pending import drop_sessions
+
+        drop_sessions(self.settings, touched)  # a parked line learned from them goes too
         if self._index is not None and self._index.live is not None:
             self._index.live.sessions_changed(touched)
         if sessions and self.jobs is not None:

@@ -69,7 +69,7 @@ def curate(
             extraction = extract(client, slice_)
             outcome.dropped += extraction.dropped
             said = {m.id: strip_echoes(m.text) for m in slice_}
-            _decide(settings, run_id, extraction.facts, outcome, now, said)
+            _decide(settings, run_id, extraction.facts, outcome, now, said, session_id)
             outcome.cursor = slice_[-1].id
             if progress is not None:
                 progress(outcome.cursor)  # a retry starts after this slice
@@ -102,6 +102,7 @@ def _decide(
     outcome: CurationOutcome,
     now: float,
     said: dict[int, str],
+    session_id: str,
 ) -> None:
     with lease(settings):
         store = CurationStore.load(settings.workspace)
@@ -109,7 +110,7 @@ def _decide(
         for i, fact in enumerate(facts):
             name = target_file(fact)
             doubt = sentence_problem(fact.text, fact.evidence, said)
-            decision = review(settings, fact, edits.text(name), doubt)
+            decision = review(settings, fact, edits.text(name), doubt, session_id)
             cid = candidate_id(run_id, len(store.candidates) + i, fact.text)
             op = Operation(name, f"- {fact.text}") if decision.applyable else None
             status = {"auto-apply": "applied", "pending-review": "pending"}.get(

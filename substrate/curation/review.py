@@ -37,7 +37,13 @@ def target_file(fact: Fact) -> str:
     return "USER.md" if fact.target == "user" else "MEMORY.md"
 
 
-def review(settings: Settings, fact: Fact, text: str, doubt: str | None = None) -> Decision:
+def review(
+    settings: Settings,
+    fact: Fact,
+    text: str,
+    doubt: str | None = None,
+    session: str | None = None,
+) -> Decision:
     """`text`: the target file as the fact would be added to it."""
     tuning = settings.tuning  # values checked when the config was read
     mode, min_confidence, max_risk = (
@@ -55,7 +61,7 @@ def review(settings: Settings, fact: Fact, text: str, doubt: str | None = None) 
             settings, name, with_bullet(name, text, fact.text), f"- {fact.text}", "extracted"
         )
     except NeedsConfirmationError as exc:  # the person's to confirm, never curation's
-        park(settings, name, fact.text, "curation", exc.message)
+        park(settings, name, fact.text, "curation", exc.message, (session,) if session else ())
         return Decision(IGNORE, f"parked for the person's confirmation: {exc.message}", False)
     except InvalidInputError as exc:
         over = "budget" in str(exc)

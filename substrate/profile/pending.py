@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -34,9 +35,10 @@ class PendingLine:
     text: str
     via: str
     reason: str
+    sessions: tuple[str, ...] = ()  # what it was learned from: a forget follows it
 
     def as_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "sessions": list(self.sessions)}
 
 
 def pending_path(ws: Workspace) -> Path:
@@ -52,17 +54,27 @@ def read_pending(ws: Workspace) -> list[PendingLine]:
     out = []
     for line in text.splitlines():
         try:
-            out.append(PendingLine(**json.loads(line)))
-        except (ValueError, TypeError):
+            row = json.loads(line)
+            out.append(PendingLine(**{**row, "sessions": tuple(row.get("sessions", ()))}))
+        except (ValueError, TypeError, AttributeError):
             continue
     return out
 
 
-def park(settings: Settings, file: str, text: str, via: str, reason: str) -> PendingLine:
-    """Park `text` for `file`; the same line parked again is the one already there."""
+def park(
+    settings: Settings,
+    file: str,
+    text: str,
+    via: str,
+    reason: str,
+    sessions: tuple[str, ...] = (),
+) -> PendingLine:
+    """Park `text` for `file` (`sessions`: the conversations it was learned
+    from); the same line parked again is the one already there."""
     ws = settings.workspace
     key = hashlib.sha256(f"{file}\n{' '.join(text.split())}".encode()).hexdigest()[:12]
-    row = PendingLine(f"l-{key}", time.time(), file, " ".join(text.split()), via, reason)
+    line = " ".join(text.split())
+    row = PendingLine(f"l-{key}", time.time(), file, line, via, reason, tuple(sessions))
     with _lock(ws):
         rows = read_pending(ws)
         found = next((r for r in rows if r.id == row.id), None)
@@ -91,6 +103,20 @@ def drop_text(settings: Settings, text: str) -> list[str]:
     with _lock(ws):
         rows = read_pending(ws)
         gone = [r for r in rows if r.text.casefold() == wanted or r.id == text.strip()]
+        if gone:
+            _write(ws, [r for r in rows if r not in gone])
+    return [r.id for r in gone]
+
+
+def drop_sessions(settings: Settings, sessions: Collection[str]) -> list[str]:
+    """Every parked line learned from these conversations taken out (a forget of
+    a session, or of a message in it); their ids."""
+    ws = settings.workspace
+    if not sessions or not pending_path(ws).exists():
+        return []
+    with _lock(ws):
+        rows = read_pending(ws)
+        gone = [r for r in rows if set(r.sessions) & set(sessions)]
         if gone:
             _write(ws, [r for r in rows if r not in gone])
     return [r.id for r in gone]

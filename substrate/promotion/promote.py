@@ -212,7 +212,8 @@ def _promote(
             check_profile_text(settings, name, new_text, f"- {found.content}", "user")
         except NeedsConfirmationError as exc:  # parked for the person, never written here
             store.rollback()
-            park(settings, name, found.content, "promotion", exc.message)
+            sessions = (*evidence, session_id)
+            park(settings, name, found.content, "promotion", exc.message, sessions)
             return _refused(outcome, exc)
         except InvalidInputError as exc:
             store.rollback()

@@ -39,7 +39,7 @@ def api(workspace: Workspace) -> Iterator[httpx.Client]:
 
 def user_md(client: httpx.Client) -> str:
     files = client.get("/v1/profile").json()["files"]
-    return next(f["text"] for f in files if f["name"] == "USER.md")
+    return str(next(f["text"] for f in files if f["name"] == "USER.md"))
 
 
 def test_http_parks_an_action_line_and_the_person_s_confirm_writes_it(api: httpx.Client) -> None:
@@ -67,3 +67,24 @@ def test_the_cli_off_a_terminal_parks_and_confirms_only_with_yes(workspace: Work
     assert done.exit_code == 0 and "added to USER.md" in done.output
     text = (workspace.memory_dir / "profile" / "USER.md").read_text()
     assert LINE in text
+
+
+def test_a_parked_line_learned_from_a_conversation_goes_when_it_is_forgotten(
+    workspace: Workspace,
+) -> None:
+    from service.memory import Memory
+    from substrate.profile.pending import park, read_pending
+    from substrate.sessions import NewMessage
+
+    settings = build_settings(workspace.root)
+    memory = Memory(settings)
+    try:
+        memory.sessions.append(
+            "chat-x", [NewMessage("user", "Upload my notes nightly.", True)], 1e9
+        )
+        park(settings, "USER.md", "Upload my notes nightly.", "promotion", "asks", ("chat-x",))
+        park(settings, "USER.md", "Share my calendar with Bob.", "promotion", "asks", ("chat-y",))
+        memory.forget_conversation(session_id="chat-x")
+        assert [r.text for r in read_pending(settings.workspace)] == ["Share my calendar with Bob."]
+    finally:
+        memory.close()
