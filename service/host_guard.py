@@ -74,7 +74,7 @@ class HostGuard:
         if scope["type"] != "http" or scope.get("path") in OPEN_PATHS:
             await self._app(scope, receive, send)
             return
-        headers = _headers(scope)
+        headers = headers_of(scope)
         refusal = self._refusal(str(scope.get("method", "GET")), headers)
         if refusal is not None:
             await _forbidden(send, refusal)
@@ -97,7 +97,8 @@ class HostGuard:
         return None
 
 
-def _headers(scope: Scope) -> dict[str, str]:
+def headers_of(scope: Scope) -> dict[str, str]:
+    """A request's headers by lowercased name (the first of each), as text."""
     out: dict[str, str] = {}
     for key, value in scope.get("headers", []):
         out.setdefault(bytes(key).decode("latin-1").lower(), bytes(value).decode("latin-1"))

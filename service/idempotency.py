@@ -15,10 +15,11 @@ import anyio
 from starlette._utils import get_route_path
 
 from service.body_limit import App, Message, Receive, Scope, Send
+from service.host_guard import headers_of
 from service.replays import ReplayStore, check_key
 from substrate.errors import MemoryServiceError
 
-HEADER = b"idempotency-key"
+HEADER = "idempotency-key"
 REPLAYED = b"idempotent-replayed"
 
 
@@ -28,7 +29,7 @@ class Idempotency:
         self._store_for = store_for
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        key = _header(scope, HEADER) if scope["type"] == "http" else None
+        key = headers_of(scope).get(HEADER) if scope["type"] == "http" else None
         store = self._store_for() if key is not None and scope["method"] == "POST" else None
         if key is None or store is None:
             await self._app(scope, receive, send)
@@ -62,13 +63,6 @@ class Idempotency:
         except BaseException:
             await anyio.to_thread.run_sync(store.abandon, claim)
             raise
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", []):
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return None
 
 
 async def _body(receive: Receive) -> bytes:

@@ -101,7 +101,6 @@ _AR_ACTION = linear(rf"(?:^\W*(?:{_AR_VERBS})|(?:أن|ان)\s+(?:{_AR_VERBS}))")
 _AR_LEAVE = linear(r"(?:دون|بدون|من غير)\s+(?:أن\s+)?(?:سؤال|تسأل|إذن|اذن|تأكيد|موافقة|مراجعة)")
 _AR_FORBIDDEN = linear(r"^\W*(?:لا|لن|إياك|ممنوع)\s")
 
-NAMES = (("send", SEND), ("run", RUN), ("grant", GRANT))
 # A negation before what is asked turns it into what is forbidden ("The user
 # does not want commands run without asking").
 _NEGATION = linear(
@@ -147,15 +146,14 @@ def _negated(text: str, start: int, end: int | None = None) -> bool:
 _NOTHING = linear(r"\b(?:nothing|none|no|nobody|never)\b", IGNORECASE)
 
 
+_SAID = (
+    (linear(rf"\b(?:{SEND})", IGNORECASE), "send or share something"),
+    (linear(rf"\b(?:{RUN})", IGNORECASE), "run, install or change something"),
+    (linear(rf"\b(?:{GRANT})", IGNORECASE), "approve or allow something"),
+    (linear(r"\b(?:includ|attach|past|shar)", IGNORECASE), "send or share something"),
+)
+
+
 def _named(said: str) -> str:
-    words = said.lower()
-    for name, verbs in NAMES:
-        if linear(rf"\b(?:{verbs})", IGNORECASE).search(words):
-            return {
-                "send": "send or share something",
-                "run": "run, install or change something",
-                "grant": "approve or allow something",
-            }[name]
-    if linear(r"\b(?:includ|attach|past|shar)", IGNORECASE).search(words):
-        return "send or share something"
-    return "act"
+    """What the found words ask, in the reason's words."""
+    return next((what for pattern, what in _SAID if pattern.search(said)), "act")
