@@ -59,6 +59,9 @@ POLICIES = {
     "captured": "strict",
 }
 SOURCES = tuple(POLICIES)
+# Strict sources that are the person's own words (their notes imported, a fact
+# captured from their own turn): their guidance for how to be answered is theirs.
+OWN_WORDS = frozenset({"import", "captured"})
 # Rules whose finding, in an imported page, means "keep it, but as quoted data".
 QUARANTINABLE = frozenset(
     {"prompt_injection", "role_marker", "memory_tag", "instruction", "learned_detector"}
@@ -157,7 +160,7 @@ class Scanner:
         if hit is not None:
             found.append(hit)
         if policy == "strict":
-            strict = instruction(readings, style_ok=source == "captured")
+            strict = instruction(readings, own_words=source in OWN_WORDS)
             if strict is not None:
                 found.append(strict)
         if (

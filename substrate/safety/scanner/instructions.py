@@ -26,6 +26,7 @@ only ever quarantines or holds (its finding is not firm): it is a reading.
 from __future__ import annotations
 
 from substrate.safety.scanner.findings import Finding, quoted, rx
+from substrate.safety.scanner.guidance import own_guidance, sentence_at
 from substrate.safety.scanner.normalize import Views
 
 _DO = (
@@ -77,7 +78,26 @@ INSTRUCTIONS = [
     r"\bno need to (?:check|confirm|ask|verify)\s+with\s+(?:the\s+)?user\b",
     r"\bexecute\s+the\s+following\s+(?:task|command|instructions?|code)\s+immediately\b",
     r"\byour\s+(?:true|real|actual|original|hidden)\s+(?:purpose|nature|self|identity)\b",
-    # how replies are to be written
+    # what to reveal or keep back
+    rf"\b(?:never|don'?t|do not|not to|refuse to|always|please|must not|should not)\s+(?:ever\s+)?(?:reveal|disclose|divulge|mention|share|tell (?:anyone|the user|users|them|people)(?: about)?|discuss|admit|say|confirm|deny|repeat)\b[^.\n]{{0,40}}\b{_SECRETS}",
+    r"\b(?:don'?t|do not|never)\s+(?:tell|inform|let)\s+(?:the\s+)?user\s+(?:know\s+)?(?:about|that|of)\b",
+    # triggers planted for later
+    r"\bwhen(?:ever)?\s+(?:asked|the user asks|you are asked|someone asks you|users? asks? you)\b[^.\n]{0,80}\b(?:say|reply|respond|answer|claim|insist|pretend|deny)\b",
+    r"\b(?:when|whenever|if)\s+(?:the user|anyone|someone|a user|users?|i|we)\s+(?:asks?|says?|mentions?|types?|writes?|requests?)\b[^.\n]{0,80}?[,:]\s*(?:please\s+)?(?:always\s+|never\s+)?(?:include|reply|respond|answer|add|insert|mention|recommend)\b",
+    # code that runs what it downloads
+    r"\b(?:curl|wget)\b[^\n|]{0,160}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b",
+    r"\b(?:exec|eval|system|popen|spawn|run)\s*\(\s*['\"`]?\s*(?:curl|wget|bash|sh|powershell)\b",
+    # Arabic: the assistant named, secrets kept back
+    r"(?:أيها|يا)\s+(?:المساعد|النموذج|الذكاء الاصطناعي|البوت|الروبوت)",
+    r"(?:المساعد|النموذج|الذكاء الاصطناعي|البوت|الروبوت)\s+(?:يجب|عليه|لا يجوز|لا ينبغي|ينبغي|دائما|دائماً|أبدا|أبداً|لن)",
+    r"(?:بصفتك|كونك|أنت)\s+(?:مساعد\S*|نموذج\S*|ذكاء\s+اصطناعي)",
+    r"(?:لا|أبدا|أبداً)\s+(?:تكشف|تفصح|تبح|تخبر|تذكر)\S*\s+(?:\S+\s+){0,3}?(?:تعليماتك|التعليمات|موجه النظام|أوامرك|قواعدك|هذه الملاحظة|هذه الرسالة|أنك)",
+    r"(?:لا|أبدا|أبداً)\s+تخبر\S*\s+المستخدم",
+    r"(?:عندما|إذا|متى)\s+(?:يسأل|سأل|يسألك|سألك)\S*\s+(?:المستخدم\s+|أحد\s+)?[^.\n]{0,60}(?:قل|أجب|رد|أخبره)",
+]
+# How replies are to be written: the person's guidance when they give it
+# (`guidance`), an attack's when it asks for a fixed text or a takeover.
+REPLY_FORM = [
     rf"\b(?:start|begin|end|finish|close|sign|prefix|preface|open)\s+(?:every|each|all|your|any)\s+(?:of your\s+)?{_REPLY}\b",
     rf"\b(?:always\s+)?(?:prefix|preface|suffix)\s+(?:all\s+|every\s+|each\s+|your\s+)?{_REPLY}\s+with\b",
     rf"\b(?:in|for|to)\s+(?:every|each|all|any|your|all future|future)\s+(?:future\s+)?(?:{_REPLY}|conversations?|chats? with me|messages to me)\b[^.\n]{{0,80}}\b{_DO}\b",
@@ -90,25 +110,10 @@ INSTRUCTIONS = [
     r"\b(?:answer|respond|reply|say)\s+(?:only\s+)?with\s+[\"“'][^\"”'\n]{2,60}[\"”']",
     r"\b(?:respond|reply|answer|say|display|displaying|output|print)\w*\s+(?:with\s+)?[\"“'][^\"”'\n]{2,40}[\"”']\s+(?:\w+\s+){0,3}when(?:ever)?\b",
     r"\bwhen(?:ever)?\s+you\s+(?:are\s+asked|encounter|see|read|hear|receive)\b[^.\n]{0,80}\b(?:respond|reply|answer|say|display|output|print)\b",
-    # what to reveal or keep back
-    rf"\b(?:never|don'?t|do not|not to|refuse to|always|please|must not|should not)\s+(?:ever\s+)?(?:reveal|disclose|divulge|mention|share|tell (?:anyone|the user|users|them|people)(?: about)?|discuss|admit|say|confirm|deny|repeat)\b[^.\n]{{0,40}}\b{_SECRETS}",
-    r"\b(?:don'?t|do not|never)\s+(?:tell|inform|let)\s+(?:the\s+)?user\s+(?:know\s+)?(?:about|that|of)\b",
-    # triggers planted for later
-    r"\bwhen(?:ever)?\s+(?:asked|the user asks|you are asked|someone asks you|users? asks? you)\b[^.\n]{0,80}\b(?:say|reply|respond|answer|claim|insist|pretend|deny)\b",
-    r"\b(?:when|whenever|if)\s+(?:the user|anyone|someone|a user|users?|i|we)\s+(?:asks?|says?|mentions?|types?|writes?|requests?)\b[^.\n]{0,80}?[,:]\s*(?:please\s+)?(?:always\s+|never\s+)?(?:include|reply|respond|answer|add|insert|mention|recommend)\b",
-    # code that runs what it downloads
-    r"\b(?:curl|wget)\b[^\n|]{0,160}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b",
-    r"\b(?:exec|eval|system|popen|spawn|run)\s*\(\s*['\"`]?\s*(?:curl|wget|bash|sh|powershell)\b",
-    # Arabic: the assistant named, replies shaped, secrets kept back
-    r"(?:أيها|يا)\s+(?:المساعد|النموذج|الذكاء الاصطناعي|البوت|الروبوت)",
-    r"(?:المساعد|النموذج|الذكاء الاصطناعي|البوت|الروبوت)\s+(?:يجب|عليه|لا يجوز|لا ينبغي|ينبغي|دائما|دائماً|أبدا|أبداً|لن)",
-    r"(?:بصفتك|كونك|أنت)\s+(?:مساعد\S*|نموذج\S*|ذكاء\s+اصطناعي)",
+    # Arabic
     r"(?:أجب|أجيبي|اجب|رد|ردي|تحدث|اكتب)\S*\s+(?:علي\S*\s+)?(?:دائما\S*\s+|فقط\s+)?(?:ب|باللغة\s+)(?:ال)?(?:إنجليزية|انجليزية|فرنسية|عربية|إسبانية|ألمانية|صينية|يابانية|لغة)",
     r"(?:في|ضمن)\s+(?:كل|جميع)\s+(?:ردودك|إجاباتك|اجاباتك|الردود|الإجابات|المحادثات)",
     r"(?:ردودك|إجاباتك|اجاباتك|ردك|إجابتك)\s+(?:يجب|دائما|دائماً|لا)",
-    r"(?:لا|أبدا|أبداً)\s+(?:تكشف|تفصح|تبح|تخبر|تذكر)\S*\s+(?:\S+\s+){0,3}?(?:تعليماتك|التعليمات|موجه النظام|أوامرك|قواعدك|هذه الملاحظة|هذه الرسالة|أنك)",
-    r"(?:لا|أبدا|أبداً)\s+تخبر\S*\s+المستخدم",
-    r"(?:عندما|إذا|متى)\s+(?:يسأل|سأل|يسألك|سألك)\S*\s+(?:المستخدم\s+|أحد\s+)?[^.\n]{0,60}(?:قل|أجب|رد|أخبره)",
 ]
 # How the person likes answers written: length, language, format, tone. Their
 # own preference when they say it; captured from their own turn (`captured`,
@@ -119,17 +124,21 @@ ANSWER_STYLE = [
     rf"\b(?:keep|make)\s+(?:your\s+|all\s+|the\s+|my\s+)?(?:{_REPLY}|explanations)\s+(?:short|brief|concise|shorter|under|below|to (?:a|one|two|three|\d+))\b",
 ]
 _PATTERNS = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in INSTRUCTIONS)
-_STYLE = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in ANSWER_STYLE)
+_STYLE = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in (*REPLY_FORM, *ANSWER_STYLE))
 
 
-def instruction(views: Views, *, style_ok: bool = False) -> Finding | None:
-    """The first instruction aimed at the assistant; with `style_ok`, how answers
-    are to be written (`ANSWER_STYLE`) is a preference, not an instruction."""
-    patterns = _PATTERNS if style_ok else (*_PATTERNS, *_STYLE)
+def instruction(views: Views, *, own_words: bool = False) -> Finding | None:
+    """The first instruction aimed at the assistant. In the person's own words
+    (`own_words`: their imported notes, a fact captured from their turn) a
+    sentence that is their guidance for how they are to be answered
+    (`guidance.own_guidance`) is theirs to give, and is passed over."""
     for text in views.all():
-        for pattern in patterns:
-            match = pattern.search(text)
-            if match:
-                detail = f"instruction aimed at the assistant: {quoted(match.group(0))}"
-                return Finding("instruction", detail, firm=False)
+        for patterns, style in ((_PATTERNS, False), (_STYLE, True)):
+            for pattern in patterns:
+                for match in pattern.finditer(text):
+                    sentence = sentence_at(text, match.start(), match.end())
+                    if own_words and own_guidance(sentence, style=style):
+                        continue
+                    detail = f"instruction aimed at the assistant: {quoted(match.group(0))}"
+                    return Finding("instruction", detail, firm=False)
     return None

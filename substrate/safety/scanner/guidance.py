@@ -1,0 +1,109 @@
+"""A person's own guidance for how to be answered, told apart from a takeover.
+
+People keep notes for their assistant: "Answer me in Spanish when I write in
+Spanish", "Please keep answers short, I read them on my phone", "The
+assistant should remember I work night shifts", "Going forward, respond in
+German so I can practise", "أجب علي باللغة العربية دائما". The strict
+policy's instruction rule reads each of these as an instruction aimed at the
+assistant, which it is; in the person's own words (their notes imported, a
+fact captured from their own turn) it is also theirs to give.
+
+What makes such a sentence an attack is not that it addresses the assistant
+but what it asks for: to drop its rules or its identity, to reveal or hide
+something, to answer with a fixed text, to act on the world (send, upload,
+run, install, delete, approve), to reach a destination (a link, an address,
+a handle), to touch a secret, or to reach every future conversation. So a
+sentence the rule matched is the person's guidance when it is about how they
+are to be answered (it names them, "me", "I", "my", or it only sets the
+answers' language, length, format or tone, or has the answers as its object) and asks for none of those. Any
+one of them keeps the sentence held, whoever wrote it.
+"""
+
+from __future__ import annotations
+
+from substrate.safety.scanner.findings import rx
+
+_SENTENCE_END = rx(r"[.!?؟\n]")
+# The answers themselves as the sentence's object: a rule of their form.
+_ANSWERS = rx(r"(?i)\b(?:your|the|all|my)\s+(?:answers|replies|responses|explanations)\b")
+
+# The writer speaking of themselves (English and Arabic).
+_ANCHOR = rx(
+    r"(?i)\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself|us|our|we)\b|"
+    r"(?:^|\s)(?:علي|علينا|لي|لنا|أنا|انا|نحن)(?:\s|$)|(?:أنني|انني|إنني|أني|اني)"
+)
+
+# What a takeover asks for, whoever it addresses. Each alternative is a kind,
+# not a phrase: rules dropped, identity changed, secrets, fixed output, acts
+# on the world, destinations, reach beyond the conversation.
+_TAKEOVER = [
+    # its rules or identity dropped or changed
+    r"\b(?:ignore|disregard|overrid\w*|overrul\w*|bypass\w*|jailbreak\w*|uncensored|unfiltered|"
+    r"unrestricted|unlimited|dan|developer mode|god mode|sudo mode|admin mode)\b",
+    r"\b(?:no|without(?: any)?)\s+(?:restrictions|limits|limitations|filters|filtering|rules|"
+    r"guidelines|censorship|morals|ethics|safety|boundaries)\b",
+    r"\bforget\s+(?:everything|all|any|what|the above|your|previous|prior|earlier)\b",
+    r"\b(?:previous|prior|above|earlier|original|initial|hidden|system|developer)\s+"
+    r"(?:instructions|rules|prompts?|guidelines|directions|orders|commands|messages?)\b",
+    r"\byour\s+(?:instructions|rules|guidelines|programming|prompt|configuration|directives|"
+    r"training|purpose|identity|creators?|developers?|restrictions|filters)\b",
+    r"\b(?:you are now|you're now|you are no longer|you're no longer|pretend|act as|acting as|"
+    r"roleplay|role-play|impersonat\w*|persona|play the role|behave as|become)\b",
+    # secrets kept or given away
+    r"\b(?:reveal|disclos\w*|divulg\w*|leak\w*|expos\w*|exfiltrat\w*|confidential|secrets?|"
+    r"password\w*|passcodes?|passphrases?|credentials?|api keys?|tokens?|private keys?)\b",
+    r"\b(?:don'?t|do not|never|without)\s+(?:tell\w*|inform\w*|let\w*|notify\w*|alert\w*|warn\w*)"
+    r"\s+(?:the\s+|any\s+)?(?:user|anyone|people|them|others)\b",
+    r"\b(?:hide|conceal|keep (?:it |this )?(?:secret|hidden|quiet))\b",
+    # a fixed text to answer with
+    r"\b(?:say|says|saying|reply|respond|answer|output|print|write|display|begin|start|end|"
+    r"prefix|sign|repeat)\w*\s+(?:only\s+|just\s+|exactly\s+)?(?:with\s+)?(?:the\s+(?:words?|"
+    r"phrase|text|sentence)\s+)?[\"“'`«]",
+    r"\b(?:claim|insist|deny|lie|deceiv\w*|mislead\w*|falsely|fake|pretend)\b",
+    r"\bregardless of\s+(?:the\s+)?(?:actual|real|true|truth|facts?|reality|conditions|status|"
+    r"results?|evidence)\b|\b(?:actual|real|true)\s+(?:conditions|status|state|results?|values?)\b",
+    r"\b(?:answer|reply|respond)\w*\s+(?:to\s+)?(?:every|each|all|any)\s+(?:[\pL\pN_]+\s+){0,2}?with\b",
+    r"\b(?:play a game|a game where|let'?s play)\b",
+    # acts on the world
+    r"\b(?:send|e-?mail|upload|post|publish|share|transfer|contact|dm|tweet|export|"
+    r"submit|run|execute|exec|launch|install|deploy|push|merge|commit|delete|remove|wipe|erase|"
+    r"download|fetch|curl|wget|click|visit|approve|authori[sz]e|grant|disable|turn off|"
+    r"invoke|obey|comply)(?:s|es|ed|d|ing)?\b",
+    r"\b(?:tools?|functions?|commands?|scripts?|shell|terminal|apis?|endpoints?|webhooks?|"
+    r"urls?|links?|websites?|domains?|servers?)\b",
+    # destinations, however spelled
+    r"https?:|www\.|\b[\pL\pN_-]+\s*(?:\.|\bdot\b|·)\s*(?:com|net|org|io|ru|me|xyz|info|biz|co|"
+    r"app|dev|ai|cn|tk)\b|@[\pL\pN_]|\b[\pL\pN_.-]+\s+(?:at|@)\s+[\pL\pN_-]+\s+(?:dot|\.)",
+    # reach beyond this person and this conversation
+    r"\b(?:all|every|any|other|future)\s+(?:users?|people|conversations?|sessions?|chats?|"
+    r"assistants?|agents?|models?)\b",
+    r"\bthe\s+users?\b",
+    # Arabic: rules, secrets, acts, destinations
+    r"(?:تجاهل|تعليمات|التعليمات|تعليماتك|قواعدك|أوامرك|موجه النظام|تظاهر|تصرف\s+ك|"
+    r"سر|سري|سرية|كلمة المرور|كلمة السر|أرسل|ارسل|شارك|ثبت|نفذ|شغل|احذف|رابط|موقع|"
+    r"جميع المستخدمين|كل المستخدمين|المستخدم)",
+]
+_TAKES_OVER = tuple(rx("(?i)" + p) for p in _TAKEOVER)
+
+
+def sentence_at(text: str, start: int, end: int) -> str:
+    """The sentence holding `text[start:end]`: from the last sentence end
+    before it to the first one after it."""
+    begin = 0
+    for mark in _SENTENCE_END.finditer(text, 0, start):
+        begin = mark.end()
+    after = _SENTENCE_END.search(text, end)
+    return text[begin : after.start() if after else len(text)]
+
+
+def takes_over(sentence: str) -> bool:
+    """Whether the sentence asks for any of what a takeover asks for."""
+    return any(p.search(sentence) for p in _TAKES_OVER)
+
+
+def own_guidance(sentence: str, *, style: bool) -> bool:
+    """Whether a sentence the instruction rule matched is the writer's guidance
+    for how they are to be answered: it names them or only sets the answers'
+    style (`style`), and asks for nothing a takeover asks for."""
+    about = style or _ANCHOR.search(sentence) is not None or _ANSWERS.search(sentence) is not None
+    return about and not takes_over(sentence)
