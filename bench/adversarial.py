@@ -13,7 +13,10 @@ symbolic link; then, outside the service, a FIFO where `config.toml` should
 be, and MCP over stdio with a lone surrogate. Prints one line per probe (what
 came back and how long it took) and a JSON summary; the target is that every
 probe is answered (never a 500, never a hang) in under 2 s, and that the
-service's RSS does not grow with a model answer it refused.
+service's RSS does not grow with a model answer it refused. Then the fourth
+round's classes, generated (`adversarial_classes`, `--seed`): the share of
+probes that pass, by class, and `serve --workspaces --processes 2` with four
+concurrent 160 MiB bodies and admin deletes racing writers.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 
 import httpx
 import httpx2
+from adversarial_classes import class_probes, tenant_probes
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from served import rss_mib, start_service, wait_until_ready
@@ -315,6 +319,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--keep", type=Path, help="make the workspace here and keep it")
+    parser.add_argument("--seed", type=int, default=11, help="the class probes' generator")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, scripted_model().serving() as llm:
         base = args.keep or Path(tmp)
@@ -329,15 +334,22 @@ def main() -> None:
             third_round_probes(probes)
             mcp_probes(probes)
             offline_probes(probes, root)
+            classes = class_probes(url, root, llm, args.seed)
         finally:
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=300)
+        print(json.dumps(classes, indent=1), flush=True)
+        try:
+            classes.update(tenant_probes(base, str(Path(sys.executable).parent / "memory")))
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - reported in the summary
+            classes["tenants"] = {"raised": f"{type(exc).__name__}: {str(exc)[:200]}"}
     slow = [r["probe"] for r in probes.rows if not r["ok"]]
     summary = {
         "probes": len(probes.rows),
         "within_target": len(probes.rows) - len(slow),
         "slowest_ms": max(r["ms"] for r in probes.rows),
         "missed": slow,
+        "classes": classes,
     }
     print(json.dumps(summary, indent=1))
 

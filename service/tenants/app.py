@@ -49,9 +49,11 @@ from substrate import (
     init_workspace,
     open_workspace,
 )
-from substrate.errors import StoreHeldError
+from substrate.errors import StoreHeldError, TransientError
+from substrate.safety.fencing import Lease
 
 PREFIX = "/w/"
+ADMIN_WORKSPACES = "/admin/workspaces"
 MOVE_WAIT_S = 15.0  # how long a request waits for its workspace to change hands
 HIDDEN = "no such workspace, or a missing or wrong token (Authorization: Bearer <token>)"
 ADMIN_BODY_BYTES = 4096
@@ -92,6 +94,10 @@ class Tenants:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = get_route_path(scope) if scope["type"] in ("http", "websocket") else ""
         if not path.startswith(PREFIX):
+            owner = self._deleted_elsewhere(scope, path)
+            if owner is not None:  # the process that writes it deletes it
+                await self._forward(owner.url, scope, receive, send)
+                return
             await self._admin(scope, receive, send)
             return
         workspace, slash, rest = path[len(PREFIX) :].partition("/")
@@ -113,6 +119,18 @@ class Tenants:
             await _hidden(scope, receive, send)
             return
         await self._answer(workspace, child, scope, receive, send)
+
+    def _deleted_elsewhere(self, scope: Scope, path: str) -> Lease | None:
+        """For an admin delete of a workspace another process holds open: that
+        process's lease (it closes the workspace, lets go of its lease and
+        removes its folder, in that order; from here the folder would go from
+        under its writes)."""
+        if scope["type"] != "http" or scope["method"] != "DELETE" or was_forwarded(scope):
+            return None
+        head, _, workspace = path.rpartition("/")
+        if head != ADMIN_WORKSPACES:
+            return None
+        return self._pool.owner_elsewhere(workspace)
 
     async def _answer(
         self, workspace: str, child: Scope, scope: Scope, receive: Receive, send: Send
@@ -262,7 +280,7 @@ def _admin_routes(app: FastAPI, pool: WorkspacePool, admin_token: str, hooks: Ho
         opened = set(pool.open_ids())
         return {"workspaces": [{"workspace": w, "open": w in opened} for w in pool.ids()]}
 
-    @app.delete("/admin/workspaces/{workspace}", tags=["admin"], dependencies=guarded)
+    @app.delete(ADMIN_WORKSPACES + "/{workspace}", tags=["admin"], dependencies=guarded)
     async def delete(workspace: str) -> dict[str, Any]:
         """Close the workspace and remove its folder: it disappears at once (a
         rename within the served folder), its files go after."""
@@ -275,7 +293,12 @@ def _admin_routes(app: FastAPI, pool: WorkspacePool, admin_token: str, hooks: Ho
             (pool.root / workspace).rename(gone)
             shutil.rmtree(gone)
 
-        await pool.delete(workspace, remove)  # closed, its lease released, then removed
+        try:
+            await pool.delete(workspace, remove)  # closed, its lease taken here, then removed
+        except NotOwner:  # another process opened it meanwhile: it must delete it
+            raise TransientError(
+                f"workspace {workspace!r} was just opened by another process; retry"
+            ) from None
         return {"deleted": workspace}
 
 

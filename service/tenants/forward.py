@@ -27,6 +27,8 @@ HOP_BY_HOP = frozenset(
 )  # fmt: skip
 TIMEOUT_S = 600.0  # a consolidation or an ingest may run long; the owner bounds its own work
 FORWARD_MOST_BYTES = 64 * 1024 * 1024  # the default ingest bound: no route takes more
+# The owner hung up on a body still arriving (it refused it past its route's limit).
+HUNG_UP = (httpx.WriteError, httpx.ReadError, httpx.RemoteProtocolError)
 
 
 def was_forwarded(scope: Scope) -> bool:
@@ -69,7 +71,13 @@ class Forwarder:
             return
         except _ClientGone:
             return
-        except httpx.HTTPError:
+        except httpx.HTTPError as exc:
+            if not counted.done and isinstance(exc, HUNG_UP):
+                # The owner stopped reading before the body's end: it answered 413
+                # past its route's own limit and closed (what it said cannot be
+                # read while the body is still going); say the same.
+                await _too_large(scope, receive, send, None)
+                return
             busy = error_response(
                 503, "transient", "the process that holds this workspace did not answer; retry"
             )
@@ -106,6 +114,7 @@ class _Counted:
     def __init__(self, receive: Receive, most: int) -> None:
         self._receive = receive
         self._most = most
+        self.done = False  # the whole body was passed on
 
     async def body(self) -> AsyncIterator[bytes]:
         total = 0
@@ -120,11 +129,14 @@ class _Counted:
             if chunk:
                 yield chunk
             if not message.get("more_body"):
+                self.done = True
                 return
 
 
-async def _too_large(scope: Scope, receive: Receive, send: Send, most: int) -> None:
-    refused = error_response(
-        413, "too_large", f"the request body is over {most} bytes, the most any route takes"
+async def _too_large(scope: Scope, receive: Receive, send: Send, most: int | None) -> None:
+    said = (
+        f"the request body is over {most} bytes, the most any route takes"
+        if most is not None
+        else "the request body is over this route's limit (memory.limits)"
     )
-    await refused(scope, receive, send)
+    await error_response(413, "too_large", said)(scope, receive, send)

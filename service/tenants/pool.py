@@ -33,7 +33,7 @@ from fastapi import FastAPI
 
 from service.tenants.ids import is_workspace_id
 from substrate import Workspace
-from substrate.safety.fencing import Holder, Lease
+from substrate.safety.fencing import Holder, Lease, read_lease
 
 log = logging.getLogger("memory.service")
 Build = Callable[[Path], FastAPI]
@@ -153,9 +153,29 @@ class WorkspacePool:
                     while opened is not None and opened.inflight:
                         await anyio.sleep(0.01)  # the requests it is answering finish first
                 await self.close(workspace)
-                await anyio.to_thread.run_sync(remove)
+                # no other process opens it while it goes: the lease is taken here
+                # first (`NotOwner` when another process holds it: ask that one)
+                await self._lease(workspace)
+                await anyio.to_thread.run_sync(self._remove, workspace, remove)
         finally:
             self._deleting.discard(workspace)
+
+    def _remove(self, workspace: str, remove: Callable[[], object]) -> None:
+        if self.leases is None:
+            remove()
+            return
+        with self.leases.removing(self.workspace(workspace).root):
+            remove()
+
+    def owner_elsewhere(self, workspace: str) -> Lease | None:
+        """The live lease another process holds on the workspace (it writes it
+        and must be the one to delete it); None when none does."""
+        if self.leases is None or not is_workspace_id(workspace) or not self.exists(workspace):
+            return None
+        found = read_lease(self.workspace(workspace).state_dir)
+        if found is None or not found.live() or found.owner == self.leases.owner:
+            return None
+        return found
 
     async def close(self, workspace: str) -> None:
         """Stop the workspace's runtime and forget its app (no-op when closed)."""
@@ -252,7 +272,10 @@ class WorkspacePool:
         if self.leases is None:
             return
         ws = self.workspace(workspace)
-        lease = await anyio.to_thread.run_sync(self.leases.acquire, ws.root, ws.state_dir)
+        try:
+            lease = await anyio.to_thread.run_sync(self.leases.acquire, ws.root, ws.state_dir)
+        except FileNotFoundError:
+            raise WorkspaceGone(workspace) from None  # deleted while this request waited
         if lease.owner != self.leases.owner:
             raise NotOwner(lease)
 

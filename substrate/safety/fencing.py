@@ -74,7 +74,11 @@ def _write_lease(state_dir: Path, lease: Lease) -> None:
 
 @contextmanager
 def _lease_lock(state_dir: Path, timeout_s: float = 10.0) -> Iterator[None]:
-    with hold_lock(state_dir / LOCK_FILE, timeout_s=timeout_s, purpose="writer lease"):
+    """The lease's lock; `FileNotFoundError` when the workspace's folder is gone
+    (a deleted workspace is never brought back by a process asking for it)."""
+    with hold_lock(
+        state_dir / LOCK_FILE, timeout_s=timeout_s, purpose="writer lease", make_folder=False
+    ):
         yield
 
 
@@ -113,6 +117,21 @@ class Holder:
         _register(root, self)
         return lease
 
+    @contextmanager
+    def removing(self, root: Path) -> Iterator[None]:
+        """Hold the lease's lock of a workspace this process holds while its
+        folder is taken away: a process asking for the lease waits, then finds
+        the folder gone. The lease is forgotten here afterwards."""
+        held = self._held_of(root)
+        try:
+            if held is None:
+                yield
+                return
+            with _lease_lock(held[0]):
+                yield
+        finally:
+            self.forget(root)
+
     def renew(self, root: Path) -> bool:
         """Extend the lease; False (and the lease forgotten here) when another
         process took it over."""
@@ -120,12 +139,16 @@ class Holder:
         if held is None:
             return False
         state_dir, generation = held
-        with _lease_lock(state_dir):
-            if not self._still_mine(read_lease(state_dir), generation):
-                self.forget(root)
-                return False
-            expires = time.time() + self.lease_s
-            _write_lease(state_dir, Lease(self.owner, generation, expires, self.url))
+        try:
+            with _lease_lock(state_dir):
+                if not self._still_mine(read_lease(state_dir), generation):
+                    self.forget(root)
+                    return False
+                expires = time.time() + self.lease_s
+                _write_lease(state_dir, Lease(self.owner, generation, expires, self.url))
+        except FileNotFoundError:  # its folder was taken away
+            self.forget(root)
+            return False
         return True
 
     def release(self, root: Path) -> None:
@@ -135,9 +158,12 @@ class Holder:
         if held is None:
             return
         state_dir, generation = held
-        with _lease_lock(state_dir):
-            if self._still_mine(read_lease(state_dir), generation):
-                _write_lease(state_dir, Lease(self.owner, generation, 0.0, self.url))
+        try:
+            with _lease_lock(state_dir):
+                if self._still_mine(read_lease(state_dir), generation):
+                    _write_lease(state_dir, Lease(self.owner, generation, 0.0, self.url))
+        except FileNotFoundError:  # its folder was taken away: nothing to give up
+            pass
         self.forget(root)
 
     def forget(self, root: Path) -> None:
@@ -166,6 +192,8 @@ class Holder:
         if held is None:
             raise FencedError(f"{root}: this process no longer holds the workspace's writer lease")
         state_dir, generation = held
+        if not state_dir.is_dir():
+            raise FencedError(f"{root}: the workspace's folder is gone; the write was refused")
         with _lease_lock(state_dir):
             found = read_lease(state_dir)
             if not self._still_mine(found, generation):

@@ -28,19 +28,24 @@ def _thread_lock(path: Path) -> threading.RLock:
 
 
 @contextmanager
-def hold_lock(path: Path, *, timeout_s: float = 10.0, purpose: str = "write") -> Iterator[None]:
-    """Hold the lock at `path`, waiting up to `timeout_s` for another process.
+def hold_lock(
+    path: Path, *, timeout_s: float = 10.0, purpose: str = "write", make_folder: bool = True
+) -> Iterator[None]:
+    """Hold the lock at `path`, waiting up to `timeout_s` for another process;
+    without `make_folder` a missing folder is `FileNotFoundError`, never made
+    (a lock must not bring back a folder that was removed).
 
     Threads of this process queue on an in-process lock first and only one
     of them polls the file lock: 32 service threads polling it would starve
     each other past the timeout, though every holder is quick."""
-    with _thread_lock(path), _file_lock(path, timeout_s, purpose):
+    with _thread_lock(path), _file_lock(path, timeout_s, purpose, make_folder):
         yield
 
 
 @contextmanager
-def _file_lock(path: Path, timeout_s: float, purpose: str) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _file_lock(path: Path, timeout_s: float, purpose: str, make_folder: bool) -> Iterator[None]:
+    if make_folder:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         deadline = time.monotonic() + timeout_s

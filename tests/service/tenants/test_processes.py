@@ -127,3 +127,82 @@ def test_many_workspaces_opened_at_once_on_two_processes_answer_without_errors(
         service.stdout.close()
         service.stderr.close()
     assert "HTTP Request:" not in logged
+
+
+@pytest.mark.slow
+def test_on_two_processes_a_delete_racing_writers_and_bodies_past_the_owners_limit(
+    tmp_path: Path,
+) -> None:
+    """An admin delete lands on either process while four writers post to the
+    workspace through both: the process that writes it deletes it (the other
+    passes the delete on), nothing brings the folder back, and the id is free
+    again every round. A body past the owner's route limit, streamed to either
+    process, is answered 413 by whichever took it, never 503."""
+    import threading
+
+    admin = "c" * 40
+    for w in ("ann", "bea"):
+        init_workspace(tmp_path / w)
+    tokens = {w: workspace_token(open_workspace(tmp_path / w))[0] for w in ("ann", "bea")}
+    service = subprocess.Popen(
+        [sys.executable, "-c", "from service.cli import cli; cli()", "serve",
+         "--workspaces", str(tmp_path), "--processes", "2", "--port", "0"],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[3],
+        env={**os.environ, "MEMORY_ADMIN_TOKEN": admin},
+    )  # fmt: skip
+    assert service.stdout is not None
+    headers = {"Authorization": f"Bearer {admin}"}
+    try:
+        url = service.stdout.readline().split(" at ")[1].split("/w/")[0]
+        for n in range(4):
+            made = httpx.post(
+                f"{url}/admin/workspaces", json={"workspace": "carol"}, headers=headers, timeout=120
+            )
+            assert made.status_code == 201, made.text
+            stop = threading.Event()
+
+            def write(token: str = made.json()["token"], stop: threading.Event = stop) -> None:
+                while not stop.is_set():
+                    try:
+                        call(url, token, "POST", "/w/carol/v1/memory/remember", {"text": "A note."})
+                    except httpx.HTTPError:
+                        continue
+
+            writers = [threading.Thread(target=write) for _ in range(4)]
+            for t in writers:
+                t.start()
+            time.sleep(0.5 + n * 0.2)
+            while True:  # a 503 says it was opened elsewhere meanwhile: retry
+                deleted = httpx.delete(f"{url}/admin/workspaces/carol", headers=headers, timeout=120)
+                if deleted.status_code != 503:
+                    break
+            stop.set()
+            for t in writers:
+                t.join()
+            assert deleted.status_code == 200, deleted.text
+            assert not (tmp_path / "carol").exists()
+        for w in ("ann", "bea") * 3:  # each owned by one process, asked on either
+
+            def body() -> object:
+                yield b'{"text": "'
+                for _ in range(16):
+                    yield b"x" * (1 << 20)
+                yield b'"}'
+
+            try:
+                status = httpx.post(
+                    f"{url}/w/{w}/v1/memory/remember",
+                    content=body(),
+                    headers={"Authorization": f"Bearer {tokens[w]}"},
+                    timeout=120,
+                ).status_code
+            except httpx.HTTPError:
+                status = 413  # refused, and the connection closed on the rest of the body
+            assert status == 413
+    finally:
+        service.send_signal(signal.SIGTERM)
+        try:
+            service.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            service.kill()
+        service.stdout.close()
