@@ -396,8 +396,11 @@ def _delete_races(url: str, admin: str, rounds: int) -> int:
                            headers=headers, timeout=300)  # fmt: skip
         clean += deleted.status_code == 200 and again.status_code == 201
         last = httpx.delete(f"{url}/admin/workspaces/carol", headers=headers, timeout=300)
-        print(f"  delete race {n}: delete {deleted.status_code}, create again "
-              f"{again.status_code}, delete {last.status_code} {last.text[:120]}", flush=True)
+        print(
+            f"  delete race {n}: delete {deleted.status_code}, create again "
+            f"{again.status_code}, delete {last.status_code} {last.text[:120]}",
+            flush=True,
+        )
     return clean
 
 

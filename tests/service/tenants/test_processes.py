@@ -173,7 +173,9 @@ def test_on_two_processes_a_delete_racing_writers_and_bodies_past_the_owners_lim
                 t.start()
             time.sleep(0.5 + n * 0.2)
             while True:  # a 503 says it was opened elsewhere meanwhile: retry
-                deleted = httpx.delete(f"{url}/admin/workspaces/carol", headers=headers, timeout=120)
+                deleted = httpx.delete(
+                    f"{url}/admin/workspaces/carol", headers=headers, timeout=120
+                )
                 if deleted.status_code != 503:
                     break
             stop.set()
