@@ -42,13 +42,15 @@ _CONDITION = linear(
 _IRONY = linear(
     r"\b(?:totally|sure,? because|yeah,? right|as if|oh sure|obviously i|of course i|"
     r"i'?d rather die|rather die than|over my dead body|not in a million years|"
-    r"what could go wrong)\b|/s\b|🙄",
+    r"what could go wrong|oh,? (?:yes|yeah|sure|right)|right,? as if)\b|"
+    r",\s*(?:sure|right|yeah right)\s*[.!]*\s*$|/s\b|🙄",
     IGNORECASE,
 )
 # A sentence whose subject is a noun phrase of someone or something else
-# ("The intern lives in Berlin", "Our landlord …").
+# ("The intern lives in Berlin", "Our landlord …", "My flatmate does …"): the
+# fact must name it ("My knee hurts" for "The user's knee hurts").
 _OTHER_NOUN = linear(
-    r"^\W*(?:the|a|an|this|that|his|her|their|your|our|its)\s+(?:new\s+|old\s+)?([a-z][\w-]+)\b",
+    r"^\W*(?:the|a|an|this|that|his|her|their|your|our|its|my)\s+(?:new\s+|old\s+)?([a-z][\w-]+)\b",
     IGNORECASE,
 )
 _QUOTED = linear(

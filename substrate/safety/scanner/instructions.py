@@ -78,22 +78,27 @@ INSTRUCTIONS = [
     r"\bno need to (?:check|confirm|ask|verify)\s+with\s+(?:the\s+)?user\b",
     r"\bexecute\s+the\s+following\s+(?:task|command|instructions?|code)\s+immediately\b",
     r"\byour\s+(?:true|real|actual|original|hidden)\s+(?:purpose|nature|self|identity)\b",
-    # what to reveal or keep back
-    rf"\b(?:never|don'?t|do not|not to|refuse to|always|please|must not|should not)\s+(?:ever\s+)?(?:reveal|disclose|divulge|mention|share|tell (?:anyone|the user|users|them|people)(?: about)?|discuss|admit|say|confirm|deny|repeat)\b[^.\n]{{0,40}}\b{_SECRETS}",
-    r"\b(?:don'?t|do not|never)\s+(?:tell|inform|let)\s+(?:the\s+)?user\s+(?:know\s+)?(?:about|that|of)\b",
     # triggers planted for later
     r"\bwhen(?:ever)?\s+(?:asked|the user asks|you are asked|someone asks you|users? asks? you)\b[^.\n]{0,80}\b(?:say|reply|respond|answer|claim|insist|pretend|deny)\b",
     r"\b(?:when|whenever|if)\s+(?:the user|anyone|someone|a user|users?|i|we)\s+(?:asks?|says?|mentions?|types?|writes?|requests?)\b[^.\n]{0,80}?[,:]\s*(?:please\s+)?(?:always\s+|never\s+)?(?:include|reply|respond|answer|add|insert|mention|recommend)\b",
-    # code that runs what it downloads
-    r"\b(?:curl|wget)\b[^\n|]{0,160}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b",
-    r"\b(?:exec|eval|system|popen|spawn|run)\s*\(\s*['\"`]?\s*(?:curl|wget|bash|sh|powershell)\b",
-    # Arabic: the assistant named, secrets kept back
+    # Arabic: the assistant named
     r"(?:أيها|يا)\s+(?:المساعد|النموذج|الذكاء الاصطناعي|البوت|الروبوت)",
     r"(?:المساعد|النموذج|الذكاء الاصطناعي|البوت|الروبوت)\s+(?:يجب|عليه|لا يجوز|لا ينبغي|ينبغي|دائما|دائماً|أبدا|أبداً|لن)",
     r"(?:بصفتك|كونك|أنت)\s+(?:مساعد\S*|نموذج\S*|ذكاء\s+اصطناعي)",
+    r"(?:عندما|إذا|متى)\s+(?:يسأل|سأل|يسألك|سألك)\S*\s+(?:المستخدم\s+|أحد\s+)?[^.\n]{0,60}(?:قل|أجب|رد|أخبره)",
+]
+# What to reveal or keep back, and code that runs what it downloads: never
+# guidance for how to answer the person, whoever wrote it.
+NEVER_OWN = [
+    # what to reveal or keep back
+    rf"\b(?:never|don'?t|do not|not to|refuse to|always|please|must not|should not)\s+(?:ever\s+)?(?:reveal|disclose|divulge|mention|share|tell (?:anyone|the user|users|them|people)(?: about)?|discuss|admit|say|confirm|deny|repeat)\b[^.\n]{{0,40}}\b{_SECRETS}",
+    r"\b(?:don'?t|do not|never)\s+(?:tell|inform|let)\s+(?:the\s+)?user\s+(?:know\s+)?(?:about|that|of)\b",
+    # code that runs what it downloads
+    r"\b(?:curl|wget)\b[^\n|]{0,160}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b",
+    r"\b(?:exec|eval|system|popen|spawn|run)\s*\(\s*['\"`]?\s*(?:curl|wget|bash|sh|powershell)\b",
+    # Arabic: secrets kept back
     r"(?:لا|أبدا|أبداً)\s+(?:تكشف|تفصح|تبح|تخبر|تذكر)\S*\s+(?:\S+\s+){0,3}?(?:تعليماتك|التعليمات|موجه النظام|أوامرك|قواعدك|هذه الملاحظة|هذه الرسالة|أنك)",
     r"(?:لا|أبدا|أبداً)\s+تخبر\S*\s+المستخدم",
-    r"(?:عندما|إذا|متى)\s+(?:يسأل|سأل|يسألك|سألك)\S*\s+(?:المستخدم\s+|أحد\s+)?[^.\n]{0,60}(?:قل|أجب|رد|أخبره)",
 ]
 # How replies are to be written: the person's guidance when they give it
 # (`guidance`), an attack's when it asks for a fixed text or a takeover.
@@ -119,11 +124,12 @@ REPLY_FORM = [
 # own preference when they say it; captured from their own turn (`captured`,
 # the person's words only), it is kept as one, never held as an attack.
 ANSWER_STYLE = [
-    rf"\b(?:respond|reply|answer|write back|talk to me|speak to me)\s+(?:to me\s+|to the user\s+|to users\s+)?(?:always\s+|only\s+)?(?:in|with|using|as)\s+(?:only\s+)?(?:an?\s+|the\s+)?{_LANG}\b",
+    rf"\b(?:respond|reply|answer|write back|talk to me|speak to me)\s+(?:to me\s+|me\s+|to the user\s+|to users\s+)?(?:always\s+|only\s+)?(?:in|with|using|as)\s+(?:only\s+)?(?:an?\s+|the\s+)?{_LANG}\b",
     r"\b(?:respond|reply|answer)\s+(?:to me\s+|to the user\s+)?(?:only\s+)?(?:briefly|concisely|tersely|formally|informally|sarcastically|in character)\b",
     rf"\b(?:keep|make)\s+(?:your\s+|all\s+|the\s+|my\s+)?(?:{_REPLY}|explanations)\s+(?:short|brief|concise|shorter|under|below|to (?:a|one|two|three|\d+))\b",
 ]
 _PATTERNS = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in INSTRUCTIONS)
+_NEVER_OWN = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in NEVER_OWN)
 _STYLE = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in (*REPLY_FORM, *ANSWER_STYLE))
 
 
@@ -133,11 +139,11 @@ def instruction(views: Views, *, own_words: bool = False) -> Finding | None:
     sentence that is their guidance for how they are to be answered
     (`guidance.own_guidance`) is theirs to give, and is passed over."""
     for text in views.all():
-        for patterns, style in ((_PATTERNS, False), (_STYLE, True)):
+        for patterns, style in ((_NEVER_OWN, None), (_PATTERNS, False), (_STYLE, True)):
             for pattern in patterns:
                 for match in pattern.finditer(text):
                     sentence = sentence_at(text, match.start(), match.end())
-                    if own_words and own_guidance(sentence, style=style):
+                    if own_words and style is not None and own_guidance(sentence, style=style):
                         continue
                     detail = f"instruction aimed at the assistant: {quoted(match.group(0))}"
                     return Finding("instruction", detail, firm=False)

@@ -81,3 +81,29 @@ def test_a_fact_granting_an_action_is_parked_for_the_person(
     outcome = run(settings_llm, log, client, mid)
     assert outcome.applied == [] and "without asking" not in user_md(settings_llm)
     assert [row.via for row in read_pending(settings_llm.workspace)] == ["curation"]
+
+
+CLAIMS = [("drink oat milk", "drinks oat milk"), ("live near Ghent", "lives near Ghent"),
+          ("like hiking at dawn", "likes hiking at dawn"), ("keep bees", "keeps bees")]  # fmt: skip
+# Frames no test above lists: someone close named by "my", ironic agreement.
+OTHER_FRAMES = ["My flatmate does {c}.", "My boss would {c}.", "My sister says she does {c}.",
+                "Oh yes, I absolutely {c}, sure.", "Oh right, I {c}.", "I {c}, yeah right."]  # fmt: skip
+
+
+@pytest.mark.parametrize("frame", OTHER_FRAMES)
+def test_someone_close_or_ironic_agreement_goes_to_review(frame: str) -> None:
+    from substrate.curation.sentences import sentence_problem
+
+    for claim, stated in CLAIMS:
+        message = frame.format(c=claim)
+        why = sentence_problem(f"The user {stated}.", [(1, claim)], {1: message})
+        assert why is not None, message
+
+
+def test_my_own_thing_named_by_the_fact_still_applies() -> None:
+    from substrate.curation.sentences import sentence_problem
+
+    said = {1: "My favourite drink is oat milk."}
+    assert (
+        sentence_problem("The user's favourite drink is oat milk.", [(1, "oat milk")], said) is None
+    )
