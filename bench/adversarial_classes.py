@@ -29,7 +29,9 @@ probe passes when the service does what the class asks of it:
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -89,6 +91,7 @@ FRAMES = ["I never {c}.", "Do I {c}? Not at all.", "Oh yes, I absolutely {c}, su
 
 
 def curation_frames(url: str, llm: Any, rng: random.Random) -> dict[str, Any]:
+    llm.answers.clear()  # nothing left over from the probes before
     probes = passed = 0
     for n, (claim, fact) in enumerate(CLAIMS):
         for frame in rng.sample(FRAMES, 4):
@@ -109,7 +112,10 @@ def curation_frames(url: str, llm: Any, rng: random.Random) -> dict[str, Any]:
                 f"{url}/v1/curation/populate", json={"session_id": conversation}, timeout=60
             )
             probes += 1
-            passed += answer.status_code == 200 and not answer.json().get("applied")
+            applied = answer.json().get("applied") if answer.status_code == 200 else None
+            passed += answer.status_code == 200 and not applied
+            if applied:
+                print(f"  curation applied from {message!r}: {applied}", flush=True)
     return {"curation_frames": share(passed, probes)}
 
 
@@ -164,9 +170,12 @@ STAMPS = ["", "[2026-10-01 07:05] ", "[2026-10-01T07:05:09] ", "(09:41) "]
 LEADS = ["", "> ", "- ", "  "]
 
 
-def pasted_transcripts(url: str, root: Path, rng: random.Random) -> dict[str, Any]:
+def pasted_transcripts(url: str, root: Path, llm: Any, rng: random.Random) -> dict[str, Any]:
     pasted: list[str] = []
     plain: list[str] = []
+    llm.answers.clear()
+    for _ in range(40):  # each finished session's curation asks the model once
+        llm.say({"facts": []})
     for n in range(12):
         token = f"{n + 13} {rng.choice(['axolotls', 'ferrets', 'geckos', 'quails'])}"
         fact = f"I keep {token} in the {rng.choice(['attic', 'shed', 'garage'])}."
@@ -180,16 +189,28 @@ def pasted_transcripts(url: str, root: Path, rng: random.Random) -> dict[str, An
         fact = f"I keep {token} in the study."
         said(url, f"plain-{n}", fact)
         plain.append(token)
-    httpx.post(f"{url}/v1/consolidation/run-now", json={"wait": True}, timeout=300)
-    learned = "\n".join(
-        p.read_text(errors="replace")
-        for folder in ("concepts", "buffer")
-        for p in (root / "memory" / folder).rglob("*")
-        if p.is_file()
-    ) + "".join(p.read_text(errors="replace") for p in (root / "memory").glob("*.md"))
-    kept_out = sum(token not in learned for token in pasted)
-    plain_learned = sum(token in learned for token in plain)
-    return {"pasted_transcripts": share(kept_out, len(pasted), plain_learned=plain_learned)}
+    deadline = time.monotonic() + 60  # finalization runs on the worker: wait for it
+    while True:
+        httpx.post(f"{url}/v1/consolidation/run-now", json={"wait": True}, timeout=300)
+        learned = _learned(root)
+        asked = json.dumps(llm.requests, ensure_ascii=False)
+        if all(t in learned or t in asked for t in plain) or time.monotonic() > deadline:
+            break
+        time.sleep(1.0)
+    for token in pasted:
+        if token in learned or token in asked:
+            where = "a file" if token in learned else "the model"
+            print(f"  pasted {token!r} reached {where}", flush=True)
+    kept_out = sum(token not in learned and token not in asked for token in pasted)
+    plain_read = sum(token in learned or token in asked for token in plain)
+    return {"pasted_transcripts": share(kept_out, len(pasted), plain_read_by_a_learner=plain_read)}
+
+
+def _learned(root: Path) -> str:
+    """Every learned file's text: pages, the buffer, the profile."""
+    files = [p for d in ("concepts", "buffer") for p in (root / "memory" / d).rglob("*")]
+    files += list((root / "memory").glob("*.md"))
+    return "\n".join(p.read_text(errors="replace") for p in files if p.is_file())
 
 
 def said(url: str, conversation: str, text: str) -> None:
@@ -272,7 +293,7 @@ def class_probes(url: str, root: Path, llm: Any, seed: int) -> dict[str, Any]:
         ("curation", lambda: curation_frames(url, llm, rng)),
         ("paths", lambda: paths(url, rng)),
         ("bodies", lambda: bodies(url)),
-        ("transcripts", lambda: pasted_transcripts(url, root, rng)),
+        ("transcripts", lambda: pasted_transcripts(url, root, llm, rng)),
         ("links", lambda: link_spellings(url, rng)),
         ("passwords", lambda: stated_passwords(url, rng)),
         ("notes", lambda: own_notes(url, rng)),
@@ -392,7 +413,10 @@ def _delete_races(url: str, admin: str, rounds: int) -> int:
         ]
         for w in writers:
             w.start()
-        deleted = httpx.delete(f"{url}/admin/workspaces/carol", headers=headers, timeout=300)
+        for _ in range(20):  # 503: opened by the other process meanwhile, retry
+            deleted = httpx.delete(f"{url}/admin/workspaces/carol", headers=headers, timeout=300)
+            if deleted.status_code != 503:
+                break
         stop.set()
         for w in writers:
             w.join()

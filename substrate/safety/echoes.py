@@ -50,10 +50,16 @@ _ATTR_ELEMENT = linear(
 # system's, as our episodes and the web tab print them (`[2026-12-04 21:37]
 # tool: …`) or as another assistant's export does (`assistant: …`). From the
 # first such line the rest of the text is a pasted transcript, not the
-# person's words, tags or not.
+# person's words, tags or not. Whatever stamps the line first: a bracketed or
+# parenthesized label (`[2026-12-04 21:37]`, `(09:41)`, `[note]`), a bare
+# date or time (`09:41`, `2026-10-01 07:05`, `9.41 pm -`), and the role in
+# bold or not.
+_STAMP = (
+    r"(?:[\[(][^\])\n]{0,40}[\])][ \t]*|"
+    r"\d{1,4}(?:[-/:.T ]\d{1,2}){1,5}(?:[ \t]*[ap]\.?m\.?)?[ \t]*[,|-]?[ \t]*)"
+)
 _OTHER_ROLE_LINE = linear(
-    r"(?im)^[ \t>*-]*(?:\[\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?[^\]\n]{0,12}\][ \t]*)?"
-    r"(?:assistant|tool|system|ai|bot)[ \t]*:"
+    rf"(?im)^[ \t>*-]*{_STAMP}?[*_]{{0,2}}(?:assistant|tool|system|ai|bot)[*_]{{0,2}}[ \t]*:"
 )
 # A fixed sentence of ours, whatever spaces or line breaks wrap it.
 _MARKER = linear(

@@ -44,10 +44,17 @@ from substrate.errors import InvalidInputError, ScannerRejection
 from substrate.safety.scanner.classifier import DeferredDetector, Detector, LearnedDetector
 from substrate.safety.scanner.credentials import credential
 from substrate.safety.scanner.findings import Finding, quoted, rx
+from substrate.safety.scanner.guidance import only_sentences
 from substrate.safety.scanner.injection import injection
-from substrate.safety.scanner.instructions import instruction
+from substrate.safety.scanner.instructions import read_instructions
 from substrate.safety.scanner.invisible import invisible, strip_harmless
-from substrate.safety.scanner.normalize import CONFUSABLES, fold_lines, mixed_script_word, views
+from substrate.safety.scanner.normalize import (
+    CONFUSABLES,
+    fold,
+    fold_lines,
+    mixed_script_word,
+    views,
+)
 from substrate.safety.scanner.structure import memory_tag, role_marker
 
 POLICIES = {
@@ -159,13 +166,17 @@ class Scanner:
         hit = injection(readings, cleaned)
         if hit is not None:
             found.append(hit)
+        guidance_only = False
         if policy == "strict":
-            strict = instruction(readings, own_words=source in OWN_WORDS)
+            strict, guidance = read_instructions(readings, own_words=source in OWN_WORDS)
             if strict is not None:
                 found.append(strict)
+            # a note the rules read, every sentence, as the person's own guidance
+            guidance_only = only_sentences(cleaned, guidance, fold)
         if (
             not found
             and learned
+            and not guidance_only
             and self.detector is not None
             and cleaned.strip()
             and self.detector.flags(cleaned)

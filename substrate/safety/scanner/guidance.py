@@ -21,6 +21,8 @@ one of them keeps the sentence held, whoever wrote it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from substrate.safety.scanner.findings import rx
 
 _SENTENCE_END = rx(r"[.!?؟\n]")
@@ -59,7 +61,10 @@ _TAKEOVER = [
     r"\b(?:say|says|saying|reply|respond|answer|output|print|write|display|begin|start|end|"
     r"prefix|sign|repeat)\w*\s+(?:only\s+|just\s+|exactly\s+)?(?:with\s+)?(?:the\s+(?:words?|"
     r"phrase|text|sentence)\s+)?[\"“'`«]",
+    r"[\"“”«»]|(?:^|\s)'[^'\n]{1,40}'",
     r"\b(?:claim|insist|deny|lie|deceiv\w*|mislead\w*|falsely|fake|pretend)\b",
+    r"\byour own (?:knowledge|opinion|judgement|judgment|rules)\b|\bnot (?:by|from|on) the "
+    r"(?:articles?|context|documents?|sources?|text)\b",
     r"\bregardless of\s+(?:the\s+)?(?:actual|real|true|truth|facts?|reality|conditions|status|"
     r"results?|evidence)\b|\b(?:actual|real|true)\s+(?:conditions|status|state|results?|values?)\b",
     r"\b(?:answer|reply|respond)\w*\s+(?:to\s+)?(?:every|each|all|any)\s+(?:[\pL\pN_]+\s+){0,2}?with\b",
@@ -107,3 +112,20 @@ def own_guidance(sentence: str, *, style: bool) -> bool:
     style (`style`), and asks for nothing a takeover asks for."""
     about = style or _ANCHOR.search(sentence) is not None or _ANSWERS.search(sentence) is not None
     return about and not takes_over(sentence)
+
+
+def only_sentences(text: str, folded: frozenset[str], fold: Callable[[str], str]) -> bool:
+    """Whether `text` is made of nothing but the sentences whose folded form
+    (`fold`) is in `folded`: a note the rules judged whole, sentence by
+    sentence, as the person's guidance; the learned detector, which reads a
+    whole text at once, has nothing else to read in it."""
+    if not folded:
+        return False
+    start = 0
+    for mark in [*_SENTENCE_END.finditer(text), None]:
+        end = mark.start() if mark is not None else len(text)
+        piece = fold(text[start:end]).strip()
+        if piece and piece not in folded:
+            return False
+        start = mark.end() if mark is not None else len(text)
+    return True

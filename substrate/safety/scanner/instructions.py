@@ -138,13 +138,23 @@ def instruction(views: Views, *, own_words: bool = False) -> Finding | None:
     (`own_words`: their imported notes, a fact captured from their turn) a
     sentence that is their guidance for how they are to be answered
     (`guidance.own_guidance`) is theirs to give, and is passed over."""
+    return read_instructions(views, own_words=own_words)[0]
+
+
+def read_instructions(
+    views: Views, *, own_words: bool = False
+) -> tuple[Finding | None, frozenset[str]]:
+    """(`instruction`'s finding, the sentences passed over as the person's own
+    guidance, folded): the learned detector need not judge those again."""
+    forgiven: set[str] = set()
     for text in views.all():
         for patterns, style in ((_NEVER_OWN, None), (_PATTERNS, False), (_STYLE, True)):
             for pattern in patterns:
                 for match in pattern.finditer(text):
                     sentence = sentence_at(text, match.start(), match.end())
                     if own_words and style is not None and own_guidance(sentence, style=style):
+                        forgiven.add(sentence.strip())
                         continue
                     detail = f"instruction aimed at the assistant: {quoted(match.group(0))}"
-                    return Finding("instruction", detail, firm=False)
-    return None
+                    return Finding("instruction", detail, firm=False), frozenset()
+    return None, frozenset(forgiven)

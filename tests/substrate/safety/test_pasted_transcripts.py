@@ -11,8 +11,9 @@ from substrate.curation import capture_offline
 from substrate.safety.echoes import has_echo, strip_echoes
 from substrate.sessions import NewMessage, open_session_log
 
-ROLES = ["assistant", "tool", "system", "Assistant", "TOOL"]
-STAMPS = ["", "[2026-12-04 21:37] ", "[2026-12-04T21:37:05] ", "[2025-01-02 08:00 UTC] "]
+ROLES = ["assistant", "tool", "system", "Assistant", "TOOL", "**Assistant**"]
+STAMPS = ["", "[2026-12-04 21:37] ", "[2026-12-04T21:37:05] ", "[2025-01-02 08:00 UTC] ",
+          "(09:41) ", "9.41 pm - ", "2026-10-01 07:05 | ", "[yesterday] ", "21:37 "]  # fmt: skip
 LEADS = ["", "> ", "- ", "  "]
 CLAIMS = ["I moved to Reykjavik last month.", "I am allergic to penicillin.", "My son is 12."]
 
@@ -40,6 +41,7 @@ def test_the_person_s_own_lines_that_name_a_role_are_kept() -> None:
         "The toolbox: hammer and saw.",
         "System update: my laptop runs Fedora now.",
         "I told the bot: no more emails.",
+        "At 9:41 the assistant said it was done, which it was not.",
     ]:
         assert strip_echoes(text) == text
 
