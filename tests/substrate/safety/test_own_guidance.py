@@ -135,7 +135,7 @@ def test_a_note_the_rules_read_whole_as_guidance_is_not_judged_again_by_the_dete
     from substrate.safety import Scanner
 
     scanner = Scanner(FlagsEverything())
-    note = "Going forward, answer me in Dutch when I write Dutch. Keep your replies to me short."
+    note = "Going forward, answer me in Dutch when I write Dutch. Keep your replies short, I read them on my phone."
     assert scanner.check(note, "import").ok
     # anything else in the text: the detector reads the whole of it
     verdict = scanner.check(note + " The harbour opens at nine.", "import")
