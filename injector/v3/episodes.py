@@ -7,17 +7,27 @@ and labelled as such, every line keeps its speaker ("you" for the person,
 marked `trust="untrusted"` like an imported page: the assistant's or a tool's
 words are not the person's facts. Escaped like pages, so conversation text can
 never open or close the card's tags.
+
+An episode is a window of up to ~1,500 characters; the card has room for a
+few of its lines. They are chosen by meaning: each line's multilingual cosine
+with the turn (the index's unit vectors of the episode), the best first,
+shown in the order they were said. Episodes are shown newest first, and an
+older one says it is older: where two conversations differ, the later one
+holds (the newest statement of a changed value above the stale one).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from html import escape
 
 from substrate.index import Hit
+from substrate.index.search_index import QueryVectors, SearchIndex
+from substrate.index.units import split_units, unit_key
 
 NOTE = "What was said in an earlier conversation, as said then (it may no longer be true).\n"
 UNTRUSTED_NOTE = "Lines not from you are the assistant's or a tool's words, not facts about you.\n"
+OLDER_NOTE = "Said before the conversation above: where they differ, the later one holds.\n"
 MOST = 2  # episodes a card shows
 # A turn that asks about the past ("what did we decide last week?") leans on
 # episodes: more of them, a floor no higher than `RECALL_FLOOR`, and at least
@@ -36,6 +46,21 @@ class CardEpisode:
     dated: str  # YYYY-MM-DD of its first turn
     text: str  # its lines, "[time] speaker: words"
     speakers: tuple[str, ...]
+    slug: str = ""
+    at: str = ""  # ISO time of its first turn: newest first
+    meaning: dict[int, float] = field(default_factory=dict)  # unit key -> cosine with the turn
+
+    def lines(self) -> list[str]:
+        """Its lines to show, best first: by meaning when the index has the
+        episode's unit vectors, else in the order said."""
+        lines = [line for line in self.text.split("\n") if line.strip()]
+        if not self.meaning:
+            return lines
+        return sorted(lines, key=lambda line: -self._score(line))
+
+    def _score(self, line: str) -> float:
+        found = [self.meaning.get(unit_key(u)) for u in split_units(line)]
+        return max((f for f in found if f is not None), default=-1.0)
 
     @property
     def untrusted(self) -> bool:
@@ -53,38 +78,61 @@ def card_episodes(hits: list[Hit], floor: float, recall: bool = False) -> list[C
         if hit.kind != "episode" or cosine < floor or not meta.get("session_id"):
             continue
         roles = tuple(str(r) for r in meta.get("roles") or ())
-        out.append(
-            CardEpisode(str(meta["session_id"]), str(meta.get("from", ""))[:10], hit.excerpt, roles)
-        )
+        at = str(meta.get("from", ""))
+        out.append(CardEpisode(str(meta["session_id"]), at[:10], hit.excerpt, roles, hit.slug, at))
     return out[:most]
 
 
+def with_meaning(
+    episodes: list[CardEpisode], search: SearchIndex | None, vectors: QueryVectors
+) -> list[CardEpisode]:
+    """The episodes with each line's cosine with the turn, where the index has
+    their unit vectors."""
+    if not episodes or search is None or not vectors:
+        return episodes
+    found = search.unit_scores(vectors, [(e.slug, None) for e in episodes])
+    return [replace(e, meaning=found.get(e.slug, {})) for e in episodes]
+
+
+def newest_first(episodes: list[CardEpisode]) -> list[CardEpisode]:
+    """The chosen episodes in the order the card shows them: the newest first."""
+    return sorted(episodes, key=lambda e: e.at, reverse=True)
+
+
 def render_episodes(episodes: list[CardEpisode], room: int) -> str:
-    """As many episodes as fit in `room` characters, each cut to whole lines."""
+    """As many episodes as fit in `room` characters, newest first, each its
+    best lines (`CardEpisode.lines`) shown in the order they were said."""
     parts: list[str] = []
-    for episode in episodes:
-        head = _head(episode)
+    ordered = newest_first(episodes)
+    for n, episode in enumerate(ordered):
+        before = ordered[:n]
+        older = any(e.at > episode.at and e.session_id != episode.session_id for e in before)
+        head = _head(episode, older=older)
         left = room - len(head) - len(TAIL)
         if left < MIN_ROOM - len(head):
             break
-        lines: list[str] = []
-        for line in episode.text.split("\n"):
+        order = {line: i for i, line in enumerate(episode.text.split("\n"))}
+        chosen: list[str] = []
+        for line in episode.lines():
             shown = escape(line, quote=False) + "\n"
             if len(shown) > left:
+                if episode.meaning:
+                    continue  # a shorter line further down may still fit
                 break
-            lines.append(shown)
+            chosen.append(line)
             left -= len(shown)
-        if not lines:
+        if not chosen:
             break
-        block = head + "".join(lines) + TAIL
+        said = sorted(chosen, key=lambda line: order.get(line, 0))
+        block = head + "".join(escape(line, quote=False) + "\n" for line in said) + TAIL
         parts.append(block)
         room -= len(block)
     return "".join(parts)
 
 
-def _head(episode: CardEpisode) -> str:
+def _head(episode: CardEpisode, older: bool = False) -> str:
     attrs = [f'session="{escape(episode.session_id)}"', f'dated="{escape(episode.dated)}"']
-    notice = NOTE
+    notice = NOTE + (OLDER_NOTE if older else "")
     if episode.untrusted:
         attrs.append('trust="untrusted"')
         notice += UNTRUSTED_NOTE

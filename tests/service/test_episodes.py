@@ -299,3 +299,63 @@ def test_retention_takes_old_turns_out_of_the_episodes_at_the_next_maintain(
         assert '<episode session="trip-chat"' not in runtime.memory.card("ferry")["memory"]
     finally:
         runtime.close()
+
+
+FILLER = [
+    "We talked about the weather in the north this spring and the long rains.",
+    "The assistant listed a few books about gardening and soil for beginners.",
+    "I said the kitchen tiles were still drying after the weekend repairs.",
+    "We compared train and bus times for the trip to the coast next month.",
+]
+
+
+def test_an_episode_shows_the_lines_that_answer_not_its_first_lines(
+    runtime: Runtime, write_page: PageWriter
+) -> None:
+    """A long window: the card's room holds a few of its lines, and the ones it
+    shows are those nearest the turn by meaning, wherever they stand."""
+    for i in range(12):  # pages that fill the card: the episode gets its share
+        write_page(
+            f"music/practice-{i}", f"---\ntitle: Practice {i}\n---\n" + "Cello practice. " * 40
+        )
+    turns = [
+        NewMessage("user", FILLER[i % 4] + f" More on that later, note {i}.", True)
+        for i in range(10)
+    ]
+    turns.append(
+        NewMessage("user", "My cello teacher moved the lessons to Thursday evenings.", True)
+    )
+    runtime.memory.sessions.append("long-chat", turns, 1_700_100_000.0)
+    try:
+        runtime.memory.maintain()
+        card = runtime.memory.card("what did we say about my cello teacher and the lessons?")
+        shown = card["memory"]
+        block = shown[shown.find('<episode session="long-chat"') :].split("</episode>")[0]
+        assert "cello teacher moved the lessons to Thursday" in block
+        assert 0 < block.count("note ") < 10  # the room holds some of the window, not all
+    finally:
+        runtime.close()
+
+
+def test_a_changed_value_shows_the_newest_conversation_first_and_the_older_marked(
+    runtime: Runtime,
+) -> None:
+    runtime.memory.sessions.append(
+        "march", [NewMessage("user", "My gym membership is at the Riverside club.", True)], 1.70e9
+    )
+    runtime.memory.sessions.append(
+        "june", [NewMessage("user", "My gym membership is now at the Harbour club.", True)], 1.71e9
+    )
+    try:
+        runtime.memory.maintain()
+        shown = runtime.memory.card("what did I say about my gym membership club?")["memory"]
+        newer, older = shown.find('session="june"'), shown.find('session="march"')
+        assert 0 <= newer < older
+        block = {
+            s: shown[shown.find(f'session="{s}"') :].split("</episode>")[0]
+            for s in ("june", "march")
+        }
+        assert "where they differ, the later one holds" in block["march"]
+        assert "where they differ" not in block["june"]
+    finally:
+        runtime.close()
