@@ -439,10 +439,13 @@ def main() -> None:
     parser.add_argument(
         "--labels", type=Path, default=Path(__file__).parent / "data" / "capture_labels.jsonl"
     )
+    parser.add_argument("--types", default="", help="the path: only these question types")
     args = parser.parse_args()
     if args.rules_only:
         EXTRACTOR.embed = EXTRACTOR.judge = None
     questions = lme(args.data)
+    if args.types:  # halves are taken within the chosen types
+        questions = [q for q in questions if q["question_type"] in args.types.split(",")]
     if args.path_only:
         variants = tuple(named_toml(v, "memory.v3", "--card-variant") for v in args.card_variant)
         arms = tuple(a for a in args.arms.split(",") if a)

@@ -51,12 +51,17 @@ class CardEpisode:
     meaning: dict[int, float] = field(default_factory=dict)  # unit key -> cosine with the turn
 
     def lines(self) -> list[str]:
-        """Its lines to show, best first: by meaning when the index has the
-        episode's unit vectors, else in the order said."""
+        """Its lines to show, in the order they are worth the room: from the
+        line nearest the turn by meaning (the index's unit vectors of the
+        episode) onward, then the lines before it, nearest first; in the order
+        said when the index has no vectors for it. The lines after the best
+        keep what answered it (a question's reply follows the question)."""
         lines = [line for line in self.text.split("\n") if line.strip()]
-        if not self.meaning:
+        if not self.meaning or not lines:
             return lines
-        return sorted(lines, key=lambda line: -self._score(line))
+        best = max(range(len(lines)), key=lambda i: self._score(lines[i]))
+        start = max(0, best - 1)  # the line before: what it answered, or what led to it
+        return [*lines[start:], *reversed(lines[:start])]
 
     def _score(self, line: str) -> float:
         found = [self.meaning.get(unit_key(u)) for u in split_units(line)]
@@ -95,8 +100,13 @@ def with_meaning(
 
 
 def newest_first(episodes: list[CardEpisode]) -> list[CardEpisode]:
-    """The chosen episodes in the order the card shows them: the newest first."""
-    return sorted(episodes, key=lambda e: e.at, reverse=True)
+    """The chosen episodes in the order the card shows them: conversations
+    newest first; windows of one conversation in the order the search ranked
+    them (the best first)."""
+    latest: dict[str, str] = {}
+    for e in episodes:
+        latest[e.session_id] = max(latest.get(e.session_id, ""), e.at)
+    return sorted(episodes, key=lambda e: latest[e.session_id], reverse=True)
 
 
 def render_episodes(episodes: list[CardEpisode], room: int) -> str:
@@ -116,8 +126,6 @@ def render_episodes(episodes: list[CardEpisode], room: int) -> str:
         for line in episode.lines():
             shown = escape(line, quote=False) + "\n"
             if len(shown) > left:
-                if episode.meaning:
-                    continue  # a shorter line further down may still fit
                 break
             chosen.append(line)
             left -= len(shown)
