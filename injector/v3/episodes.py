@@ -36,6 +36,7 @@ MOST = 2  # episodes a card shows
 RECALL_MOST = 3
 RECALL_FLOOR = 0.25
 RECALL_SHARE = 0.5
+NEWER_MARGIN = 0.05  # cosine a later conversation may trail the last one chosen by
 MIN_ROOM = 160  # characters an episode needs to show one line
 TAIL = "</episode>\n"
 
@@ -75,7 +76,7 @@ class CardEpisode:
 def card_episodes(hits: list[Hit], floor: float, recall: bool = False) -> list[CardEpisode]:
     """The episode hits worth a card's room, best first: those whose best chunk's
     cosine reaches `floor`; `recall`: the turn asks about the past."""
-    out = []
+    out: list[tuple[float, CardEpisode]] = []
     floor, most = (min(floor, RECALL_FLOOR), RECALL_MOST) if recall else (floor, MOST)
     for hit in hits:
         meta = hit.meta or {}
@@ -84,8 +85,30 @@ def card_episodes(hits: list[Hit], floor: float, recall: bool = False) -> list[C
             continue
         roles = tuple(str(r) for r in meta.get("roles") or ())
         at = str(meta.get("from", ""))
-        out.append(CardEpisode(str(meta["session_id"]), at[:10], hit.excerpt, roles, hit.slug, at))
-    return out[:most]
+        episode = CardEpisode(str(meta["session_id"]), at[:10], hit.excerpt, roles, hit.slug, at)
+        out.append((cosine, episode))
+    return with_newest(out, most)
+
+
+def with_newest(found: list[tuple[float, CardEpisode]], most: int) -> list[CardEpisode]:
+    """The first `most` episodes, the best first; but when a later conversation
+    near as close to the turn (within `NEWER_MARGIN` of the last one chosen) was
+    left out, it takes the last place: a value that changed is shown with its
+    newest statement, not only the stale one."""
+    chosen, rest = found[:most], found[most:]
+    if not chosen or not rest:
+        return [e for _, e in chosen]
+    newest = max(e.at for _, e in chosen)
+    later = [
+        (c, e)
+        for c, e in rest
+        if e.at > newest
+        and c >= chosen[-1][0] - NEWER_MARGIN
+        and e.session_id not in {x.session_id for _, x in chosen}
+    ]
+    if later:
+        chosen[-1] = max(later, key=lambda pair: pair[0])
+    return [e for _, e in chosen]
 
 
 def with_meaning(
