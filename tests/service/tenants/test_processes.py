@@ -28,7 +28,7 @@ def call(url: str, token: str, method: str, path: str, body: object = None) -> h
         return client.request(method, path, json=body, headers={"Authorization": f"Bearer {token}"})
 
 
-def stop(service: subprocess.Popen[str]) -> None:
+def shut_down(service: subprocess.Popen[str]) -> None:
     """SIGTERM, then SIGKILL if it has not exited within 90 s."""
     service.send_signal(signal.SIGTERM)
     try:
@@ -84,7 +84,7 @@ def test_two_processes_one_writer_each_and_a_killed_one_is_taken_over(tmp_path: 
         assert {h["slug"] for h in hits.json()["hits"]} == {f"notes/n{n}" for n in written["b"]}
         assert json.loads(call(url, tokens["a"], "GET", "/w/a/v1/memory/pages/notes/after").text)
     finally:
-        stop(service)
+        shut_down(service)
         service.stdout.close()
 
 
@@ -123,7 +123,7 @@ def test_many_workspaces_opened_at_once_on_two_processes_answer_without_errors(
         assert failed == []
         assert not any(str(tmp_path) in a.text for a in answers)
     finally:
-        stop(service)
+        shut_down(service)
         logged = service.stderr.read()
         service.stdout.close()
         service.stderr.close()
@@ -203,5 +203,5 @@ def test_on_two_processes_a_delete_racing_writers_and_bodies_past_the_owners_lim
                 status = 413  # refused, and the connection closed on the rest of the body
             assert status == 413
     finally:
-        stop(service)
+        shut_down(service)
         service.stdout.close()
