@@ -45,7 +45,7 @@ Page = tuple[str, list[Chunk], str]  # title, chunks, content hash
 class UnitVectors:
     def __init__(self, folder: Path) -> None:
         self._folder = folder
-        self._kept: OrderedDict[tuple[str, str | None], Loaded] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
         self._lock = threading.Lock()
         self._embedded = ChunkVectors()  # a unit's vector, by its text
 
@@ -101,7 +101,10 @@ class UnitVectors:
     def read(self, slug: str, content_hash: str | None) -> Loaded | None:
         """The page's unit keys and vectors when its file is of this content
         (`None`: whatever content it is of; a unit's key is its text's hash, so
-        an older file's vectors still belong to the units they name)."""
+        an older file's vectors still belong to the units they name; read from
+        the file each time, as a growing conversation rewrites it)."""
+        if content_hash is None:
+            return self._load(slug, None)
         with self._lock:
             found = self._kept.get((slug, content_hash))
             if found is not None:
