@@ -22,7 +22,7 @@ from injector.blocks import SelectedPage
 from injector.page_state import PageState
 from injector.trust import is_recall_turn
 from injector.v3.card import CardPage, render_card
-from injector.v3.episodes import RECALL_SHARE, CardEpisode, card_episodes, with_meaning
+from injector.v3.episodes import RECALL_SHARE, CardEpisode, card_episodes
 from injector.v3.fitting import units_of
 from lanes.conversations import ConversationLimits, ConversationStore, TurnRecord
 from lanes.health import note_unsaved
@@ -99,9 +99,7 @@ class V3Engine:
         )
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
         recall = is_recall_turn(turn)
-        episodes = with_meaning(
-            card_episodes(said, self._v3.episode_floor, recall), search, vectors
-        )
+        episodes = card_episodes(said, self._v3.episode_floor, recall)
         return self._assemble(turn, conversation_id, hits, now, vectors, episodes, recall)
 
     def _assemble(

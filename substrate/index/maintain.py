@@ -109,11 +109,6 @@ class MaintainReport:
         )
 
 
-# What a card shows line by line, chosen by meaning: a page's facts, and an
-# episode's turns (`unit_vectors`).
-UNIT_KINDS = ("page", "episode")
-
-
 @dataclass(frozen=True)
 class _Doc:
     """One page or capability as it should be in the index."""
@@ -423,7 +418,7 @@ class Maintenance:
                 planned.append((doc, chunk, tokens, keys))
         context = self._page_context(pages)
         self._unit_vectors(
-            {d.slug: (*pages[d.slug], d.content_hash) for d in docs if d.kind in UNIT_KINDS}
+            {d.slug: (*pages[d.slug], d.content_hash) for d in docs if d.kind == "page"}
         )
         avgdl = avgdl_for(weighted, stats.avgdl)
         total = len(planned)

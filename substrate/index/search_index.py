@@ -228,11 +228,10 @@ class SearchIndex:
         return [replace(h, excerpt=excerpt_for(h.excerpt, terms, excerpt_chars)) for h in hits]
 
     def unit_scores(
-        self, vectors: QueryVectors, pages: list[tuple[str, str | None]]
+        self, vectors: QueryVectors, pages: list[tuple[str, str]]
     ) -> dict[str, dict[int, float]]:
         """Each page's units (by `unit_key`) -> cosine with the query, for the
-        (slug, content hash) pairs whose unit vectors are current (a hash of
-        None: an episode's, whatever version its file is of)."""
+        (slug, content hash) pairs whose unit vectors are current."""
         query = vectors.get(DENSE_ML)
         if query is None:
             query = vectors[DENSE]

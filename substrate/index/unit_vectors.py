@@ -30,7 +30,6 @@ from substrate.index.chunks import Chunk
 from substrate.index.embedding import Embedder
 from substrate.index.excerpts import chunk_excerpt
 from substrate.index.units import split_units, unit_key
-from substrate.safety.patterns import linear
 from substrate.safety.safe_files import read_regular_file, write_atomic
 
 KEPT = 256  # pages whose vectors stay in memory
@@ -60,10 +59,9 @@ class UnitVectors:
         }
         texts = list(dict.fromkeys(u for found in units.values() for u in found))
         batches = [texts[i : i + BATCH] for i in range(0, len(texts), BATCH)]
-        said = [[spoken(u) for u in batch] for batch in batches]
         vectors: dict[str, np.ndarray] = {}
         for batch, embedded in zip(
-            batches, self._embedded.embed({"unit": model}, said, cpus, False), strict=True
+            batches, self._embedded.embed({"unit": model}, batches, cpus, False), strict=True
         ):
             rows = np.asarray(embedded["unit"], dtype=np.float32)
             rows /= np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
@@ -98,13 +96,8 @@ class UnitVectors:
         body = np.asarray(keys, dtype=np.int64).tobytes() + rows.tobytes()
         write_atomic(self.path(slug), head + sizes + body, durable=False)
 
-    def read(self, slug: str, content_hash: str | None) -> Loaded | None:
-        """The page's unit keys and vectors when its file is of this content
-        (`None`: whatever content it is of; a unit's key is its text's hash, so
-        an older file's vectors still belong to the units they name; read from
-        the file each time, as a growing conversation rewrites it)."""
-        if content_hash is None:
-            return self._load(slug, None)
+    def read(self, slug: str, content_hash: str) -> Loaded | None:
+        """The page's unit keys and vectors when its file is of this content."""
         with self._lock:
             found = self._kept.get((slug, content_hash))
             if found is not None:
@@ -118,14 +111,12 @@ class UnitVectors:
                     self._kept.popitem(last=False)
         return loaded
 
-    def _load(self, slug: str, content_hash: str | None) -> Loaded | None:
+    def _load(self, slug: str, content_hash: str) -> Loaded | None:
         try:
             data = read_regular_file(self.path(slug), MAX_FILE_BYTES)
         except (OSError, InvalidInputError):
             return None  # missing: the turn's words alone
-        if content_hash is not None and data[:HASH_BYTES].rstrip(b" ") != content_hash.encode(
-            "ascii"
-        ):
+        if data[:HASH_BYTES].rstrip(b" ") != content_hash.encode("ascii"):
             return None  # of an older version of the page
         count, dim = np.frombuffer(data, np.uint32, 2, HASH_BYTES).tolist()
         at = HASH_BYTES + 8
@@ -165,7 +156,7 @@ class UnitVectors:
             self._kept.clear()
 
     def scores(
-        self, query: np.ndarray, pages: list[tuple[str, str | None]]
+        self, query: np.ndarray, pages: list[tuple[str, str]]
     ) -> dict[str, dict[int, float]]:
         """Each page's units by key -> cosine with the turn (pages with a file)."""
         q = np.asarray(query, dtype=np.float32)
@@ -177,12 +168,3 @@ class UnitVectors:
                 keys, vectors = loaded
                 out[slug] = dict(zip(keys.tolist(), (vectors @ q).tolist(), strict=True))
         return out
-
-
-_SPEAKER = linear(r"^\[[^\]\n]{0,40}\]\s+[\w-]{1,20}:\s+")
-
-
-def spoken(unit: str) -> str:
-    """What a unit says, embedded without an episode line's time and speaker
-    (`[2026-01-02 10:00] you: …`): the turn's meaning, not its stamp."""
-    return _SPEAKER.sub("", unit, count=1)
