@@ -1,7 +1,7 @@
 """LongMemEval retrieval through `memory ingest` and `memory search --batch`.
 
     python bench/longmemeval.py ../shared/data/longmemeval [--protocol oracle|s|both]
-        [--questions N] [--card] [--keep DIR]
+        [--questions N] [--card] [--keep DIR] [--variant NAME=TOML ...]
 
 Protocols (../shared/data/README.md):
 - **pooled oracle**: one workspace holding all 940 evidence sessions, one
@@ -15,7 +15,8 @@ Pages are staged as files and imported with `memory ingest` (which indexes
 them); every variant is one `memory search --batch --k 10` run over every
 question, differing only in the workspace's fusion settings: `default`,
 `bm25` (BM25 alone), `minilm` (the English dense model alone) and `use` (the
-multilingual model alone). Figures: R@5, R@10 and nDCG@10 overall, per
+multilingual model alone), and each `--variant` (other `memory.substrate`
+lines, e.g. `before=sparse_min_coverage = 0.15`). Figures: R@5, R@10 and nDCG@10 overall, per
 question type, on each half (alternate questions: parameters are chosen on
 one half and reported on the other), and on the **low-overlap** stratum:
 questions whose content words (the index's tokenizer: stemmed, stopwords
@@ -46,6 +47,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+from common import named_toml
 
 from injector.v3.card import CardPage, render_card
 from substrate import memory_tier, parse_config
@@ -362,7 +365,16 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="with --keep: search the oracle workspace built there"
     )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        type=lambda spec: named_toml(spec, "memory.substrate", "--variant"),
+        metavar="NAME=TOML",
+        help="also search with these `memory.substrate` lines (`;` between lines)",
+    )
     args = parser.parse_args()
+    VARIANTS.update(dict(args.variant))
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as scratch:
         base = args.keep or Path(scratch)

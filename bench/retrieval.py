@@ -36,10 +36,16 @@ winter?", evidence "called the plumber in January", becomes "What was the
 name of the we used last winter?"), kept when at least two content words
 remain; deletion, not a model's rewording (no model runs here), so what is
 left is whatever the question said beyond its evidence's words. Scored as
-`rewritten` beside the kinds and never among `all`. `--half` keeps alternate questions (choose
-on one, report on the other); `--card-variant NAME=TOML` scores a card with
-other `memory.v3` settings beside the default (`card_hit:NAME`,
-`card_line:NAME`).
+`rewritten` beside the kinds and never among `all`. The **unshared**
+stratum: every chosen question with each word whose stem its relevant pages
+hold *anywhere* deleted, kept when at least two content words remain, so no
+content word of the question (nor its stem) is on its page and only meaning
+can find it ("What type of venue did John and his girlfriend choose for their
+wedding ceremony?" becomes "What type of did and his choose for their").
+`--half` keeps alternate questions (choose on one, report on the other);
+`--card-variant NAME=TOML` scores a card with other `memory.v3` settings
+beside the default (`card_hit:NAME`, `card_line:NAME`); `--dump DIR` writes
+every question's store query for `bench/fusion_fit.py`.
 """
 
 from __future__ import annotations
@@ -196,6 +202,19 @@ def rewritten(q: Question) -> Question | None:
     return Question(text, q.relevant, q.evidence, "rewritten")
 
 
+def unshared(q: Question, pages: dict[str, str]) -> Question | None:
+    """`q` without every word whose stem its relevant pages hold anywhere, or
+    None when that deletes nothing or leaves fewer than two content words: a
+    question that shares no content word (nor its stem) with its page, so
+    only meaning can find it (the `unshared` stratum)."""
+    shared = {t for slug in q.relevant for t in tokenize(pages.get(slug, ""))}
+    kept = [w for w in q.text.split() if not set(tokenize(w)) & shared]
+    text = " ".join(kept)
+    if len(kept) == len(q.text.split()) or len(tokenize(text)) < 2:
+        return None
+    return Question(text, q.relevant, q.evidence, "unshared")
+
+
 def recall_mrr(ranked: list[str], rel: set[str]) -> tuple[float, float]:
     first = next((i for i, s in enumerate(ranked) if s in rel), None)
     return len(set(ranked[:5]) & rel) / len(rel), 0.0 if first is None else 1 / (first + 1)
@@ -221,6 +240,7 @@ def score(
     q: Question,
     budget: int,
     others: dict[str, Injector] | None = None,
+    dump: list[dict[str, Any]] | None = None,
 ) -> dict[str, float]:
     vectors = index.embed_query(q.text)
     tokens, keys = query_terms(q.text), question_keys(q.text)
@@ -228,6 +248,8 @@ def score(
         vectors, query_vector(tokens, keys), candidate_chunks(50), ["page"]
     )
     coverage = index.coverage(q.text, signals.get(SPARSE, []))
+    if dump is not None:
+        dump.append(_dumped(q, signals, coverage))
     row: dict[str, float] = {}
     firsts = []
     for k in KS:
@@ -259,10 +281,30 @@ def score(
     return row
 
 
+def _dumped(q: Question, signals: dict[str, list[Any]], coverage: float) -> dict[str, Any]:
+    """What a fusion needs of one question's store query (`--dump`): each
+    signal's chunks (score, slug, kind, chunk), the BM25 coverage, the
+    relevant pages, the question's words (no page text)."""
+    return {
+        "text": q.text,
+        "kind": q.kind,
+        "relevant": sorted(q.relevant),
+        "coverage": coverage,
+        "signals": {
+            name: [
+                (h.score, str(h.payload["slug"]), h.payload.get("kind"), h.payload.get("chunk"))
+                for h in hits
+            ]
+            for name, hits in signals.items()
+        },
+    }
+
+
 def run(args: argparse.Namespace, models: Models) -> dict[str, Any]:
     report: dict[str, Any] = {"half": args.half}
     for name in args.sets.split(","):
         rows: dict[str, list[dict[str, float]]] = defaultdict(list)
+        dumped: list[dict[str, Any]] | None = [] if args.dump else None
         seen = 0
         with tempfile.TemporaryDirectory() as scratch:
             for c, corpus in enumerate(SETS[name](args.data)):
@@ -280,15 +322,26 @@ def run(args: argparse.Namespace, models: Models) -> dict[str, Any]:
                 others = variant_injectors(settings, index, args.card_variant)
                 budget = settings.v3.card_budget_chars
                 for n, q in enumerate(chosen):
-                    row = score(index, injector, q, budget, others)
+                    row = score(index, injector, q, budget, others, dumped)
                     for group in ("all", q.kind, *(["paraphrase"] if paraphrased(q) else [])):
                         rows[group].append(row)
                     again = rewritten(q) if n % 2 == 0 else None
                     if again is not None:
-                        rows["rewritten"].append(score(index, injector, again, budget, others))
+                        rows["rewritten"].append(
+                            score(index, injector, again, budget, others, dumped)
+                        )
+                    bare = unshared(q, corpus.pages)
+                    if bare is not None:
+                        rows["unshared"].append(
+                            score(index, injector, bare, budget, others, dumped)
+                        )
                 index.store.close()
                 print(f"{name} {corpus.name}: {len(rows['all'])} questions", file=sys.stderr)
         report[name] = {g: means(r) for g, r in sorted(rows.items())}
+        if args.dump and dumped is not None:
+            args.dump.mkdir(parents=True, exist_ok=True)
+            with gzip.open(args.dump / f"{name}-{args.half}.json.gz", "wt") as out:
+                json.dump(dumped, out)
         print(json.dumps({name: report[name]["all"]}), file=sys.stderr)
     return report
 
@@ -316,6 +369,9 @@ def main() -> None:
         type=card_variant,
         metavar="NAME=TOML",
         help="a card with other `memory.v3` settings (`;` between lines), scored beside",
+    )
+    parser.add_argument(
+        "--dump", type=Path, help="write each set's store queries here (bench/fusion_fit.py)"
     )
     args = parser.parse_args()
     print(json.dumps(run(args, load_models()), indent=1))

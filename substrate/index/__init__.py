@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # the room's names (`X as X`: re-exported); loaded on first u
     from substrate.index.search_index import (
         SearchIndex as SearchIndex,
         candidate_chunks as candidate_chunks,
+        configured_fusion as configured_fusion,
         open_multilingual as open_multilingual,
         open_search_index as open_search_index,
         open_store as open_store,

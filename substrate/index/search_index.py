@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from substrate.config.settings import Settings
+from substrate.config.tuning import SubstrateTuning
 from substrate.config.workspace import CONCEPTS
 from substrate.errors import InvalidInputError
 from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector, question_keys
@@ -253,17 +254,7 @@ class SearchIndex:
 
     def fusion(self) -> Fusion:
         """The configured fusion over the signals this index has."""
-        tuning = self._settings.tuning
-        weights = {DENSE: tuning.dense_weight, SPARSE: tuning.sparse_weight}
-        if DENSE_ML in self._embedders:
-            weights[DENSE_ML] = tuning.multilingual_weight
-        return Fusion(
-            weights,
-            tuning.fusion,
-            {DENSE: tuning.dense_min_span, DENSE_ML: tuning.multilingual_min_span},
-            tuning.sparse_min_coverage,
-            tuning.dense_anchor_floor,
-        )
+        return configured_fusion(self._settings.tuning, DENSE_ML in self._embedders)
 
     def coverage(self, query: str, sparse_hits: list[StoreHit]) -> float:
         """`_coverage` for a query text (benchmarks fuse store results themselves)."""
@@ -284,6 +275,20 @@ class SearchIndex:
         if self._stats is None:
             self._stats = Bm25Stats.load(self._maintenance.stats_path)
         return self._stats
+
+
+def configured_fusion(tuning: SubstrateTuning, multilingual: bool) -> Fusion:
+    """The fusion `tuning` sets, over the multilingual signal when there is one."""
+    weights = {DENSE: tuning.dense_weight, SPARSE: tuning.sparse_weight}
+    if multilingual:
+        weights[DENSE_ML] = tuning.multilingual_weight
+    return Fusion(
+        weights,
+        tuning.fusion,
+        {DENSE: tuning.dense_min_span, DENSE_ML: tuning.multilingual_min_span},
+        tuning.sparse_min_coverage,
+        tuning.dense_anchor_floor,
+    )
 
 
 def candidate_chunks(k: int) -> int:

@@ -1,0 +1,125 @@
+"""Fusion settings scored offline on every set's store queries at once.
+
+    python bench/retrieval.py ../shared/data --half even --dump DIR
+    python bench/fusion_fit.py DIR [--half even] [--variant NAME=key=value,...]
+
+`bench/retrieval.py --dump` writes each question's store query (every
+signal's chunks and scores, BM25's coverage, the relevant pages) for every
+set; this fuses them again with other `Fusion` settings without embedding
+anything, so a sweep over the whole of a half takes seconds. A variant names
+`Fusion` fields: `dense`, `dense_ml`, `sparse` (weights), `min_coverage`,
+`anchor_floor`. Printed: recall@5 and MRR per set and kind
+(the `rewritten` and `unshared` strata among them), each signal alone, and
+the share of questions below the best signal, beside the default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from substrate import parse_config
+from substrate.config.tuning import resolve_substrate_tuning
+from substrate.index import DENSE, DENSE_ML, SPARSE, Fusion, configured_fusion, fuse
+from substrate.index.store import StoreHit
+
+DEFAULT = configured_fusion(resolve_substrate_tuning(parse_config("")), multilingual=True)
+WEIGHTS = {"dense": DENSE, "dense_ml": DENSE_ML, "sparse": SPARSE}
+
+
+def load(folder: Path, half: str) -> dict[str, list[dict[str, Any]]]:
+    out = {}
+    for path in sorted(folder.glob(f"*-{half}.json.gz")):
+        with gzip.open(path, "rt") as f:
+            out[path.name.split("-")[0]] = json.load(f)
+    return out
+
+
+def signals_of(row: dict[str, Any]) -> dict[str, list[StoreHit]]:
+    return {
+        name: [
+            StoreHit(score, {"slug": slug, "kind": kind, "chunk": chunk, "text": ""})
+            for score, slug, kind, chunk in hits
+        ]
+        for name, hits in row["signals"].items()
+    }
+
+
+def variant(spec: str, base: Fusion) -> tuple[str, Fusion]:
+    name, _, fields = spec.partition("=")
+    fusion = base
+    for item in filter(None, fields.split(",")):
+        key, _, value = item.partition("=")
+        if key in WEIGHTS:
+            fusion = replace(fusion, weights={**fusion.weights, WEIGHTS[key]: float(value)})
+        else:
+            fusion = replace(fusion, **{key: float(value)})
+    return name, fusion
+
+
+def ranked(row: dict[str, Any], fusion: Fusion) -> list[str]:
+    signals = signals_of(row)
+    weights = {k: v for k, v in fusion.weights.items() if k in signals}
+    hits = fuse(signals, replace(fusion, weights=weights), row["coverage"], limit=50)
+    return [h.slug for h in hits]
+
+
+def scores(order: list[str], relevant: set[str]) -> tuple[float, float]:
+    first = next((i for i, s in enumerate(order) if s in relevant), None)
+    recall = len(set(order[:5]) & relevant) / len(relevant)
+    return recall, 0.0 if first is None else 1 / (first + 1)
+
+
+def report(sets: dict[str, list[dict[str, Any]]], fusions: dict[str, Fusion]) -> dict[str, Any]:
+    alone = {n: replace(DEFAULT, weights={s: 1.0}) for n, s in WEIGHTS.items()}
+    out: dict[str, Any] = {}
+    for set_name, rows in sets.items():
+        groups: dict[str, list[dict[str, float]]] = defaultdict(list)
+        for row in rows:
+            rel = set(row["relevant"])
+            line: dict[str, float] = {}
+            best = 0.0
+            for name, fusion in alone.items():
+                if fusion.weights.keys() <= row["signals"].keys():
+                    line[name] = scores(ranked(row, fusion), rel)[0]
+                    best = max(best, line[name])
+            for name, fusion in fusions.items():
+                line[name], line[f"{name}:mrr"] = scores(ranked(row, fusion), rel)
+                line[f"{name}:below"] = float(line[name] < best)
+            kind = row["kind"]
+            groups[kind].append(line)
+            if kind not in ("rewritten", "unshared"):
+                groups["all"].append(line)
+        out[set_name] = {
+            g: {k: round(statistics.fmean(r[k] for r in rs if k in r), 3) for k in rs[0]}
+            | {"n": len(rs)}
+            for g, rs in sorted(groups.items())
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dump", type=Path)
+    parser.add_argument("--half", default="even")
+    parser.add_argument("--variant", action="append", default=[])
+    args = parser.parse_args()
+    fusions = {"default": DEFAULT} | dict(variant(v, DEFAULT) for v in args.variant)
+    result = report(load(args.dump, args.half), fusions)
+    for set_name, groups in result.items():
+        for group, figures in groups.items():
+            cells = " ".join(
+                f"{name}={figures[name]:.3f}/{figures[name + ':below']:.2f}" for name in fusions
+            )
+            solo = " ".join(f"{n}={figures.get(n, float('nan')):.3f}" for n in WEIGHTS)
+            print(f"{set_name:12} {group:26} n={figures['n']:4} {cells} | {solo}")
+
+
+if __name__ == "__main__":
+    main()
