@@ -44,6 +44,16 @@ RECALL_STYLE = linear(
     r"|ماذا قررنا|ماذا قلنا|تحدثنا|ناقشنا|المرة الماضية|الأسبوع الماضي|ذكرتني|ذكّرني",
     IGNORECASE,
 )
+# A turn about how things stand now: "where do I live now?", "how many have I
+# added so far?", "is my plan still on?", "ما هو عملي الحالي؟". The person's
+# present (do/am/have I, is/are my) or a word that asks for the latest value.
+CURRENT_STYLE = linear(
+    r"\b(?:now|currently|current|these days|at the moment|at present|still|latest"
+    r"|most recent(?:ly)?|anymore|any more|nowadays|so far|to date)\b"
+    r"|\b(?:do|am|have|has) i\b|\b(?:is|are|does|do) my\b"
+    r"|الآن|حاليا|حاليًا|حالياً|الحالي|الحالية|لا يزال|لا تزال|ما زال|ما زالت|مؤخرا|مؤخراً|حتى الآن",
+    IGNORECASE,
+)
 _WORD = runs(r"\w{3,}")
 _STOP = frozenset(
     "what when where which did was were had the and for you about with that this last week "
@@ -67,6 +77,12 @@ def render_profile(settings: Settings) -> str:
 
 def is_recall_turn(message: str) -> bool:
     return RECALL_STYLE.search(message) is not None
+
+
+def is_current_turn(message: str) -> bool:
+    """Whether the turn asks how things stand now (`CURRENT_STYLE`): a value that
+    changed is then answered by its newest statement."""
+    return CURRENT_STYLE.search(message) is not None
 
 
 def recall_turns(log: SessionLog, message: str, limit: int = RECALL_TURNS) -> list[LoggedMessage]:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 from injector.blocks import SelectedPage
 from injector.page_state import PageState
-from injector.trust import is_recall_turn
+from injector.trust import is_current_turn, is_recall_turn
 from injector.v3.card import CardPage, render_card
 from injector.v3.episodes import RECALL_SHARE, CardEpisode, card_episodes
 from injector.v3.fitting import units_of
@@ -99,7 +99,8 @@ class V3Engine:
         )
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
         recall = is_recall_turn(turn)
-        episodes = card_episodes(said, self._v3.episode_floor, recall)
+        current = is_current_turn(turn)
+        episodes = card_episodes(said, self._v3.episode_floor, recall, current)
         return self._assemble(turn, conversation_id, hits, now, vectors, episodes, recall)
 
     def _assemble(
