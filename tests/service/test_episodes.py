@@ -299,3 +299,34 @@ def test_retention_takes_old_turns_out_of_the_episodes_at_the_next_maintain(
         assert '<episode session="trip-chat"' not in runtime.memory.card("ferry")["memory"]
     finally:
         runtime.close()
+
+
+def test_a_turn_about_now_reads_the_newest_conversation_first_and_the_older_as_older(
+    runtime: Runtime,
+) -> None:
+    """Two conversations state the same value differently: on a turn about how
+    things stand now, the later one leads and the earlier one says it is
+    older; asked about the past, the card keeps search's order."""
+    from injector.v3.episodes import OLDER_NOTE
+
+    said = "the ferry to Santorini leaves from Piraeus"
+    runtime.memory.sessions.append(
+        "ferry-then", [NewMessage("user", f"Noted: {said}.", True)], 1_700_100_000.0
+    )
+    runtime.memory.sessions.append(
+        "ferry-now",
+        [NewMessage("user", f"Change of plan after the strike: {said} later, at 09:30.", True)],
+        1_700_900_000.0,
+    )
+    try:
+        runtime.memory.maintain()
+        card = runtime.memory.card(f"when does {said} now?")["memory"]
+        assert card.index('session="ferry-now"') < card.index('session="ferry-then"')
+        older = card[card.index('session="ferry-then"') :]
+        assert OLDER_NOTE.strip() in older
+        assert OLDER_NOTE.strip() not in card[: card.index('session="ferry-then"')]
+        then = runtime.memory.card(f"when did we say {said}?")["memory"]
+        assert then.index('session="ferry-then"') < then.index('session="ferry-now"')
+        assert OLDER_NOTE.strip() not in then
+    finally:
+        runtime.close()
