@@ -281,7 +281,7 @@ KEYS: tuple[Key, ...] = (
         low=0.0,
         high=2.0,
     ),
-    _weight(_S, "sparse_min_coverage", 0.3, "BM25 fades below this share of its ideal score"),
+    _weight(_S, "sparse_min_coverage", 0.15, "BM25 fades below this share of its ideal score"),
     _weight(
         _S,
         "dense_anchor_floor",

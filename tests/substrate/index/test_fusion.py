@@ -15,8 +15,8 @@ from substrate import Settings
 from substrate.index import EdgeStore, SearchIndex
 from substrate.index.bm25 import query_terms, tokenize
 from substrate.index.fusion import ANCHOR_RANK, Fusion, fuse
-from substrate.index.search_index import configured_fusion, open_search_index
-from substrate.index.store import DENSE, DENSE_ML, SPARSE, StoreHit
+from substrate.index.search_index import open_search_index
+from substrate.index.store import DENSE, SPARSE, StoreHit
 from tests.conftest import PageWriter
 
 SLUGS = [f"p{i}" for i in range(10)]
@@ -63,42 +63,6 @@ def test_a_chunk_of_old_facts_scores_below_the_same_match_on_a_current_one() -> 
     ranked = fuse(matched, Fusion({DENSE: 0.5, SPARSE: 0.5}))
     assert [h.slug for h in ranked] == ["b/now", "a/then", "c"]
     assert ranked[1].kind == "page"  # a page, whichever of its chunks is shown
-
-
-def partial_matches(coverage_pages: int) -> dict[str, list[StoreHit]]:
-    """BM25 finds `coverage_pages` pages that each share a word or two with the
-    question, none of them its page; both dense signals put `answer` clearly
-    first and the lexical matches last."""
-    wrong = [f"w{i}" for i in range(coverage_pages)]
-    near = {"answer": 0.55} | {f"n{i}": 0.3 - 0.02 * i for i in range(6)}
-    return {
-        SPARSE: hits({slug: 5.0 - 0.3 * i for i, slug in enumerate(wrong)}),
-        DENSE: hits(near | {slug: 0.1 for slug in wrong}),
-        DENSE_ML: hits(near | {slug: 0.05 for slug in wrong}),
-    }
-
-
-@pytest.mark.parametrize("pages", [1, 3, 8])
-@pytest.mark.parametrize("coverage", [0.05, 0.1, 0.15, 0.2])
-def test_by_default_meaning_leads_where_bm25_matches_a_fifth_of_the_question_or_less(
-    settings: Settings, pages: int, coverage: float
-) -> None:
-    """A question worded its own way shares a word or two with pages that are not
-    its page; BM25's best match then covers little of the question, and the
-    configured fusion lets the two dense signals decide (on the development
-    halves: `bench/fusion_fit.py`, docs/search.md)."""
-    fusion = configured_fusion(settings.tuning, multilingual=True)
-    ranked = fuse(partial_matches(pages), fusion, sparse_coverage=coverage)
-    assert ranked[0].slug == "answer", [h.slug for h in ranked[:3]]
-
-
-@pytest.mark.parametrize("coverage", [0.6, 0.9])
-def test_by_default_bm25_still_leads_where_the_words_match(
-    settings: Settings, coverage: float
-) -> None:
-    fusion = configured_fusion(settings.tuning, multilingual=True)
-    ranked = fuse(partial_matches(3), fusion, sparse_coverage=coverage)
-    assert ranked[0].slug == "w0", [h.slug for h in ranked[:3]]
 
 
 def test_query_stopwords_leave_the_question_s_content_words() -> None:
