@@ -24,6 +24,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from retrieval import recall_mrr
+
 from substrate import parse_config
 from substrate.config.tuning import resolve_substrate_tuning
 from substrate.index import DENSE, DENSE_ML, SPARSE, Fusion, configured_fusion, fuse
@@ -70,12 +72,6 @@ def ranked(row: dict[str, Any], fusion: Fusion) -> list[str]:
     return [h.slug for h in hits]
 
 
-def scores(order: list[str], relevant: set[str]) -> tuple[float, float]:
-    first = next((i for i, s in enumerate(order) if s in relevant), None)
-    recall = len(set(order[:5]) & relevant) / len(relevant)
-    return recall, 0.0 if first is None else 1 / (first + 1)
-
-
 def report(sets: dict[str, list[dict[str, Any]]], fusions: dict[str, Fusion]) -> dict[str, Any]:
     alone = {n: replace(DEFAULT, weights={s: 1.0}) for n, s in WEIGHTS.items()}
     out: dict[str, Any] = {}
@@ -87,10 +83,10 @@ def report(sets: dict[str, list[dict[str, Any]]], fusions: dict[str, Fusion]) ->
             best = 0.0
             for name, fusion in alone.items():
                 if fusion.weights.keys() <= row["signals"].keys():
-                    line[name] = scores(ranked(row, fusion), rel)[0]
+                    line[name] = recall_mrr(ranked(row, fusion), rel)[0]
                     best = max(best, line[name])
             for name, fusion in fusions.items():
-                line[name], line[f"{name}:mrr"] = scores(ranked(row, fusion), rel)
+                line[name], line[f"{name}:mrr"] = recall_mrr(ranked(row, fusion), rel)
                 line[f"{name}:below"] = float(line[name] < best)
             kind = row["kind"]
             groups[kind].append(line)

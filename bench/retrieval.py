@@ -194,12 +194,7 @@ def paraphrased(q: Question) -> bool:
 def rewritten(q: Question) -> Question | None:
     """`q` without the words its evidence shares (module doc), or None when that
     deletes nothing or leaves fewer than two content words."""
-    shared = {t for e in q.evidence for t in tokenize(e)}
-    kept = [w for w in q.text.split() if not set(tokenize(w)) & shared]
-    text = " ".join(kept)
-    if len(kept) == len(q.text.split()) or len(tokenize(text)) < 2:
-        return None
-    return Question(text, q.relevant, q.evidence, "rewritten")
+    return _without(q, {t for e in q.evidence for t in tokenize(e)}, "rewritten")
 
 
 def unshared(q: Question, pages: dict[str, str]) -> Question | None:
@@ -208,11 +203,17 @@ def unshared(q: Question, pages: dict[str, str]) -> Question | None:
     question that shares no content word (nor its stem) with its page, so
     only meaning can find it (the `unshared` stratum)."""
     shared = {t for slug in q.relevant for t in tokenize(pages.get(slug, ""))}
+    return _without(q, shared, "unshared")
+
+
+def _without(q: Question, shared: set[str], kind: str) -> Question | None:
+    """`q` with each word whose stem is in `shared` deleted, as a `kind`
+    question; None when nothing is deleted or fewer than two content words stay."""
     kept = [w for w in q.text.split() if not set(tokenize(w)) & shared]
     text = " ".join(kept)
     if len(kept) == len(q.text.split()) or len(tokenize(text)) < 2:
         return None
-    return Question(text, q.relevant, q.evidence, "unshared")
+    return Question(text, q.relevant, q.evidence, kind)
 
 
 def recall_mrr(ranked: list[str], rel: set[str]) -> tuple[float, float]:

@@ -38,11 +38,15 @@ TAIL = "</episode>\n"
 @dataclass(frozen=True)
 class CardEpisode:
     session_id: str
-    dated: str  # YYYY-MM-DD of its first turn
+    at: str  # ISO time of its first turn
     text: str  # its lines, "[time] speaker: words"
     speakers: tuple[str, ...]
-    at: str = ""  # ISO time of its first turn
     older: bool = False  # shown after a later conversation on a turn about now
+
+    @property
+    def dated(self) -> str:
+        """YYYY-MM-DD of its first turn."""
+        return self.at[:10]
 
     @property
     def untrusted(self) -> bool:
@@ -64,8 +68,7 @@ def card_episodes(
             continue
         roles = tuple(str(r) for r in meta.get("roles") or ())
         at = str(meta.get("from", ""))
-        episode = CardEpisode(str(meta["session_id"]), at[:10], hit.excerpt, roles, at)
-        found.append((cosine, episode))
+        found.append((cosine, CardEpisode(str(meta["session_id"]), at, hit.excerpt, roles)))
     if current:
         return as_of_now(found, most)
     return [e for _, e in found[:most]]
