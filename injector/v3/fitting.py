@@ -8,8 +8,14 @@ of its best chunk that best answers the turn by every signal (its best chunk
 is the one the search ranked first by dense, multilingual and BM25 scores
 together; inside it, each unit's own multilingual cosine with the turn, from
 the index's unit vectors, plus the turn's words and name keys it shares, an
-old value counting half), then the unit after the lead, then the rest of that
-chunk, then the page's next chunks in the order search ranked them.
+old value counting half; a unit scores at least `CARRIED` of the unit before
+it, which it goes on from (a sentence that says "they" names no one, and
+its meaning alone misses what it is about); a question passes its whole
+score on to the unit after it, its answer, and keeps `ASKED` of it: in a
+conversation the line most like a question about a topic is someone asking
+about it, and the line after it is the one that says), then the unit after
+the lead, then the rest of that chunk, then the page's next chunks in the
+order search ranked them.
 
 The card is filled in passes: the first two pages get their leads, in order;
 then every other unit of the card competes by score, wherever it stands (the
@@ -36,6 +42,14 @@ HISTORY_MARKS = ("] was: ", "] no longer true")
 # by 0.25 in meaning outranks one that shares a word more.
 MEANING = 4.0
 FIRST_PAGES = 2  # pages whose leads go on first, whatever the other units score
+# A unit goes on from the one before it ("They also won the cup twice", after
+# the sentence that names the club): it scores at least this share of it.
+CARRIED = 0.5
+# A question ("Have you watched anything good lately?") resembles a turn that
+# asks the same, but it is the line after it that answers: the question passes
+# its whole score on to that line and keeps this share of it (with no score at
+# all, units keep their order).
+ASKED = 0.75
 
 
 @dataclass(frozen=True)
@@ -59,11 +73,12 @@ def units_of(excerpt: str, terms: set[str], meaning: dict[int, float] | None = N
     with the turn, by `unit_key`, when the index has them."""
     spans = [s for s in excerpt.split(SPAN_BREAK) if s.strip()]
     near = meaning or {}
-    units = [
-        Unit(text, span, at, _score(text, terms) + MEANING * near.get(unit_key(text), 0.0))
-        for span, body in enumerate(spans)
-        for at, text in enumerate(split_units(body))
-    ]
+    units: list[Unit] = []
+    for span, body in enumerate(spans):
+        texts = split_units(body)
+        own = [term_score(t, terms) + MEANING * near.get(unit_key(t), 0.0) for t in texts]
+        scores = answered(texts, own)
+        units += [Unit(t, span, at, scores[at]) for at, t in enumerate(texts)]
     first = [u for u in units if u.span == 0]
     if not first:
         return units
@@ -73,7 +88,28 @@ def units_of(excerpt: str, terms: set[str], meaning: dict[int, float] | None = N
     return [lead, *after, *rest, *(u for u in units if u.span > 0)]
 
 
-def _score(unit: str, terms: set[str]) -> float:
+def asks(unit: str) -> bool:
+    """A unit that is a question (its last line ends with a question mark)."""
+    return unit.rstrip().endswith(("?", "؟"))
+
+
+def answered(texts: Sequence[str], own: Sequence[float]) -> list[float]:
+    """Each unit's score once its neighbours' are read (module doc): a unit
+    scores at least `CARRIED` of the unit before it; a question passes its whole
+    score on to the unit after it, its answer, and keeps `ASKED` of its own."""
+    scores = list(own)
+    for at in range(1, len(texts)):
+        scores[at] = max(scores[at], CARRIED * own[at - 1])
+    for at, text in enumerate(texts):
+        if asks(text):
+            scores[at] = min(own[at], own[at] * ASKED)
+            if at + 1 < len(texts):
+                scores[at + 1] = max(scores[at + 1], own[at])
+    return scores
+
+
+def term_score(unit: str, terms: set[str]) -> float:
+    """The turn's words and name keys the unit shares; an old value's, half."""
     head, *tail = unit.split("\n")
     shared = len(terms & {*tokenize(head), *chunk_keys(head)})
     old = [line for line in tail if any(mark in line for mark in HISTORY_MARKS)]

@@ -60,3 +60,60 @@ def test_search_s_first_pages_get_their_leads_before_other_units_compete() -> No
     assert plain[3] == []  # without a say, the better units of the first pages take the room
     kept = fit(pages, [100] * 4, [False] * 4, room, leads=[3])
     assert kept[3] == low[:1] and kept[0] and kept[1]  # the first two leads, then search's page
+
+
+ASKED_PAIRS = [
+    ("Have you watched any good movies lately?", "Yes, Little Women, twice."),
+    ("What did the vet say about the limp?", "Only a sprain, two weeks of rest."),
+    ("Where are you staying in Porto?", "A flat above the old tram depot."),
+    ("How did the interview go?", "They offered me the job on the spot."),
+    ("¿Cuándo empieza el curso?", "El lunes a las nueve."),
+    ("متى يبدأ الدرس؟", "يوم الاثنين في التاسعة."),
+]
+CHAT = [
+    "Nate: Morning! Grey weather again.",
+    "Joanna: Same here, I stayed in and wrote.",
+    "Nate: Nice, writing days are the best.",
+    "Joanna: Thanks! Busy week ahead though.",
+]
+
+
+def _chat(question: str, answer: str, at: int) -> str:
+    lines = [*CHAT[:at], f"Joanna: {question}", f"Nate: {answer}", *CHAT[at:]]
+    return "\n".join(lines)
+
+
+def test_a_question_s_answer_leads_when_the_turn_resembles_the_question() -> None:
+    """The line most like a turn asking about a topic is someone asking about
+    it; the line after it answers. Generated over pairs (English, Spanish,
+    Arabic) and places: the answer leads, with the question's whole score, and
+    with no score at all the lines keep their order."""
+    for question, answer in ASKED_PAIRS:
+        for at in range(len(CHAT) + 1):
+            chunk = _chat(question, answer, at)
+            asked = next(u for u in split_units(chunk) if question in u)
+            units = units_of(chunk, set(), {unit_key(asked): 0.5})
+            assert units[0].text.endswith(answer), (question, at)
+            assert units[0].score == 4 * 0.5
+            assert [u.text for u in units_of(chunk, set())] == split_units(chunk)
+
+
+def test_a_unit_goes_on_from_the_one_before_it() -> None:
+    """A sentence that says "they" names no one: it scores at least half of the
+    sentence before it, so it outranks a sentence unrelated to the turn."""
+    line = (
+        "Polonia Warsaw won the Ekstraklasa Championship in 2000 against every forecast. "
+        "They also won the country's championship in 1946, and won the cup twice as well. "
+        "The home ground is on Konwiktorska Street, a short walk north of the Old Town. "
+        "Tickets are sold at the gate on match days and online in the week before them. "
+        "The club shop opens on Saturdays, with scarves and shirts from every season "
+        "of the last forty years, and a small museum of trophies behind the counter."
+    )
+    assert len(line) > 400
+    units = split_units(line)
+    assert len(units) >= 5
+    named = {unit_key(units[0]): 0.6, unit_key(units[2]): 0.2, unit_key(units[4]): 0.9}
+    ranked = [u.text for u in units_of(line, set(), named)]
+    assert ranked.index(units[1]) < ranked.index(units[2])
+    alone = [u.text for u in units_of(line, set(), {unit_key(units[2]): 0.2})]
+    assert alone[0] == units[2]  # with nothing before it to go on from, the named one leads
