@@ -8,14 +8,32 @@ marked `trust="untrusted"` like an imported page: the assistant's or a tool's
 words are not the person's facts. Escaped like pages, so conversation text can
 never open or close the card's tags. On a turn about how things stand now,
 a changed value is read in its newest statement first (`as_of_now`).
+
+**The lines that answer.** An episode is a window of up to 1,500 characters;
+its first lines are often an introduction, and the line that answers the turn
+may be anywhere in it. So an episode's lines are ranked like a page's units
+(`fitting`): each line's multilingual cosine with the turn (the index embeds
+every line of every episode, `unit_vectors`) plus the turn's words it shares,
+a question passing its score on to the line after it, its answer.
+Every episode on the card gets its best line first, then the other lines of
+all of them compete by score for the room left; an episode shows the lines it
+won in conversation order, `…` where lines are skipped, and a line cut from a
+long turn keeps its speaker and time. Without line vectors (an index older
+than them) the scores are the shared words alone, and with none shared an
+episode shows its first lines, as before.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from html import escape
 
+from injector.v3.fitting import MEANING, answered, term_score
 from substrate.index import Hit
+from substrate.index.excerpts import SPAN_BREAK
+from substrate.index.units import split_units, unit_key
+from substrate.safety.patterns import linear
 
 NOTE = "What was said in an earlier conversation, as said then (it may no longer be true).\n"
 OLDER_NOTE = "Said before the conversation above: where they differ, the later one holds.\n"
@@ -33,6 +51,20 @@ RECALL_SHARE = 0.5
 NEWER_MARGIN = 0.05
 MIN_ROOM = 160  # characters an episode needs to show one line
 TAIL = "</episode>\n"
+GAP = "…"
+_SPEAKER = linear(r"^\[[^\]\n]{1,40}\] [^:\n]{1,40}:")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of an episode as the card may show it: `text` with its speaker
+    and time, `key` the unit key of what the index embedded, `place` its order
+    in the excerpt, `score` how well it answers the turn."""
+
+    text: str
+    key: int
+    place: int
+    score: float
 
 
 @dataclass(frozen=True)
@@ -42,6 +74,7 @@ class CardEpisode:
     text: str  # its lines, "[time] speaker: words"
     speakers: tuple[str, ...]
     older: bool = False  # shown after a later conversation on a turn about now
+    lines: tuple[Line, ...] = field(default=(), compare=False)  # best first; from `text` if none
 
     @property
     def dated(self) -> str:
@@ -53,12 +86,46 @@ class CardEpisode:
         return any(s != "user" for s in self.speakers)
 
 
+def episode_lines(
+    excerpt: str, terms: Collection[str] = (), meaning: dict[int, float] | None = None
+) -> list[Line]:
+    """An episode excerpt's lines, best first (module doc): `terms` the turn's
+    words and name keys, `meaning` each line's cosine with the turn by unit key."""
+    near = meaning or {}
+    wanted = set(terms)
+    lines: list[Line] = []
+    seen: set[str] = set()
+    for body in excerpt.split(SPAN_BREAK):
+        pieces: list[tuple[str, str]] = []  # (as shown, as embedded)
+        for raw in body.split("\n"):
+            speaker = _SPEAKER.match(raw)
+            for n, piece in enumerate(split_units(raw)):
+                if piece not in seen:
+                    seen.add(piece)
+                    pieces.append(
+                        (f"{speaker.group(0)} … {piece}" if n and speaker else piece, piece)
+                    )
+        own = [term_score(p, wanted) + MEANING * near.get(unit_key(p), 0.0) for _, p in pieces]
+        scores = answered([p for _, p in pieces], own)
+        for (shown, piece), score in zip(pieces, scores, strict=True):
+            lines.append(Line(shown, unit_key(piece), len(lines), score))
+    return sorted(lines, key=lambda line: (-line.score, line.place))
+
+
 def card_episodes(
-    hits: list[Hit], floor: float, recall: bool = False, current: bool = False
+    hits: list[Hit],
+    floor: float,
+    recall: bool = False,
+    current: bool = False,
+    terms: Collection[str] = (),
+    meaning: dict[str, dict[int, float]] | None = None,
 ) -> list[CardEpisode]:
     """The episode hits worth a card's room, best first: those whose best chunk's
     cosine reaches `floor`; `recall`: the turn asks about the past; `current`:
-    it asks how things stand now (`as_of_now`)."""
+    it asks how things stand now (`as_of_now`). Each episode's lines are ranked
+    against the turn (`episode_lines`): `terms` its words, `meaning` each
+    episode's line cosines by slug."""
+    scores = meaning or {}
     found: list[tuple[float, CardEpisode]] = []
     floor, most = (min(floor, RECALL_FLOOR), RECALL_MOST) if recall else (floor, MOST)
     for hit in hits:
@@ -68,7 +135,9 @@ def card_episodes(
             continue
         roles = tuple(str(r) for r in meta.get("roles") or ())
         at = str(meta.get("from", ""))
-        found.append((cosine, CardEpisode(str(meta["session_id"]), at, hit.excerpt, roles)))
+        lines = tuple(episode_lines(hit.excerpt, terms, scores.get(hit.slug)))
+        episode = CardEpisode(str(meta["session_id"]), at, hit.excerpt, roles, lines=lines)
+        found.append((cosine, episode))
     if current:
         return as_of_now(found, most)
     return [e for _, e in found[:most]]
@@ -100,26 +169,46 @@ def as_of_now(found: list[tuple[float, CardEpisode]], most: int) -> list[CardEpi
 
 
 def render_episodes(episodes: list[CardEpisode], room: int) -> str:
-    """As many episodes as fit in `room` characters, each cut to whole lines."""
+    """The episodes that fit in `room` characters (module doc): each one's best
+    line first, in order, while an episode still has `MIN_ROOM`; then every
+    other line by score; each shown in conversation order."""
+    heads = [_head(e) for e in episodes]
+    ranked = [list(e.lines) or episode_lines(e.text) for e in episodes]
+    picked: list[list[Line]] = [[] for _ in episodes]
+    for i, lines in enumerate(ranked):
+        if not lines or room - len(TAIL) < MIN_ROOM:
+            break
+        cost = len(heads[i]) + len(TAIL) + _size(lines[:1])
+        if cost > room:
+            break
+        picked[i] = lines[:1]
+        room -= cost
+    rest = sorted(
+        ((i, line) for i, lines in enumerate(ranked) if picked[i] for line in lines[1:]),
+        key=lambda pair: (-pair[1].score, pair[0], pair[1].place),
+    )
+    for i, line in rest:
+        grown = _size([*picked[i], line]) - _size(picked[i])
+        if grown <= room:
+            picked[i].append(line)
+            room -= grown
+    return "".join(heads[i] + _body(lines) + TAIL for i, lines in enumerate(picked) if lines)
+
+
+def _body(lines: list[Line]) -> str:
+    """The lines in conversation order, escaped, `…` where lines are skipped."""
     parts: list[str] = []
-    for episode in episodes:
-        head = _head(episode)
-        left = room - len(head) - len(TAIL)
-        if left < MIN_ROOM - len(head):
-            break
-        lines: list[str] = []
-        for line in episode.text.split("\n"):
-            shown = escape(line, quote=False) + "\n"
-            if len(shown) > left:
-                break
-            lines.append(shown)
-            left -= len(shown)
-        if not lines:
-            break
-        block = head + "".join(lines) + TAIL
-        parts.append(block)
-        room -= len(block)
-    return "".join(parts)
+    before = -2
+    for line in sorted(lines, key=lambda line: line.place):
+        if parts and line.place != before + 1:
+            parts.append(GAP)
+        parts.append(escape(line.text, quote=False))
+        before = line.place
+    return "".join(f"{part}\n" for part in parts)
+
+
+def _size(lines: list[Line]) -> int:
+    return len(_body(lines)) if lines else 0
 
 
 def _head(episode: CardEpisode) -> str:

@@ -127,6 +127,9 @@ class _Doc:
 
 
 SWEEP_EVERY_S = 60.0
+# Docs whose units (a page's facts and lines, an episode's lines) are embedded
+# one by one for the card to choose among by meaning (`unit_vectors`).
+UNIT_KINDS = ("page", "episode")
 
 
 class Maintenance:
@@ -418,7 +421,7 @@ class Maintenance:
                 planned.append((doc, chunk, tokens, keys))
         context = self._page_context(pages)
         self._unit_vectors(
-            {d.slug: (*pages[d.slug], d.content_hash) for d in docs if d.kind == "page"}
+            {d.slug: (*pages[d.slug], d.content_hash) for d in docs if d.kind in UNIT_KINDS}
         )
         avgdl = avgdl_for(weighted, stats.avgdl)
         total = len(planned)

@@ -238,6 +238,17 @@ class SearchIndex:
             query = vectors[DENSE]
         return self._maintenance.units.scores(query, pages)
 
+    def line_scores(self, vectors: QueryVectors, slugs: list[str]) -> dict[str, dict[int, float]]:
+        """Each episode's lines (by `unit_key`) -> cosine with the query, as
+        `unit_scores`, for episodes found by this search: a line's key is a hash
+        of its text, so a file of another version of the window still scores
+        the lines they share and none else."""
+        query = vectors.get(DENSE_ML)
+        if query is None:
+            query = vectors[DENSE]
+        found = [(slug, self._maintenance.indexed_hash(slug)) for slug in slugs]
+        return self._maintenance.units.scores(query, found)
+
     def best_chunks(self, vectors: QueryVectors, slugs: list[str]) -> dict[str, tuple[float, str]]:
         """Each page's chunk nearest the query by the `dense` vector: (cosine, its
         text). A page none of whose chunks came back within the fetched window

@@ -19,7 +19,7 @@ import os
 import shutil
 import threading
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -96,8 +96,11 @@ class UnitVectors:
         body = np.asarray(keys, dtype=np.int64).tobytes() + rows.tobytes()
         write_atomic(self.path(slug), head + sizes + body, durable=False)
 
-    def read(self, slug: str, content_hash: str) -> Loaded | None:
-        """The page's unit keys and vectors when its file is of this content."""
+    def read(self, slug: str, content_hash: str | None) -> Loaded | None:
+        """The page's unit keys and vectors when its file is of this content
+        (None: whatever content it is of; read from disk each time)."""
+        if content_hash is None:
+            return self._load(slug, None)
         with self._lock:
             found = self._kept.get((slug, content_hash))
             if found is not None:
@@ -111,12 +114,14 @@ class UnitVectors:
                     self._kept.popitem(last=False)
         return loaded
 
-    def _load(self, slug: str, content_hash: str) -> Loaded | None:
+    def _load(self, slug: str, content_hash: str | None) -> Loaded | None:
         try:
             data = read_regular_file(self.path(slug), MAX_FILE_BYTES)
         except (OSError, InvalidInputError):
             return None  # missing: the turn's words alone
-        if data[:HASH_BYTES].rstrip(b" ") != content_hash.encode("ascii"):
+        if content_hash is not None and data[:HASH_BYTES].rstrip(b" ") != content_hash.encode(
+            "ascii"
+        ):
             return None  # of an older version of the page
         count, dim = np.frombuffer(data, np.uint32, 2, HASH_BYTES).tolist()
         at = HASH_BYTES + 8
@@ -156,7 +161,7 @@ class UnitVectors:
             self._kept.clear()
 
     def scores(
-        self, query: np.ndarray, pages: list[tuple[str, str]]
+        self, query: np.ndarray, pages: Sequence[tuple[str, str | None]]
     ) -> dict[str, dict[int, float]]:
         """Each page's units by key -> cosine with the turn (pages with a file)."""
         q = np.asarray(query, dtype=np.float32)

@@ -119,3 +119,52 @@ def test_card_without_a_message_says_what_to_type(workspace: Workspace) -> None:
     done = CliRunner().invoke(cli, ["card", "--workspace", str(workspace.root)])
     assert done.exit_code == 64
     assert "give a MESSAGE (e.g. `memory card" in done.output and "not both" not in done.output
+
+
+def test_an_imported_conversation_shows_the_line_that_answers_not_its_opening(
+    workspace: Workspace,
+) -> None:
+    """A long imported session whose answer is said late and in other words: the
+    card's episode holds that line (chosen by meaning from the window), and a
+    forgotten session's line vectors go with it."""
+    from substrate.index.unit_vectors import UnitVectors
+
+    chatter = [
+        ("user", "Morning! Grey weather all week."),
+        ("assistant", "Good for reading, at least."),
+        ("user", "I started a thriller a friend lent me."),
+        ("assistant", "Want similar titles for later?"),
+        ("user", "Maybe later, too many open books."),
+        ("assistant", "Fair. What else is on your mind?"),
+        ("user", "Errands: groceries, a parcel, dry cleaning."),
+        ("user", "My dog Biscuit sees Dr. Amara Okafor at the Elm Street animal clinic."),
+        ("assistant", "Good to know, I will remember that."),
+    ]
+    export = workspace.root.parent / "chat.jsonl"
+    rows = [
+        {"session": "errands", "role": role, "text": text, "time": 1.7e9 + 60 * i}
+        for i, (role, text) in enumerate(chatter)
+    ]
+    export.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    workspace.config_path.write_text("[memory.v3]\nlive = true\ncard_budget_chars = 900\n")
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    assert runner.invoke(cli, ["import", "jsonl", str(export), *ws]).exit_code == 0
+    assert runner.invoke(cli, ["maintain", *ws]).exit_code == 0
+    turn = "Which veterinarian looks after my puppy?"
+    done = runner.invoke(cli, ["card", *ws, "--json", turn])
+    card = json.loads(done.stdout)["memory"]
+    assert "<episode" in card and "Dr. Amara Okafor" in card
+    assert "Grey weather all week" not in card
+    units = UnitVectors(workspace.index_dir / "units")
+    slugs = [s for s in _indexed_slugs(workspace) if s.startswith("episode/")]
+    assert slugs and all(units.path(s).is_file() for s in slugs)
+    assert runner.invoke(cli, ["forget", "--session", "import:jsonl:errands", *ws]).exit_code == 0
+    assert runner.invoke(cli, ["maintain", *ws]).exit_code == 0
+    assert not any(units.path(s).exists() for s in slugs)
+
+
+def _indexed_slugs(workspace: Workspace) -> list[str]:
+    from substrate.index.index_state import read_index_state, state_path
+
+    return list(read_index_state(state_path(workspace.index_dir)).get("pages", {}))
