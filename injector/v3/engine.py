@@ -36,7 +36,7 @@ from substrate.index.search_index import QueryVectors
 from substrate.pages import PageIndex, in_words
 
 SEARCH_K = 20
-EPISODE_K = 4  # episodes searched for a card (it shows at most `episodes.RECALL_MOST`)
+EPISODE_K = 6  # windows searched for a card (it shows at most `episodes.RECALL_MOST` sessions)
 EPISODE_CHUNKS = 16  # from this many chunks per signal: each episode is a chunk or two
 CARD_SPANS = (4, 0.5)  # a page's chunks a card may show, and how close to its best
 FILL_FLOOR = 0.3  # a hit filling the room left scores this share of the best hit

@@ -120,27 +120,44 @@ def card_episodes(
     terms: Collection[str] = (),
     meaning: dict[str, dict[int, float]] | None = None,
 ) -> list[CardEpisode]:
-    """The episode hits worth a card's room, best first: those whose best chunk's
-    cosine reaches `floor`; `recall`: the turn asks about the past; `current`:
-    it asks how things stand now (`as_of_now`). Each episode's lines are ranked
-    against the turn (`episode_lines`): `terms` its words, `meaning` each
-    episode's line cosines by slug."""
+    """The conversations worth a card's room, best first: the episode hits whose
+    best chunk's cosine reaches `floor`, the windows of one conversation joined
+    into one episode (in time order, its best cosine), so two windows of one
+    session never crowd out another session; `recall`: the turn asks about the
+    past; `current`: it asks how things stand now (`as_of_now`). Each episode's
+    lines are ranked against the turn (`episode_lines`): `terms` its words,
+    `meaning` each window's line cosines by slug."""
     scores = meaning or {}
-    found: list[tuple[float, CardEpisode]] = []
+    sessions: dict[str, list[tuple[float, Hit]]] = {}
     floor, most = (min(floor, RECALL_FLOOR), RECALL_MOST) if recall else (floor, MOST)
     for hit in hits:
         meta = hit.meta or {}
         cosine = max(hit.dense_score or 0.0, hit.dense_ml_score or 0.0)
         if hit.kind != "episode" or cosine < floor or not meta.get("session_id"):
             continue
-        roles = tuple(str(r) for r in meta.get("roles") or ())
-        at = str(meta.get("from", ""))
-        lines = tuple(episode_lines(hit.excerpt, terms, scores.get(hit.slug)))
-        episode = CardEpisode(str(meta["session_id"]), at, hit.excerpt, roles, lines=lines)
-        found.append((cosine, episode))
+        sessions.setdefault(str(meta["session_id"]), []).append((cosine, hit))
+    found = [_joined(session, windows, terms, scores) for session, windows in sessions.items()]
     if current:
         return as_of_now(found, most)
     return [e for _, e in found[:most]]
+
+
+def _joined(
+    session: str,
+    windows: list[tuple[float, Hit]],
+    terms: Collection[str],
+    scores: dict[str, dict[int, float]],
+) -> tuple[float, CardEpisode]:
+    """One conversation's windows as one episode: (its best cosine, the episode)."""
+    ordered = sorted(windows, key=lambda pair: str((pair[1].meta or {}).get("from", "")))
+    text = SPAN_BREAK.join(hit.excerpt for _, hit in ordered)
+    near = {key: c for _, hit in ordered for key, c in scores.get(hit.slug, {}).items()}
+    roles = tuple(
+        dict.fromkeys(str(r) for _, hit in ordered for r in (hit.meta or {}).get("roles") or ())
+    )
+    at = str((ordered[0][1].meta or {}).get("from", ""))
+    lines = tuple(episode_lines(text, terms, near))
+    return max(c for c, _ in windows), CardEpisode(session, at, text, roles, lines=lines)
 
 
 def as_of_now(found: list[tuple[float, CardEpisode]], most: int) -> list[CardEpisode]:

@@ -130,6 +130,7 @@ SWEEP_EVERY_S = 60.0
 # Docs whose units (a page's facts and lines, an episode's lines) are embedded
 # one by one for the card to choose among by meaning (`unit_vectors`).
 UNIT_KINDS = ("page", "episode")
+EPISODE_LINES = "episode-lines-complete"  # the marker: every indexed episode has its file
 
 
 class Maintenance:
@@ -160,6 +161,7 @@ class Maintenance:
         self._swept_at = float("-inf")  # when this process last swept temp files
         self._capabilities: set[str] = set()
         self._entry_kinds: set[str] = set()  # the kinds among `_capabilities`
+        self._without_units: list[_Doc] = []  # unchanged episodes with no line vectors yet
 
     def _dims(self) -> dict[str, int]:
         return {name: e.dim for name, e in self._embedders.items()}
@@ -227,6 +229,8 @@ class Maintenance:
             self.saved = stats
             self._claim(indexed, identity, avgdl, complete=True)
         self._backfill_units()
+        if only is None or rebuilt:
+            self._backfill_lines()
         self._indexed = {slug: str(value[0]) for slug, value in indexed.items()}
         return MaintainReport(
             embedded=len(changed),
@@ -354,26 +358,31 @@ class Maintenance:
             if not _same(indexed.get(e.slug), e.content_hash)
         ]
         self._capabilities, self._entry_kinds = set(), set()
+        self._without_units = []
+        lines_done = self.units.complete(EPISODE_LINES)
         for cap in capabilities:
             digest = hashlib.sha256(f"{cap.title}\n{cap.text}".encode()).hexdigest()
             wanted.add(cap.slug)
             self._capabilities.add(cap.slug)
             self._entry_kinds.add(cap.kind)
+            doc = _Doc(
+                cap.slug,
+                cap.title,
+                cap.kind,
+                digest,
+                None,
+                None,
+                cap.origin_date,
+                None,
+                cap.text,
+                meta=cap.meta,
+            )
             if not _same(indexed.get(cap.slug), digest):
-                changed.append(
-                    _Doc(
-                        cap.slug,
-                        cap.title,
-                        cap.kind,
-                        digest,
-                        None,
-                        None,
-                        cap.origin_date,
-                        None,
-                        cap.text,
-                        meta=cap.meta,
-                    )
-                )
+                changed.append(doc)
+            elif (
+                cap.kind in UNIT_KINDS and not lines_done and not self.units.path(cap.slug).exists()
+            ):
+                self._without_units.append(doc)  # indexed before its lines were embedded
         return wanted, changed
 
     def _changed_only(
@@ -466,6 +475,18 @@ class Maintenance:
             docs = [_page_doc(e, concepts) for e in missing[start : start + 256]]
             self._unit_vectors({d.slug: (d.title, self._chunks(d), d.content_hash) for d in docs})
         self.units.mark_complete()
+
+    def _backfill_lines(self) -> None:
+        """Episodes indexed before their lines were embedded get their unit files
+        once (a full maintain's `_changed_docs` lists them until the marker is
+        written; an episode indexed later gets its file as it is embedded)."""
+        if self.units.complete(EPISODE_LINES):
+            return
+        missing, self._without_units = self._without_units, []
+        for start in range(0, len(missing), 256):
+            docs = missing[start : start + 256]
+            self._unit_vectors({d.slug: (d.title, self._chunks(d), d.content_hash) for d in docs})
+        self.units.mark_complete(EPISODE_LINES)
 
     def _page_context(self, pages: dict[str, tuple[str, list[Chunk]]]) -> dict[str, Vectors]:
         model = self._embedders.get(DENSE_ML)

@@ -70,12 +70,13 @@ class UnitVectors:
             stacked = np.stack([vectors[u] for u in found]) if found else np.zeros((0, model.dim))
             self.write(slug, pages[slug][2], [unit_key(u) for u in found], stacked)
 
-    def complete(self) -> bool:
-        return (self._folder / COMPLETE).is_file()
+    def complete(self, marker: str = COMPLETE) -> bool:
+        """Whether `marker` was written: every doc of its kind has its file."""
+        return (self._folder / marker).is_file()
 
-    def mark_complete(self) -> None:
+    def mark_complete(self, marker: str = COMPLETE) -> None:
         self._folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(self._folder / COMPLETE, b"", durable=False)
+        write_atomic(self._folder / marker, b"", durable=False)
 
     @property
     def folder(self) -> Path:

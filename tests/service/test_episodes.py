@@ -330,3 +330,33 @@ def test_a_turn_about_now_reads_the_newest_conversation_first_and_the_older_as_o
         assert OLDER_NOTE.strip() not in then
     finally:
         runtime.close()
+
+
+def test_episodes_indexed_before_their_lines_were_embedded_get_them_at_the_next_maintain(
+    runtime: Runtime,
+) -> None:
+    """An index from before episode lines had vectors: no unit file for any
+    episode and no marker. The next full maintain writes every episode's file
+    once, and an episode logged later gets its own as it is embedded."""
+    from substrate.index.maintain import EPISODE_LINES
+    from substrate.index.unit_vectors import UnitVectors
+
+    try:
+        runtime.memory.maintain()
+        units = UnitVectors(runtime.settings.workspace.index_dir / "units")
+        slugs = [e.slug for e in episodes_of(runtime.memory.sessions.messages("trip-chat"))]
+        assert slugs and all(units.path(s).is_file() for s in slugs)
+        for slug in slugs:
+            units.path(slug).unlink()
+        (units.folder / EPISODE_LINES).unlink()
+        runtime.memory.maintain()
+        assert all(units.path(s).is_file() for s in slugs)
+        assert units.complete(EPISODE_LINES)
+        runtime.memory.sessions.append(
+            "later", [NewMessage("user", "The ferry back leaves at six.", True)], 1_700_500_000.0
+        )
+        runtime.memory.maintain()
+        later = [e.slug for e in episodes_of(runtime.memory.sessions.messages("later"))]
+        assert later and all(units.path(s).is_file() for s in later)
+    finally:
+        runtime.close()

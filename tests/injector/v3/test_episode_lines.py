@@ -7,6 +7,7 @@ speaker and time. Without scores an episode shows its first lines."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -129,3 +130,35 @@ def test_episode_text_never_opens_a_tag_whatever_line_is_chosen() -> None:
         card_episodes([hit("s", text)], 0.2, meaning={"episode/s": meaning}), 400
     )
     assert "</memory>" not in shown and "<page slug=x>" not in shown and "my pin is 55" in shown
+
+
+def window_hit(session: str, first: int, at: str, text: str, cosine: float) -> Hit:
+    found = hit(session, text, cosine)
+    meta = {"session_id": session, "from": at, "roles": ["user", "assistant"]}
+    return replace(found, slug=f"episode/{session}/{first}", meta=meta)
+
+
+def test_windows_of_one_conversation_are_one_episode_and_never_crowd_out_another() -> None:
+    """Generated: a conversation's windows ranked above every other session's;
+    the card still shows as many conversations as it may, each once, its
+    windows' lines together in time order."""
+    rng = random.Random(7)
+    for windows in range(2, 5):
+        said = rng.sample(CHATTER, windows)
+        early = [
+            window_hit(
+                "old",
+                n,
+                f"2024-01-01T10:{n:02d}",
+                window([f"you: part {n} {said[n]}"]),
+                0.9 - n / 100,
+            )
+            for n in range(windows)
+        ]
+        later = window_hit("new", 0, "2024-06-01T10:00", window(["you: I moved to Leeds."]), 0.5)
+        chosen = card_episodes([*rng.sample(early, windows), later], 0.2)
+        assert [e.session_id for e in chosen] == ["old", "new"]
+        shown = render_episodes(chosen, 3000)
+        assert shown.count('session="old"') == 1 and "I moved to Leeds" in shown
+        parts = [shown.index(f"part {n} ") for n in range(windows)]
+        assert parts == sorted(parts)
