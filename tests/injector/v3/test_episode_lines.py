@@ -14,6 +14,7 @@ import pytest
 from injector.v3.episodes import GAP, card_episodes, episode_lines, render_episodes
 from substrate.index import Hit
 from substrate.index.units import split_units, unit_key
+from tests.injector.v3.test_card_episodes import hit as dated_hit
 
 CHATTER = [
     "assistant: Good morning! How was the weekend?",
@@ -32,21 +33,7 @@ def window(lines: list[str]) -> str:
 
 
 def hit(session: str, text: str, cosine: float = 0.6) -> Hit:
-    return Hit(
-        slug=f"episode/{session}",
-        title=session,
-        kind="episode",
-        score=cosine,
-        dense_rank=None,
-        sparse_rank=None,
-        dense_score=cosine,
-        sparse_score=None,
-        excerpt=text,
-        fresh_at=None,
-        source=None,
-        origin_date=None,
-        meta={"session_id": session, "from": "2024-05-01T10:00", "roles": ["user"]},
-    )
+    return replace(dated_hit(session, "2024-05-01T10:00", cosine), excerpt=text)
 
 
 def near(text: str, answer: str, cosine: float = 0.7, rest: float = 0.1) -> dict[int, float]:
