@@ -8,14 +8,15 @@ of its best chunk that best answers the turn by every signal (its best chunk
 is the one the search ranked first by dense, multilingual and BM25 scores
 together; inside it, each unit's own multilingual cosine with the turn, from
 the index's unit vectors, plus the turn's words and name keys it shares, an
-old value counting half; a unit scores at least `CARRIED` of the unit before
-it, which it goes on from (a sentence that says "they" names no one, and
-its meaning alone misses what it is about); a question passes its whole
-score on to the unit after it, its answer, and keeps `ASKED` of it: in a
-conversation the line most like a question about a topic is someone asking
-about it, and the line after it is the one that says), then the unit after
-the lead, then the rest of that chunk, then the page's next chunks in the
-order search ranked them.
+old value counting half; a line of prose or conversation scores at least
+`CARRIED` of the line before it, which it goes on from (a sentence that
+says "they" names no one, and its meaning alone misses what it is about);
+a question passes its whole score on to the line after it, its answer, and
+keeps `ASKED` of it: in a conversation the line most like a question about
+a topic is someone asking about it, and the line after it is the one that
+says; a dated fact bullet, made whole by consolidation, is read alone),
+then the unit after the lead, then the rest of that chunk, then the page's
+next chunks in the order search ranked them.
 
 The card is filled in passes: the first two pages get their leads, in order;
 then every other unit of the card competes by score, wherever it stands (the
@@ -38,6 +39,7 @@ from substrate.index.excerpts import SPAN_BREAK
 from substrate.index.units import split_units, unit_key
 
 HISTORY_MARKS = ("] was: ", "] no longer true")
+FACT = "- ["  # how a dated fact bullet starts
 # A unit's cosine with the turn counts this many shared words: a unit nearer
 # by 0.25 in meaning outranks one that shares a word more.
 MEANING = 4.0
@@ -94,18 +96,27 @@ def asks(unit: str) -> bool:
 
 
 def answered(texts: Sequence[str], own: Sequence[float]) -> list[float]:
-    """Each unit's score once its neighbours' are read (module doc): a unit
-    scores at least `CARRIED` of the unit before it; a question passes its whole
-    score on to the unit after it, its answer, and keeps `ASKED` of its own."""
+    """Each unit's score once its neighbours' are read (module doc): a line of
+    prose or conversation scores at least `CARRIED` of the one before it; a
+    question passes its whole score on to the line after it, its answer, and
+    keeps `ASKED` of its own. A fact bullet is a statement made whole by
+    consolidation, read alone: it neither takes nor passes a score."""
     scores = list(own)
+    prose = [not is_fact(text) for text in texts]
     for at in range(1, len(texts)):
-        scores[at] = max(scores[at], CARRIED * own[at - 1])
+        if prose[at] and prose[at - 1]:
+            scores[at] = max(scores[at], CARRIED * own[at - 1])
     for at, text in enumerate(texts):
-        if asks(text):
+        if prose[at] and asks(text):
             scores[at] = min(own[at], own[at] * ASKED)
-            if at + 1 < len(texts):
+            if at + 1 < len(texts) and prose[at + 1]:
                 scores[at + 1] = max(scores[at + 1], own[at])
     return scores
+
+
+def is_fact(unit: str) -> bool:
+    """A dated fact bullet of a page's facts ("- [2 June 2024] …")."""
+    return unit.startswith(FACT)
 
 
 def term_score(unit: str, terms: set[str]) -> float:
