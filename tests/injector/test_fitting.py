@@ -117,3 +117,16 @@ def test_a_unit_goes_on_from_the_one_before_it() -> None:
     assert ranked.index(units[1]) < ranked.index(units[2])
     alone = [u.text for u in units_of(line, set(), {unit_key(units[2]): 0.2})]
     assert alone[0] == units[2]  # with nothing before it to go on from, the named one leads
+
+
+def test_a_dated_fact_is_read_alone() -> None:
+    """Facts made whole by consolidation neither take a score from the fact
+    before them nor pass one on, a question among them included."""
+    facts = (
+        "- [1 May 2024] Is the new gym worth it? I joined it in April.\n"
+        "- [2 May 2024] My sister lives in Gdansk.\n"
+        "- [3 May 2024] The boiler was serviced in March."
+    )
+    units = split_units(facts)
+    scores = {u.text: u.score for u in units_of(facts, set(), {unit_key(units[0]): 0.5})}
+    assert scores == {units[0]: 4 * 0.5, units[1]: 0.0, units[2]: 0.0}
