@@ -11,16 +11,19 @@ a changed value is read in its newest statement first (`as_of_now`).
 
 **The lines that answer.** An episode is a window of up to 1,500 characters;
 its first lines are often an introduction, and the line that answers the turn
-may be anywhere in it. So an episode's lines are ranked like a page's units
+may be anywhere in it. So an episode's lines are ranked as a page's units are
 (`fitting`): each line's multilingual cosine with the turn (the index embeds
 every line of every episode, `unit_vectors`) plus the turn's words it shares,
-a question passing its score on to the line after it, its answer.
-Every episode on the card gets its best line first, then the other lines of
-all of them compete by score for the room left; an episode shows the lines it
-won in conversation order, `…` where lines are skipped, and a line cut from a
-long turn keeps its speaker and time. Without line vectors (an index older
-than them) the scores are the shared words alone, and with none shared an
-episode shows its first lines, as before.
+read with its neighbours (a question passes its score to the line after it);
+the lead is the best line of the chunk search ranked best, then the line
+after it, the rest of that chunk by score, then the other chunks' lines.
+Every episode on the card gets its lead first, then the other lines of all of
+them compete by score for the room left, then what is left goes on in rank
+order; an episode shows the lines it won in conversation order, `…` where
+lines are skipped, and a line cut from a long turn keeps its speaker and
+time. The windows of one conversation a turn found are one episode. Without
+line vectors the scores are the shared words alone, and with none shared an
+episode shows its best chunk's first lines, as before.
 """
 
 from __future__ import annotations
@@ -59,12 +62,14 @@ _SPEAKER = linear(r"^\[[^\]\n]{1,40}\] [^:\n]{1,40}:")
 class Line:
     """One line of an episode as the card may show it: `text` with its speaker
     and time, `key` the unit key of what the index embedded, `place` its order
-    in the excerpt, `score` how well it answers the turn."""
+    in the conversation as shown, `score` how well it answers the turn, `span`
+    its chunk's rank (0: the chunk search ranked best)."""
 
     text: str
     key: int
     place: int
     score: float
+    span: int = 0
 
 
 @dataclass(frozen=True)
@@ -89,27 +94,47 @@ class CardEpisode:
 def episode_lines(
     excerpt: str, terms: Collection[str] = (), meaning: dict[int, float] | None = None
 ) -> list[Line]:
-    """An episode excerpt's lines, best first (module doc): `terms` the turn's
-    words and name keys, `meaning` each line's cosine with the turn by unit key."""
+    """An episode excerpt's lines (its chunks best first), ranked as a page's
+    units are (`fitting.units_of`): the lead is the line of the best chunk that
+    best answers the turn, then the line after it, the rest of that chunk by
+    score, then the other chunks' lines in order. `terms` the turn's words and
+    name keys, `meaning` each line's cosine with the turn by unit key."""
     near = meaning or {}
     wanted = set(terms)
     lines: list[Line] = []
     seen: set[str] = set()
-    for body in excerpt.split(SPAN_BREAK):
-        pieces: list[tuple[str, str]] = []  # (as shown, as embedded)
-        for raw in body.split("\n"):
-            speaker = _SPEAKER.match(raw)
-            for n, piece in enumerate(split_units(raw)):
-                if piece not in seen:
-                    seen.add(piece)
-                    pieces.append(
-                        (f"{speaker.group(0)} … {piece}" if n and speaker else piece, piece)
-                    )
+    for span, body in enumerate(b for b in excerpt.split(SPAN_BREAK) if b.strip()):
+        pieces = [p for p in _pieces(body) if p[1] not in seen]
+        seen.update(piece for _, piece in pieces)
         own = [term_score(p, wanted) + MEANING * near.get(unit_key(p), 0.0) for _, p in pieces]
         scores = answered([p for _, p in pieces], own)
         for (shown, piece), score in zip(pieces, scores, strict=True):
-            lines.append(Line(shown, unit_key(piece), len(lines), score))
-    return sorted(lines, key=lambda line: (-line.score, line.place))
+            lines.append(Line(shown, unit_key(piece), len(lines), score, span))
+    return _ranked(lines)
+
+
+def _pieces(body: str) -> list[tuple[str, str]]:
+    """A chunk's lines as (shown, embedded): a sentence cut from a long turn is
+    shown with its turn's time and speaker."""
+    out: list[tuple[str, str]] = []
+    for raw in body.split("\n"):
+        speaker = _SPEAKER.match(raw)
+        for n, piece in enumerate(split_units(raw)):
+            out.append((f"{speaker.group(0)} … {piece}" if n and speaker else piece, piece))
+    return out
+
+
+def _ranked(lines: list[Line]) -> list[Line]:
+    first = [line for line in lines if line.span == 0]
+    if not first:
+        return lines
+    lead = max(first, key=lambda line: (line.score, -line.place))
+    after = [line for line in first if line.place == lead.place + 1]
+    rest = sorted(
+        (line for line in first if line not in (lead, *after)),
+        key=lambda line: (-line.score, line.place),
+    )
+    return [lead, *after, *rest, *(line for line in lines if line.span > 0)]
 
 
 def card_episodes(
@@ -148,16 +173,27 @@ def _joined(
     terms: Collection[str],
     scores: dict[str, dict[int, float]],
 ) -> tuple[float, CardEpisode]:
-    """One conversation's windows as one episode: (its best cosine, the episode)."""
-    ordered = sorted(windows, key=lambda pair: str((pair[1].meta or {}).get("from", "")))
-    text = SPAN_BREAK.join(hit.excerpt for _, hit in ordered)
-    near = {key: c for _, hit in ordered for key, c in scores.get(hit.slug, {}).items()}
+    """One conversation's windows as one episode: (its best cosine, the episode).
+    Its lines are ranked with the best window's chunks first and shown in time
+    order."""
+    ranked = sorted(windows, key=lambda pair: -pair[0])
+    timed = sorted(windows, key=lambda pair: str((pair[1].meta or {}).get("from", "")))
+    near = {key: c for _, hit in ranked for key, c in scores.get(hit.slug, {}).items()}
+    lines = episode_lines(SPAN_BREAK.join(hit.excerpt for _, hit in ranked), terms, near)
+    text = SPAN_BREAK.join(hit.excerpt for _, hit in timed)
+    order = {unit_key(piece): n for n, piece in enumerate(_embedded(text))}
+    shown = tuple(replace(line, place=order.get(line.key, line.place)) for line in lines)
     roles = tuple(
-        dict.fromkeys(str(r) for _, hit in ordered for r in (hit.meta or {}).get("roles") or ())
+        dict.fromkeys(str(r) for _, hit in timed for r in (hit.meta or {}).get("roles") or ())
     )
-    at = str((ordered[0][1].meta or {}).get("from", ""))
-    lines = tuple(episode_lines(text, terms, near))
-    return max(c for c, _ in windows), CardEpisode(session, at, text, roles, lines=lines)
+    at = str((timed[0][1].meta or {}).get("from", ""))
+    return ranked[0][0], CardEpisode(session, at, text, roles, lines=shown)
+
+
+def _embedded(text: str) -> list[str]:
+    """Every line of an excerpt as embedded, in its order, each once."""
+    pieces = (p for b in text.split(SPAN_BREAK) if b.strip() for _, p in _pieces(b))
+    return list(dict.fromkeys(pieces))
 
 
 def as_of_now(found: list[tuple[float, CardEpisode]], most: int) -> list[CardEpisode]:
@@ -186,9 +222,10 @@ def as_of_now(found: list[tuple[float, CardEpisode]], most: int) -> list[CardEpi
 
 
 def render_episodes(episodes: list[CardEpisode], room: int) -> str:
-    """The episodes that fit in `room` characters (module doc): each one's best
-    line first, in order, while an episode still has `MIN_ROOM`; then every
-    other line by score; each shown in conversation order."""
+    """The episodes that fit in `room` characters (module doc): each one's lead
+    first, in order, while an episode still has `MIN_ROOM`; then every other
+    line by score; then what is left in rank order; each shown in
+    conversation order."""
     heads = [_head(e) for e in episodes]
     ranked = [list(e.lines) or episode_lines(e.text) for e in episodes]
     picked: list[list[Line]] = [[] for _ in episodes]
@@ -200,11 +237,16 @@ def render_episodes(episodes: list[CardEpisode], room: int) -> str:
             break
         picked[i] = lines[:1]
         room -= cost
-    rest = sorted(
-        ((i, line) for i, lines in enumerate(ranked) if picked[i] for line in lines[1:]),
-        key=lambda pair: (-pair[1].score, pair[0], pair[1].place),
-    )
-    for i, line in rest:
+    rest = [
+        (i, n, line)
+        for i, lines in enumerate(ranked)
+        if picked[i]
+        for n, line in enumerate(lines[1:])
+    ]
+    by_score = sorted(rest, key=lambda c: (-c[2].score, c[0], c[1]))
+    for i, _, line in [*by_score, *rest]:
+        if line in picked[i]:
+            continue
         grown = _size([*picked[i], line]) - _size(picked[i])
         if grown <= room:
             picked[i].append(line)
