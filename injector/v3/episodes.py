@@ -20,8 +20,10 @@ after it, the rest of that chunk by score, then the other chunks' lines.
 Every episode on the card gets its lead first, then the other lines of all of
 them compete by score for the room left, then what is left goes on in rank
 order; an episode shows the lines it won in conversation order, `…` where
-lines are skipped, and a line cut from a long turn keeps its speaker and
-time. The windows of one conversation a turn found are one episode. Without
+lines are skipped. A line is a whole turn, as it was said (at most 1,000
+characters, `sessions.episodes`): the index embeds a long turn sentence by
+sentence, and the turn scores by its nearest sentence. The windows of one
+conversation a turn found are one episode. Without
 line vectors the scores are the shared words alone, and with none shared an
 episode shows its best chunk's first lines, as before.
 """
@@ -36,7 +38,6 @@ from injector.v3.fitting import MEANING, answered, term_score
 from substrate.index import Hit
 from substrate.index.excerpts import SPAN_BREAK
 from substrate.index.units import split_units, unit_key
-from substrate.safety.patterns import linear
 
 NOTE = "What was said in an earlier conversation, as said then (it may no longer be true).\n"
 OLDER_NOTE = "Said before the conversation above: where they differ, the later one holds.\n"
@@ -55,7 +56,6 @@ NEWER_MARGIN = 0.05
 MIN_ROOM = 160  # characters an episode needs to show one line
 TAIL = "</episode>\n"
 GAP = "…"
-_SPEAKER = linear(r"^\[[^\]\n]{1,40}\] [^:\n]{1,40}:")
 
 
 @dataclass(frozen=True)
@@ -104,24 +104,19 @@ def episode_lines(
     lines: list[Line] = []
     seen: set[str] = set()
     for span, body in enumerate(b for b in excerpt.split(SPAN_BREAK) if b.strip()):
-        pieces = [p for p in _pieces(body) if p[1] not in seen]
-        seen.update(piece for _, piece in pieces)
-        own = [term_score(p, wanted) + MEANING * near.get(unit_key(p), 0.0) for _, p in pieces]
-        scores = answered([p for _, p in pieces], own)
-        for (shown, piece), score in zip(pieces, scores, strict=True):
-            lines.append(Line(shown, unit_key(piece), len(lines), score, span))
+        turns = [t for t in dict.fromkeys(body.split("\n")) if t.strip() and t not in seen]
+        seen.update(turns)
+        own = [term_score(t, wanted) + MEANING * _nearest(t, near) for t in turns]
+        scores = answered(turns, own)
+        for turn, score in zip(turns, scores, strict=True):
+            lines.append(Line(turn, unit_key(turn), len(lines), score, span))
     return _ranked(lines)
 
 
-def _pieces(body: str) -> list[tuple[str, str]]:
-    """A chunk's lines as (shown, embedded): a sentence cut from a long turn is
-    shown with its turn's time and speaker."""
-    out: list[tuple[str, str]] = []
-    for raw in body.split("\n"):
-        speaker = _SPEAKER.match(raw)
-        for n, piece in enumerate(split_units(raw)):
-            out.append((f"{speaker.group(0)} … {piece}" if n and speaker else piece, piece))
-    return out
+def _nearest(turn: str, near: dict[int, float]) -> float:
+    """A turn's cosine with the turn asked: its nearest sentence's, for a long
+    turn the index embedded sentence by sentence (`units.split_units`)."""
+    return max((near.get(unit_key(piece), 0.0) for piece in split_units(turn)), default=0.0)
 
 
 def _ranked(lines: list[Line]) -> list[Line]:
@@ -191,9 +186,9 @@ def _joined(
 
 
 def _embedded(text: str) -> list[str]:
-    """Every line of an excerpt as embedded, in its order, each once."""
-    pieces = (p for b in text.split(SPAN_BREAK) if b.strip() for _, p in _pieces(b))
-    return list(dict.fromkeys(pieces))
+    """Every line of an excerpt, in its order, each once."""
+    turns = (t for b in text.split(SPAN_BREAK) for t in b.split("\n") if t.strip())
+    return list(dict.fromkeys(turns))
 
 
 def as_of_now(found: list[tuple[float, CardEpisode]], most: int) -> list[CardEpisode]:

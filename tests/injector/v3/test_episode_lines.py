@@ -95,19 +95,20 @@ def test_every_episode_gets_its_best_line_before_any_gets_a_second() -> None:
     assert "spare key is under the blue pot" in shown and "alarm code changed to 9120" in shown
 
 
-def test_a_sentence_cut_from_a_long_turn_keeps_its_speaker_and_time() -> None:
+def test_a_long_turn_is_shown_whole_and_ranked_by_its_nearest_sentence() -> None:
+    """The index embeds a long turn sentence by sentence; the card ranks the
+    turn by its nearest sentence and shows it whole, as it was said."""
     long = "you: " + " ".join(f"Filler sentence number {i} about nothing much." for i in range(12))
     long += " The storage unit is number 318 at the north gate."
-    text = window([CHATTER[0], long])
-    lines = episode_lines(text, meaning=near(text, "storage unit", 0.9))
-    assert lines[0].text.startswith("[2024-05-02 10:01] you: … The storage unit is number 318")
+    text = window([*CHATTER, long])
+    meaning = near(text, "storage unit", 0.9)
+    lines = episode_lines(text, meaning=meaning)
+    assert lines[0].text.endswith("The storage unit is number 318 at the north gate.")
+    assert lines[0].text.startswith("[2024-05-09 10:08] you: Filler sentence number 0")
     shown = render_episodes(
-        card_episodes(
-            [hit("s", text)], 0.2, meaning={"episode/s": near(text, "storage unit", 0.9)}
-        ),
-        300,
+        card_episodes([hit("s", text)], 0.2, meaning={"episode/s": meaning}), 1200
     )
-    assert "[2024-05-02 10:01] you: … The storage unit is number 318" in shown
+    assert long in shown
 
 
 def test_episode_text_never_opens_a_tag_whatever_line_is_chosen() -> None:
