@@ -92,7 +92,9 @@ def render_card(
     for i in on:
         text = shown(picked[i])
         parts.append(f"{heads[i]}{fit_excerpt(text, len(text) * 8 + 16, quoted[i])}{TAIL}")
-    said = render_episodes(list(episodes), budget - sum(map(len, parts)) - len(CLOSE))
+    said = render_episodes(
+        list(episodes), budget - sum(map(len, parts)) - len(CLOSE), "".join(parts[1:])
+    )
     if not on and not said:
         return "", []
     parts += [said, CLOSE]

@@ -36,6 +36,7 @@ from html import escape
 
 from injector.v3.fitting import MEANING, answered, term_score
 from substrate.index import Hit
+from substrate.index.bm25 import tokenize
 from substrate.index.excerpts import SPAN_BREAK
 from substrate.index.units import split_units, unit_key
 
@@ -56,6 +57,7 @@ NEWER_MARGIN = 0.05
 MIN_ROOM = 160  # characters an episode needs to show one line
 TAIL = "</episode>\n"
 GAP = "…"
+SHOWN = 0.9  # a line this much of whose words the card's pages show is not repeated
 
 
 @dataclass(frozen=True)
@@ -216,13 +218,18 @@ def as_of_now(found: list[tuple[float, CardEpisode]], most: int) -> list[CardEpi
     return [replace(e, older=latest[e.session_id] < first) for e in ordered]
 
 
-def render_episodes(episodes: list[CardEpisode], room: int) -> str:
+def render_episodes(episodes: list[CardEpisode], room: int, pages: str = "") -> str:
     """The episodes that fit in `room` characters (module doc): each one's lead
     first, in order, while an episode still has `MIN_ROOM`; then every other
     line by score; then what is left in rank order; each shown in
-    conversation order."""
+    conversation order. A line whose words the card's `pages` already show
+    is left out: the card does not spend its room saying a thing twice."""
     heads = [_head(e) for e in episodes]
-    ranked = [list(e.lines) or episode_lines(e.text) for e in episodes]
+    shown = set(tokenize(pages))
+    ranked = [
+        [line for line in (list(e.lines) or episode_lines(e.text)) if not _shown(line, shown)]
+        for e in episodes
+    ]
     picked: list[list[Line]] = [[] for _ in episodes]
     for i, lines in enumerate(ranked):
         if not lines or room - len(TAIL) < MIN_ROOM:
@@ -259,6 +266,12 @@ def _body(lines: list[Line]) -> str:
         parts.append(escape(line.text, quote=False))
         before = line.place
     return "".join(f"{part}\n" for part in parts)
+
+
+def _shown(line: Line, words: set[str]) -> bool:
+    """Whether (nearly) every word of the line is on the card already."""
+    said = set(tokenize(line.text.split(": ", 1)[-1]))
+    return bool(said) and len(said & words) >= SHOWN * len(said)
 
 
 def _size(lines: list[Line]) -> int:

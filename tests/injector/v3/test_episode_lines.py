@@ -150,3 +150,13 @@ def test_windows_of_one_conversation_are_one_episode_and_never_crowd_out_another
         assert shown.count('session="old"') == 1 and "I moved to Leeds" in shown
         parts = [shown.index(f"part {n} ") for n in range(windows)]
         assert parts == sorted(parts)
+
+
+def test_a_line_the_card_s_pages_already_show_is_not_repeated() -> None:
+    said = "you: My sister lives in Gdansk and teaches chemistry."
+    text = window([CHATTER[0], said, CHATTER[1]])
+    found = card_episodes([hit("s", text)], 0.2, meaning={"episode/s": near(text, "Gdansk", 0.9)})
+    assert "lives in Gdansk" in render_episodes(found, 600)
+    pages = "- [1 May 2024] My sister lives in Gdansk and teaches chemistry.\n"
+    again = render_episodes(found, 600, pages)
+    assert "lives in Gdansk" not in again and "Good morning" in again
