@@ -100,9 +100,18 @@ class V3Engine:
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
         recall = is_recall_turn(turn)
         current = is_current_turn(turn)
-        terms = {*query_terms(turn), *question_keys(turn)}
-        lines = search.line_scores(vectors, [h.slug for h in said]) if said and search else {}
-        episodes = card_episodes(said, self._v3.episode_floor, recall, current, terms, lines)
+        episodes = (
+            card_episodes(
+                said,
+                self._v3.episode_floor,
+                recall,
+                current,
+                {*query_terms(turn), *question_keys(turn)},
+                search.line_scores(vectors, [h.slug for h in said]),
+            )
+            if said and search is not None
+            else []
+        )
         return self._assemble(turn, conversation_id, hits, now, vectors, episodes, recall)
 
     def _assemble(

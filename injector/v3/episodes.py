@@ -23,9 +23,9 @@ order; an episode shows the lines it won in conversation order, `…` where
 lines are skipped. A line is a whole turn, as it was said (at most 1,000
 characters, `sessions.episodes`): the index embeds a long turn sentence by
 sentence, and the turn scores by its nearest sentence. The windows of one
-conversation a turn found are one episode. Without
-line vectors the scores are the shared words alone, and with none shared an
-episode shows its best chunk's first lines, as before.
+conversation a turn found are one episode. Without line vectors the scores
+are the shared words alone, and with none shared an episode shows its best
+chunk's first lines, as before.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from html import escape
 
-from injector.v3.fitting import MEANING, answered, term_score
+from injector.v3.fitting import MEANING, answered, best_first, term_score
 from substrate.index import Hit
 from substrate.index.bm25 import tokenize
 from substrate.index.excerpts import SPAN_BREAK
@@ -112,26 +112,13 @@ def episode_lines(
         scores = answered(turns, own)
         for turn, score in zip(turns, scores, strict=True):
             lines.append(Line(turn, unit_key(turn), len(lines), score, span))
-    return _ranked(lines)
+    return best_first(lines, lambda line: line.place)
 
 
 def _nearest(turn: str, near: dict[int, float]) -> float:
     """A turn's cosine with the turn asked: its nearest sentence's, for a long
     turn the index embedded sentence by sentence (`units.split_units`)."""
     return max((near.get(unit_key(piece), 0.0) for piece in split_units(turn)), default=0.0)
-
-
-def _ranked(lines: list[Line]) -> list[Line]:
-    first = [line for line in lines if line.span == 0]
-    if not first:
-        return lines
-    lead = max(first, key=lambda line: (line.score, -line.place))
-    after = [line for line in first if line.place == lead.place + 1]
-    rest = sorted(
-        (line for line in first if line not in (lead, *after)),
-        key=lambda line: (-line.score, line.place),
-    )
-    return [lead, *after, *rest, *(line for line in lines if line.span > 0)]
 
 
 def card_episodes(

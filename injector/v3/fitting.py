@@ -30,8 +30,9 @@ and quoted for a quarantined page).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from injector.render import fit_excerpt
 from substrate.index.bm25 import chunk_keys, tokenize
@@ -81,13 +82,33 @@ def units_of(excerpt: str, terms: set[str], meaning: dict[int, float] | None = N
         own = [term_score(t, terms) + MEANING * near.get(unit_key(t), 0.0) for t in texts]
         scores = answered(texts, own)
         units += [Unit(t, span, at, scores[at]) for at, t in enumerate(texts)]
-    first = [u for u in units if u.span == 0]
+    return best_first(units, lambda u: u.at)
+
+
+class Ranked(Protocol):
+    """What `best_first` orders: a page's unit or an episode's line."""
+
+    @property
+    def span(self) -> int: ...
+    @property
+    def score(self) -> float: ...
+
+
+R = TypeVar("R", bound=Ranked)
+
+
+def best_first(items: list[R], place: Callable[[R], int]) -> list[R]:
+    """`items` (in excerpt order) as the card ranks them (module doc): the lead,
+    the best of the best chunk (span 0); the one after it; the rest of that
+    chunk by score; then the other chunks in order. `place`: an item's
+    position within span 0."""
+    first = [i for i in items if i.span == 0]
     if not first:
-        return units
-    lead = max(first, key=lambda u: (u.score, -u.at))
-    after = [u for u in first if u.at == lead.at + 1]
-    rest = sorted((u for u in first if u not in (lead, *after)), key=lambda u: (-u.score, u.at))
-    return [lead, *after, *rest, *(u for u in units if u.span > 0)]
+        return items
+    lead = max(first, key=lambda i: (i.score, -place(i)))
+    after = [i for i in first if place(i) == place(lead) + 1]
+    rest = sorted((i for i in first if i not in (lead, *after)), key=lambda i: (-i.score, place(i)))
+    return [lead, *after, *rest, *(i for i in items if i.span > 0)]
 
 
 def asks(unit: str) -> bool:

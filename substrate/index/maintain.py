@@ -365,24 +365,12 @@ class Maintenance:
             wanted.add(cap.slug)
             self._capabilities.add(cap.slug)
             self._entry_kinds.add(cap.kind)
-            doc = _Doc(
-                cap.slug,
-                cap.title,
-                cap.kind,
-                digest,
-                None,
-                None,
-                cap.origin_date,
-                None,
-                cap.text,
-                meta=cap.meta,
-            )
             if not _same(indexed.get(cap.slug), digest):
-                changed.append(doc)
+                changed.append(_capability_doc(cap, digest))
             elif (
                 cap.kind in UNIT_KINDS and not lines_done and not self.units.path(cap.slug).exists()
-            ):
-                self._without_units.append(doc)  # indexed before its lines were embedded
+            ):  # indexed before its lines were embedded
+                self._without_units.append(_capability_doc(cap, digest))
         return wanted, changed
 
     def _changed_only(
@@ -471,9 +459,7 @@ class Maintenance:
         index = load_page_index(self._settings.workspace)
         concepts = self._settings.workspace.concepts_dir
         missing = [e for e in index.entries.values() if not self.units.has(e.slug, e.content_hash)]
-        for start in range(0, len(missing), 256):
-            docs = [_page_doc(e, concepts) for e in missing[start : start + 256]]
-            self._unit_vectors({d.slug: (d.title, self._chunks(d), d.content_hash) for d in docs})
+        self._embed_units([_page_doc(e, concepts) for e in missing])
         self.units.mark_complete()
 
     def _backfill_lines(self) -> None:
@@ -483,10 +469,14 @@ class Maintenance:
         if self.units.complete(EPISODE_LINES):
             return
         missing, self._without_units = self._without_units, []
-        for start in range(0, len(missing), 256):
-            docs = missing[start : start + 256]
-            self._unit_vectors({d.slug: (d.title, self._chunks(d), d.content_hash) for d in docs})
+        self._embed_units(missing)
         self.units.mark_complete(EPISODE_LINES)
+
+    def _embed_units(self, docs: list[_Doc]) -> None:
+        """Unit files for docs whose chunks are already indexed, 256 at a time."""
+        for start in range(0, len(docs), 256):
+            batch = docs[start : start + 256]
+            self._unit_vectors({d.slug: (d.title, self._chunks(d), d.content_hash) for d in batch})
 
     def _page_context(self, pages: dict[str, tuple[str, list[Chunk]]]) -> dict[str, Vectors]:
         model = self._embedders.get(DENSE_ML)
@@ -539,6 +529,21 @@ class Maintenance:
 def _same(indexed: list[Any] | None, content_hash: str) -> bool:
     """Unchanged when the stored content hash matches."""
     return indexed is not None and indexed[0] == content_hash
+
+
+def _capability_doc(cap: Capability, digest: str) -> _Doc:
+    return _Doc(
+        cap.slug,
+        cap.title,
+        cap.kind,
+        digest,
+        None,
+        None,
+        cap.origin_date,
+        None,
+        cap.text,
+        meta=cap.meta,
+    )
 
 
 def _page_doc(entry: PageEntry, concepts: Path) -> _Doc:

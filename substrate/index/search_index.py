@@ -10,7 +10,7 @@ to their Arabic spellings (`name_keys`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -229,10 +229,11 @@ class SearchIndex:
         return [replace(h, excerpt=excerpt_for(h.excerpt, terms, excerpt_chars)) for h in hits]
 
     def unit_scores(
-        self, vectors: QueryVectors, pages: list[tuple[str, str]]
+        self, vectors: QueryVectors, pages: Sequence[tuple[str, str | None]]
     ) -> dict[str, dict[int, float]]:
         """Each page's units (by `unit_key`) -> cosine with the query, for the
-        (slug, content hash) pairs whose unit vectors are current."""
+        (slug, content hash) pairs whose unit vectors are current (a hash of
+        None: whatever version the file is of)."""
         query = vectors.get(DENSE_ML)
         if query is None:
             query = vectors[DENSE]
@@ -243,11 +244,7 @@ class SearchIndex:
         `unit_scores`, for episodes found by this search: a line's key is a hash
         of its text, so a file of another version of the window still scores
         the lines they share and none else."""
-        query = vectors.get(DENSE_ML)
-        if query is None:
-            query = vectors[DENSE]
-        found = [(slug, self._maintenance.indexed_hash(slug)) for slug in slugs]
-        return self._maintenance.units.scores(query, found)
+        return self.unit_scores(vectors, [(s, self._maintenance.indexed_hash(s)) for s in slugs])
 
     def best_chunks(self, vectors: QueryVectors, slugs: list[str]) -> dict[str, tuple[float, str]]:
         """Each page's chunk nearest the query by the `dense` vector: (cosine, its
