@@ -33,9 +33,13 @@ Figures:
   as written, when it is at most 40 characters), `search5_answer_in_card` (the
   same in plain search's top 5 over that workspace, rendered at the card's
   budget), `stale_only` (knowledge-update: an evidence turn said before the
-  value changed is on the card and the current answer is not),
-  `stale_as_current` (the same on the card's pages alone: not inside an
-  `<episode>`, which is dated and says it was said then), `captured`
+  value changed is on the card, and neither the current answer as written
+  nor the newest statement is: the card shows only the stale value),
+  `stale_without_answer` (the stale turn on the card and the answer as
+  written not: a yes/no answer or one reworded counts here even when the
+  newest statement is on the card), `stale_as_current` (`stale_only` on the
+  card's pages alone: not inside an `<episode>`, which is dated and says it
+  was said then), `captured`
   facts per question. The arms: `imported` (captured pages: today's path),
   `imported_episodes` (those pages and the log's episodes), `episodes_only`
   (the log's episodes, no capture), `pages` (one page per session).
@@ -339,13 +343,22 @@ def path(
                 if len(answer) <= SHORT_ANSWER:
                     row["answer_in_card"] = float(answer.casefold() in card.casefold())
                     row["search5_answer_in_card"] = float(answer.casefold() in top5.casefold())
-                    stale = earlier_evidence(sessions)
+                    stale, newest = changed_evidence(sessions)
                     if q["question_type"] == "knowledge-update" and stale:
                         missing = not row["answer_in_card"]
-                        row["stale_only"] = float(turn_share(card, stale) >= KEEP and missing)
+                        row["stale_without_answer"] = float(
+                            turn_share(card, stale) >= KEEP and missing
+                        )
+                        row["stale_only"] = float(
+                            turn_share(card, stale) >= KEEP
+                            and missing
+                            and turn_share(card, newest) < KEEP
+                        )
                         pages_part = EPISODE_ELEMENT.sub("", card)
                         row["stale_as_current"] = float(
-                            turn_share(pages_part, stale) >= KEEP and missing
+                            turn_share(pages_part, stale) >= KEEP
+                            and missing
+                            and turn_share(pages_part, newest) < KEEP
                         )
                 if name != "pages":
                     row["captured"] = float(captured)
@@ -361,14 +374,20 @@ def path(
     }
 
 
-def earlier_evidence(sessions: list[tuple[str, str, list[dict[str, Any]]]]) -> list[str]:
-    """The evidence turns said before the last session holding evidence: on a
-    knowledge-update question, what was true before the value changed."""
+def changed_evidence(
+    sessions: list[tuple[str, str, list[dict[str, Any]]]],
+) -> tuple[list[str], list[str]]:
+    """(the evidence turns said before the last session holding evidence, those
+    of that last session): on a knowledge-update question, what was true before
+    the value changed and what says it now; both empty when it never changed."""
     held = [(lme_time(d), t) for _, d, turns in sessions for t in turns if t.get("has_answer")]
     if len({at for at, _ in held}) < 2:
-        return []
+        return [], []
     last = max(at for at, _ in held)
-    return [t["content"] for at, t in held if at < last]
+    return (
+        [t["content"] for at, t in held if at < last],
+        [t["content"] for at, t in held if at == last],
+    )
 
 
 def groups_of(question_type: str) -> tuple[str, ...]:
