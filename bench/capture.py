@@ -58,12 +58,12 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 from common import named_toml, project_module
-from filing import Models, ask, build_pages, load_models, with_v3, workspace
+from filing import Models, ask, build_pages, load_models, served_log, with_v3, workspace
 from longmemeval import page_text, slug_of, turn_share
 
 from injector import Injector
@@ -324,8 +324,9 @@ def path(
                 _, [card], [top5] = ask(settings, index, [q["question"]], now)
                 for variant, toml in variants:
                     tried = with_v3(settings.workspace, toml)
+                    log = served_log(tried)
                     other = (
-                        Injector(tried, index, clock=lambda at=now: at)
+                        Injector(tried, index, clock=partial(float, now), sessions=log)
                         .assemble(q["question"])
                         .memory
                     )

@@ -66,6 +66,7 @@ from filing import (
     merge_hygiene,
     per_session,
     per_statement,
+    served_log,
     with_v3,
 )
 from longmemeval import turn_share
@@ -236,7 +237,7 @@ def card_variants(args: argparse.Namespace, layout: str) -> list[tuple[str, str]
 def cards_of(
     settings: Settings, index: SearchIndex, questions: list[dict[str, Any]], now: float
 ) -> list[str]:
-    injector = Injector(settings, index, clock=lambda: now)
+    injector = Injector(settings, index, clock=lambda: now, sessions=served_log(settings))
     return [injector.assemble(q["q"]).memory for q in questions]
 
 

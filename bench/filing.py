@@ -46,6 +46,7 @@ from substrate.index import (
 from substrate.meaning.lexicon import FILLER
 from substrate.meaning.words import title_problem
 from substrate.pages import fact_bullets, in_words
+from substrate.sessions import SessionLog, open_session_log
 
 
 class Timed:
@@ -177,8 +178,9 @@ def ask(
 ) -> tuple[list[str], list[str], list[str]]:
     """(the top 5 search excerpts joined, the `<memory>` card, search's top 5
     rendered by the card's renderer at the card's budget) per question, each
-    question a fresh conversation."""
-    injector = Injector(settings, index, clock=lambda: now)
+    question a fresh conversation. The injector reads the conversation log as
+    the service's does (a page leads to the conversation that last updated it)."""
+    injector = Injector(settings, index, clock=lambda: now, sessions=served_log(settings))
     budget = settings.v3.card_budget_chars
     today = in_words(datetime.fromtimestamp(now, UTC).date())
     excerpts, cards, plain = [], [], []
@@ -194,6 +196,11 @@ def ask(
         ]
         plain.append(render_card(pages, budget, today)[0])
     return excerpts, cards, plain
+
+
+def served_log(settings: Settings) -> SessionLog:
+    """The workspace's conversation log, read as the service reads it."""
+    return open_session_log(settings.workspace, read_only=True)
 
 
 def hygiene(settings: Settings) -> dict[str, Any]:

@@ -63,7 +63,9 @@ class Injector:
         self._clock = clock
         corpus = settings.pkb().workspace if tier == "v1" else settings.workspace
         self._state = PageState.for_workspace(corpus, page_refresh_s, settings.v3.edge_decay)
-        self._v3 = V3Engine(settings, search, self._state, clock) if tier == "v3" else None
+        self._v3 = (
+            V3Engine(settings, search, self._state, clock, sessions) if tier == "v3" else None
+        )
         self._v2 = V2Engine(settings, search, self._state) if tier == "v2" and search else None
         self._v1 = V1Engine(search) if tier == "v1" and search else None
 

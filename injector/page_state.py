@@ -17,6 +17,7 @@ from substrate.pages import (
     PageEntry,
     PageIndex,
     decode_page,
+    fact_bullets,
     read_page_file,
     split_frontmatter,
     strip_markers,
@@ -63,6 +64,15 @@ class PageState:
             graph = self.edges.current()
             return CoSelectionGraph(graph.graph.copy(), graph.turn, graph.decay)
 
+    def newest_sources(self, entry: PageEntry) -> tuple[int, ...]:
+        """The logged messages the page's newest current captured fact was drawn
+        from (its lineage, `from:`): where the conversation that last updated
+        the page said it. Empty for a page with no captured fact."""
+        try:
+            return _newest_sources(self._pages_dir / entry.path, entry.content_hash)
+        except (OSError, InvalidInputError):
+            return ()
+
     def page_excerpt(self, entry: PageEntry) -> str:
         """A page chosen without a search hit: its summary, else the head of its body."""
         if entry.summary:
@@ -80,3 +90,14 @@ def _body_head(path: Path, content_hash: str) -> str:
     An edited page has a new hash once the page index sees it."""
     _, body = split_frontmatter(decode_page(read_page_file(path)))
     return strip_markers(body).strip()[:EXCERPT_CHARS]
+
+
+@functools.lru_cache(maxsize=4096)
+def _newest_sources(path: Path, content_hash: str) -> tuple[int, ...]:
+    """Keyed by the indexed content hash, as `_body_head`: a page's lineage is
+    read once per version, not once per turn."""
+    _, body = split_frontmatter(decode_page(read_page_file(path)))
+    facts = [b for b in fact_bullets(body) if b.current and b.sources]
+    if not facts:
+        return ()
+    return max(facts, key=lambda b: (b.day, max(b.sources))).sources

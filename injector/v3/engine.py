@@ -34,10 +34,12 @@ from substrate.index import Hit, SearchIndex
 from substrate.index.bm25 import query_terms, question_keys
 from substrate.index.search_index import QueryVectors
 from substrate.pages import PageIndex, in_words
+from substrate.sessions import SessionLog, window_holding
 
 SEARCH_K = 20
 EPISODE_K = 6  # windows searched for a card (it shows at most `episodes.RECALL_MOST` sessions)
 EPISODE_CHUNKS = 16  # from this many chunks per signal: each episode is a chunk or two
+LINKED_PAGES = 2  # the turn's first pages whose latest conversation the card may reach
 CARD_SPANS = (4, 0.5)  # a page's chunks a card may show, and how close to its best
 FILL_FLOOR = 0.3  # a hit filling the room left scores this share of the best hit
 ROOM = "room"  # why a page filling the room is on the card
@@ -56,10 +58,14 @@ class V3Engine:
         search: SearchIndex | None,
         state: PageState,
         clock: Callable[[], float],
+        sessions: SessionLog | None = None,
     ) -> None:
-        """`search` None serves only the voice front door (`frozen`)."""
+        """`search` None serves only the voice front door (`frozen`). `sessions`,
+        the conversation log, leads a page to the conversation that last
+        updated it (`_linked`)."""
         self._settings = settings
         self._search = search
+        self._sessions = sessions
         self._state = state
         self._clock = clock
         self._v3 = v3 = settings.v3  # resolved once, not on every turn
@@ -100,6 +106,8 @@ class V3Engine:
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
         recall = is_recall_turn(turn)
         current = is_current_turn(turn)
+        linked = self._linked(hits, said, vectors) if said else []
+        said += linked
         episodes = (
             card_episodes(
                 said,
@@ -108,11 +116,32 @@ class V3Engine:
                 current,
                 {*query_terms(turn), *question_keys(turn)},
                 search.line_scores(vectors, [h.slug for h in said]),
+                {str((h.meta or {}).get("session_id")) for h in linked},
             )
             if said and search is not None
             else []
         )
         return self._assemble(turn, conversation_id, hits, now, vectors, episodes, recall)
+
+    def _linked(self, hits: list[Hit], said: list[Hit], vectors: QueryVectors) -> list[Hit]:
+        """The conversation that last updated each of the turn's first pages (the
+        lineage of the page's newest captured fact), as an episode hit, when the
+        episode search did not find it: a session that updates an endeavour is
+        reached from the endeavour's page, however it was worded."""
+        search, log = self._search, self._sessions
+        if search is None or log is None:
+            return []
+        index = self._state.newest()
+        found = {str((h.meta or {}).get("session_id")) for h in said}
+        slugs: list[str] = []
+        for hit in [h for h in hits if h.kind == "page"][:LINKED_PAGES]:
+            entry = index.entries.get(hit.slug)
+            sources = self._state.newest_sources(entry) if entry is not None else ()
+            window = window_holding(log, sources) if sources else None
+            if window is not None and window.session_id not in found:
+                found.add(window.session_id)
+                slugs.append(window.slug)
+        return search.nearest_windows(vectors, slugs)
 
     def _assemble(
         self,

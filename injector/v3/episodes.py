@@ -58,6 +58,10 @@ MIN_ROOM = 160  # characters an episode needs to show one line
 TAIL = "</episode>\n"
 GAP = "…"
 SHOWN = 0.9  # a line this much of whose words the card's pages show is not repeated
+# A lead longer than its episode's share of the room yields to a shorter line
+# of its own that scores at least this share of it.
+LEAD_WORTH = 0.5
+OWN_SPEAKER = "you: "  # how the person's turns are written (`sessions.episodes.SPEAKERS`)
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,7 @@ def card_episodes(
     current: bool = False,
     terms: Collection[str] = (),
     meaning: dict[str, dict[int, float]] | None = None,
+    linked: Collection[str] = (),
 ) -> list[CardEpisode]:
     """The conversations worth a card's room, best first: the episode hits whose
     best chunk's cosine reaches `floor`, the windows of one conversation joined
@@ -135,7 +140,10 @@ def card_episodes(
     session never crowd out another session; `recall`: the turn asks about the
     past; `current`: it asks how things stand now (`as_of_now`). Each episode's
     lines are ranked against the turn (`episode_lines`): `terms` its words,
-    `meaning` each window's line cosines by slug."""
+    `meaning` each window's line cosines by slug. `linked`: the sessions reached
+    from the turn's pages by their lineage, not found by search; they follow
+    the ones search found, and on a turn about now a later one is read first
+    (`as_of_now`)."""
     scores = meaning or {}
     sessions: dict[str, list[tuple[float, Hit]]] = {}
     floor, most = (min(floor, RECALL_FLOOR), RECALL_MOST) if recall else (floor, MOST)
@@ -147,7 +155,7 @@ def card_episodes(
         sessions.setdefault(str(meta["session_id"]), []).append((cosine, hit))
     found = [_joined(session, windows, terms, scores) for session, windows in sessions.items()]
     if current:
-        return as_of_now(found, most)
+        return as_of_now(found, most, linked)
     return [e for _, e in found[:most]]
 
 
@@ -180,23 +188,27 @@ def _embedded(text: str) -> list[str]:
     return list(dict.fromkeys(turns))
 
 
-def as_of_now(found: list[tuple[float, CardEpisode]], most: int) -> list[CardEpisode]:
+def as_of_now(
+    found: list[tuple[float, CardEpisode]], most: int, linked: Collection[str] = ()
+) -> list[CardEpisode]:
     """For a turn about now: the first `most` episodes, but a later conversation
-    nearly as close to the turn as the last one chosen (within `NEWER_MARGIN`)
-    takes its place, and conversations are shown newest first, an older one
-    marked as older: a value that changed is read in its newest statement
-    first, the stale one beside it, never alone."""
+    nearly as close to the turn as the last one chosen (within `NEWER_MARGIN`),
+    or one that last updated a page the turn found (`linked`), takes its place,
+    and conversations are shown newest first, an older one marked as older: a
+    value that changed is read in its newest statement first, the stale one
+    beside it, never alone."""
     chosen, rest = found[:most], found[most:]
     if chosen and rest:
         newest = max(e.at for _, e in chosen)
         taken = {e.session_id for _, e in chosen}
+        near = chosen[-1][0] - NEWER_MARGIN
         later = [
             (c, e)
             for c, e in rest
-            if e.at > newest and c >= chosen[-1][0] - NEWER_MARGIN and e.session_id not in taken
+            if e.at > newest and (c >= near or e.session_id in linked) and e.session_id not in taken
         ]
-        if later:
-            chosen[-1] = max(later, key=lambda pair: pair[0])
+        if later:  # the page's own latest conversation first, then the nearest
+            chosen[-1] = max(later, key=lambda pair: (pair[1].session_id in linked, pair[0]))
     latest: dict[str, str] = {}
     for _, e in chosen:
         latest[e.session_id] = max(latest.get(e.session_id, ""), e.at)
@@ -214,18 +226,23 @@ def render_episodes(episodes: list[CardEpisode], room: int, pages: str = "") -> 
     heads = [_head(e) for e in episodes]
     shown = set(tokenize(pages))
     ranked = [
-        [line for line in (list(e.lines) or episode_lines(e.text)) if not _shown(line, shown)]
+        [
+            line
+            for line in (list(e.lines) or episode_lines(e.text))
+            if _worded(line) and not _shown(line, shown)
+        ]
         for e in episodes
     ]
     picked: list[list[Line]] = [[] for _ in episodes]
+    share = room // max(1, sum(1 for lines in ranked if lines))
     for i, lines in enumerate(ranked):
-        if not lines or room - len(TAIL) < MIN_ROOM:
+        if room - len(TAIL) < MIN_ROOM:
             break
-        cost = len(heads[i]) + len(TAIL) + _size(lines[:1])
-        if cost > room:
-            break
-        picked[i] = lines[:1]
-        room -= cost
+        lead = _lead(lines, len(heads[i]) + len(TAIL), share, room)
+        if lead is None:
+            continue
+        picked[i] = [lead]
+        room -= len(heads[i]) + len(TAIL) + _size([lead])
     rest = [
         (i, n, line)
         for i, lines in enumerate(ranked)
@@ -241,6 +258,25 @@ def render_episodes(episodes: list[CardEpisode], room: int, pages: str = "") -> 
             picked[i].append(line)
             room -= grown
     return "".join(heads[i] + _body(lines) + TAIL for i, lines in enumerate(picked) if lines)
+
+
+def _lead(lines: list[Line], frame: int, share: int, room: int) -> Line | None:
+    """An episode's lead: its best line, unless that line is not the person's
+    own and would take more than the episode's `share` of the room (an
+    assistant's answer of up to 1,000 characters, lifted by the question
+    before it, would keep every later episode off the card, the newer
+    conversation among them); then its best line that fits the share and
+    scores at least `LEAD_WORTH` of it, if it has one. The person's own long
+    turn keeps the lead: it is most often the very fact asked about. Only
+    lines that fit the `room` left are read; None when none does."""
+    fitting = [line for line in lines if frame + _size([line]) <= room]
+    if not fitting:
+        return None
+    if frame + _size(fitting[:1]) <= share or _own(fitting[0]):
+        return fitting[0]
+    worthy = LEAD_WORTH * fitting[0].score
+    within = [line for line in fitting if frame + _size([line]) <= share and line.score >= worthy]
+    return (within or fitting)[0]
 
 
 def _body(lines: list[Line]) -> str:
@@ -259,6 +295,18 @@ def _shown(line: Line, words: set[str]) -> bool:
     """Whether (nearly) every word of the line is on the card already."""
     said = set(tokenize(line.text.split(": ", 1)[-1]))
     return bool(said) and len(said & words) >= SHOWN * len(said)
+
+
+def _own(line: Line) -> bool:
+    """Whether the line is the person's own turn ("[time] you: …")."""
+    return line.text.startswith("[") and line.text.split("] ", 1)[-1].startswith(OWN_SPEAKER)
+
+
+def _worded(line: Line) -> bool:
+    """Whether the line says anything: a turn the index cut across chunks comes
+    back in pieces, and a piece such as a list's "2." says nothing on its own
+    (a whole turn, with its speaker, is kept whatever it holds: "you: 42")."""
+    return line.text.startswith("[") or any(c.isalpha() for c in line.text)
 
 
 def _size(lines: list[Line]) -> int:

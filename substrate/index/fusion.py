@@ -330,6 +330,25 @@ def _hit(
     )
 
 
+def nearest_hits(chunks: list[StoreHit], name: str) -> list[Hit]:
+    """Hits from chunks one dense signal found among chosen slugs
+    (`VectorStore.nearest_in`, best first): each slug's chunks best first, its
+    cosine that signal's. For a page or an episode reached by its lineage
+    rather than by search, so no fused score: its cosine stands in."""
+    by_slug: dict[str, list[StoreHit]] = {}
+    for chunk in chunks:
+        by_slug.setdefault(str(chunk.payload.get("slug", "")), []).append(chunk)
+    out = []
+    for slug, found in by_slug.items():
+        if not slug:
+            continue
+        ranks: dict[str, int | None] = {signal: None for signal in SIGNALS}
+        raw: dict[str, float | None] = {signal: None for signal in SIGNALS}
+        ranks[name], raw[name] = 1, found[0].score
+        out.append(_hit(slug, [c.payload for c in found], found[0].score, ranks, raw))
+    return out
+
+
 def _episode_fields(meta: dict[str, Any] | None) -> dict[str, Any]:
     """An episode hit's session and time span (`session_id`, `from`, `to`)."""
     if not meta:

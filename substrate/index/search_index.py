@@ -22,7 +22,7 @@ from substrate.errors import InvalidInputError
 from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector, question_keys
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
-from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, WINDOW, Fusion, Hit, fuse
+from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, WINDOW, Fusion, Hit, fuse, nearest_hits
 from substrate.index.live import LiveView
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
 from substrate.index.query_batch import QueryBatcher
@@ -35,6 +35,7 @@ QueryVectors = dict[str, Vectors]  # dense vector name -> the query's vector
 
 EPISODE = "episode"
 KINDS = ("page", "episode", "all")
+WINDOW_CHUNKS = 8  # chunks fetched per episode reached by lineage (a window is a few)
 
 
 class SearchIndex:
@@ -245,6 +246,17 @@ class SearchIndex:
         of its text, so a file of another version of the window still scores
         the lines they share and none else."""
         return self.unit_scores(vectors, [(s, self._maintenance.indexed_hash(s)) for s in slugs])
+
+    def nearest_windows(self, vectors: QueryVectors, slugs: list[str]) -> list[Hit]:
+        """These episodes as hits, reached by lineage rather than found by this
+        search: each one's chunks nearest the query, best first (the
+        multilingual signal's, else `dense`), its cosine that chunk's. An
+        episode the index does not hold is absent."""
+        if not slugs:
+            return []
+        name = DENSE_ML if DENSE_ML in vectors else DENSE
+        chunks = self._store.nearest_in(name, vectors[name], slugs, WINDOW_CHUNKS * len(slugs))
+        return [h for h in nearest_hits(chunks, name) if h.kind == EPISODE]
 
     def best_chunks(self, vectors: QueryVectors, slugs: list[str]) -> dict[str, tuple[float, str]]:
         """Each page's chunk nearest the query by the `dense` vector: (cosine, its

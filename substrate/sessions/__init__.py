@@ -10,6 +10,7 @@ sessions, user turns only) and session recall reads earlier turns. It
 imports `config`, `safety` and `lineage` only.
 """
 
+from substrate.sessions.episodes import Episode, window_holding
 from substrate.sessions.log import (
     END_REASONS,
     MAX_LIMIT,
@@ -33,6 +34,7 @@ __all__ = [
     "END_REASONS",
     "MAX_LIMIT",
     "ROLES",
+    "Episode",
     "LoggedMessage",
     "NewMessage",
     "SessionLog",
@@ -45,4 +47,5 @@ __all__ = [
     "transcript_files",
     "transcript_path",
     "transcripts_dir",
+    "window_holding",
 ]

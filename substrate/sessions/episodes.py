@@ -119,6 +119,20 @@ class LoggedEpisodes:
                 del self._cut[gone]
 
 
+def window_holding(log: SessionLog, message_ids: Iterable[int]) -> Episode | None:
+    """The episode that holds the newest of these logged messages (a captured
+    fact's lineage), cut as the index cut it; None when none of them is logged
+    any more (forgotten, pruned)."""
+    for message_id in sorted(message_ids, reverse=True):
+        session = log.session_of(message_id)
+        if session is None:
+            continue
+        for episode in episodes_of(log.messages(session)):
+            if episode.first_id <= message_id <= episode.last_id:
+                return episode
+    return None
+
+
 def session_of(slug: str) -> str | None:
     """The session key an episode's slug names (None for any other slug)."""
     if not slug.startswith(PREFIX):

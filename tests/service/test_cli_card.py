@@ -164,6 +164,57 @@ def test_an_imported_conversation_shows_the_line_that_answers_not_its_opening(
     assert not any(units.path(s).exists() for s in slugs)
 
 
+def test_the_conversation_that_last_updated_a_page_is_reached_from_that_page(
+    workspace: Workspace,
+) -> None:
+    """An update said in passing, in a conversation about something else, is
+    filed to a page; conversations nearer the turn's words crowd it out of
+    the episode search. The page found for the turn leads to the conversation
+    its newest fact came from (lineage), so the card shows where it was said;
+    once that conversation is forgotten, neither it nor its fact is left."""
+    t = 1.7e9
+    said = [("launch", t, "I'm building Crumb, a bakery ordering app, with React Native.")]
+    topics = ["web", "game", "mobile", "data", "desktop", "testing", "frontend", "backend"]
+    said += [
+        (
+            f"talk-{topic}",
+            t + 86400 * (n + 2),
+            f"Which framework do people use now for {topic} apps? I keep reading comparisons.",
+        )
+        for n, topic in enumerate(topics)
+    ]
+    said.append(
+        (
+            "update",
+            t + 86400 * 30,
+            "We're planning a long weekend in Porto and I'd love seafood near the river. "
+            "By the way, I switched Crumb to Flutter last month after the Android build broke.",
+        )
+    )
+    rows = [
+        row
+        for session, at, text in said
+        for row in (
+            {"session": session, "role": "user", "text": text, "time": at},
+            {"session": session, "role": "assistant", "text": "Noted, thanks!", "time": at + 60},
+        )
+    ]
+    export = workspace.root.parent / "chat.jsonl"
+    export.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    runner = CliRunner()
+    ws = ["--workspace", str(workspace.root)]
+    for step in (["import", "jsonl", str(export)], ["consolidate"], ["maintain"]):
+        assert runner.invoke(cli, [*step, *ws]).exit_code == 0
+    turn = "Which framework is Crumb built with now?"
+    card = json.loads(runner.invoke(cli, ["card", *ws, "--json", turn]).stdout)["memory"]
+    assert 'session="import:jsonl:update"' in card and "seafood near the river" in card
+    forget = ["forget", "--session", "import:jsonl:update"]
+    assert runner.invoke(cli, [*forget, *ws]).exit_code == 0
+    assert runner.invoke(cli, ["maintain", *ws]).exit_code == 0
+    card = json.loads(runner.invoke(cli, ["card", *ws, "--json", turn]).stdout)["memory"]
+    assert "Flutter" not in card and "seafood" not in card
+
+
 def _indexed_slugs(workspace: Workspace) -> list[str]:
     from substrate.index.index_state import read_index_state, state_path
 

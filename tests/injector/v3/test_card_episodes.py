@@ -61,6 +61,26 @@ def test_nothing_is_swapped_when_no_later_conversation_is_near() -> None:
     assert [e.session_id for e in as_of_now(found, 2)] == ["b", "a"]
 
 
+def test_the_conversation_that_last_updated_a_page_the_turn_found_is_read_first_about_now() -> None:
+    """A later conversation reached from the turn's page by its lineage takes the
+    last place on a turn about now however far its cosine trails; on any other
+    turn it only follows the ones search found, and an older one never swaps."""
+    linked = hit("d", "2024-09-01T10:00", 0.25, "Crumb moved to Flutter")
+    chosen = card_episodes([*FOUND[:2], linked], 0.2, current=True, linked={"d"})
+    assert [e.session_id for e in chosen] == ["d", "a"] and chosen[1].older
+    assert [e.session_id for e in card_episodes([*FOUND[:2], linked], 0.2, current=True)] == [
+        "b",
+        "a",
+    ]
+    assert [e.session_id for e in card_episodes([FOUND[0], linked], 0.2, linked={"d"})] == [
+        "a",
+        "d",
+    ]
+    old = hit("z", "2023-01-01T10:00", 0.25)
+    chosen = card_episodes([*FOUND[:2], old], 0.2, current=True, linked={"z"})
+    assert [e.session_id for e in chosen] == ["b", "a"]
+
+
 def test_the_older_conversation_is_shown_after_the_newer_and_says_so() -> None:
     shown = render_episodes(card_episodes(FOUND, 0.2, current=True), 2000)
     assert shown.index('session="c"') < shown.index('session="a"')

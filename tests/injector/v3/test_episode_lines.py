@@ -160,3 +160,50 @@ def test_a_line_the_card_s_pages_already_show_is_not_repeated() -> None:
     pages = "- [1 May 2024] My sister lives in Gdansk and teaches chemistry.\n"
     again = render_episodes(found, 600, pages)
     assert "lives in Gdansk" not in again and "Good morning" in again
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_one_long_turn_never_keeps_every_later_conversation_off_the_card(seed: int) -> None:
+    """Generated: the best conversation's best line is a long answer (an
+    assistant's 1,000 characters), and the room holds it or the next
+    conversation, not both; each conversation still shows a line, the newer
+    one's answer among them, and the long turn yields to a shorter line of
+    its own."""
+    rng = random.Random(seed)
+    long = "assistant: " + " ".join(rng.choice(CHATTER).split(": ", 1)[1] for _ in range(30))
+    long = long[: rng.randint(700, 990)]
+    asked = "you: How many free nights can I redeem with my hotel points?"
+    older = window([asked, long, "you: I have points for a single free night."])
+    newer = window([rng.choice(CHATTER), "you: By the way, I now have points for two free nights."])
+    first = window_hit("old", 0, "2024-01-01T10:00", older, 0.8)
+    second = window_hit("new", 0, "2024-06-01T10:00", newer, 0.5)
+    meaning = {
+        first.slug: {unit_key(u): (0.9 if "assistant" in u else 0.5) for u in split_units(older)},
+        second.slug: near(newer, "two free nights", 0.6),
+    }
+    found = card_episodes([first, second], 0.2, meaning=meaning)
+    room = rng.randint(1000, len(long) + 700)
+    shown = render_episodes(found, room)
+    assert 'session="old"' in shown and 'session="new"' in shown
+    assert "two free nights" in shown and len(shown) <= room
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_person_s_own_long_turn_keeps_the_lead_beside_another_conversation(seed: int) -> None:
+    """Generated: the best line is the person's own long turn, longer than half
+    the room; it stays the lead (it is most often the fact asked about), and
+    the next conversation still shows when the room holds both."""
+    rng = random.Random(seed)
+    filler = " ".join(rng.choice(CHATTER).split(": ", 1)[1] for _ in range(12))
+    own = f"you: I'm opening a dance studio downtown next spring. {filler}"[: rng.randint(420, 600)]
+    older = window([CHATTER[0], own, "assistant: Congratulations, that is big news!"])
+    newer = window(["you: The studio lease is signed."])
+    first = window_hit("studio", 0, "2024-01-01T10:00", older, 0.8)
+    second = window_hit("lease", 0, "2024-06-01T10:00", newer, 0.5)
+    meaning = {
+        first.slug: near(older, "dance studio", 0.8, 0.45),
+        second.slug: near(newer, "lease", 0.6),
+    }
+    found = card_episodes([first, second], 0.2, meaning=meaning)
+    shown = render_episodes(found, len(own) + 700)
+    assert own.split(": ", 1)[1] in shown and "lease is signed" in shown

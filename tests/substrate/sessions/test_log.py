@@ -92,3 +92,29 @@ def test_a_session_is_titled_by_the_persons_first_line(log: SessionLog) -> None:
     assert titled["a"].endswith("…") and len(titled["a"]) <= 81 and "second" not in titled["a"]
     assert titled["b"] == "b"  # no user turn: the id
     assert log.session("a").as_json()["title"] == titled["a"]  # type: ignore[union-attr]
+
+
+def test_a_fact_s_messages_lead_to_the_window_that_holds_the_newest(log: SessionLog) -> None:
+    """Generated sessions logged interleaved: the window found for a fact's
+    lineage is the one the index cut around its newest logged message, of
+    that message's own session; ids no longer logged lead nowhere."""
+    import random
+
+    from substrate.sessions import window_holding
+    from substrate.sessions.episodes import episodes_of
+
+    rng = random.Random(3)
+    ids: dict[str, list[int]] = {"a": [], "b": [], "c": []}
+    for n in range(60):
+        session = rng.choice(sorted(ids))
+        text = f"turn {n} " + "words " * rng.randint(5, 120)
+        ids[session] += log.append(session, [user(text)], float(n))
+    for session, logged in ids.items():
+        windows = episodes_of(log.messages(session))
+        for message in rng.sample(logged, 5):
+            older = rng.sample([i for i in logged if i < message], min(2, logged.index(message)))
+            found = window_holding(log, [*older, message])
+            assert found is not None and found.session_id == session
+            assert found in windows and found.first_id <= message <= found.last_id
+    assert window_holding(log, [10_000, 10_001]) is None
+    assert window_holding(log, []) is None
