@@ -10,7 +10,7 @@ sessions, user turns only) and session recall reads earlier turns. It
 imports `config`, `safety` and `lineage` only.
 """
 
-from substrate.sessions.episodes import Episode, window_holding
+from substrate.sessions.episodes import Window, window_holding
 from substrate.sessions.log import (
     END_REASONS,
     MAX_LIMIT,
@@ -34,11 +34,11 @@ __all__ = [
     "END_REASONS",
     "MAX_LIMIT",
     "ROLES",
-    "Episode",
     "LoggedMessage",
     "NewMessage",
     "SessionLog",
     "SessionRow",
+    "Window",
     "bad_lines",
     "check_session_id",
     "fts_query",

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from substrate.sessions.log import LoggedMessage, SessionLog
 
@@ -119,18 +120,41 @@ class LoggedEpisodes:
                 del self._cut[gone]
 
 
-def window_holding(log: SessionLog, message_ids: Iterable[int]) -> Episode | None:
+@dataclass(frozen=True)
+class Window:
+    """Where an episode stands in the log: its slug, session and message span."""
+
+    slug: str
+    session_id: str
+    first_id: int
+    last_id: int
+
+
+def window_holding(log: SessionLog, message_ids: Iterable[int]) -> Window | None:
     """The episode that holds the newest of these logged messages (a captured
     fact's lineage), cut as the index cut it; None when none of them is logged
-    any more (forgotten, pruned)."""
+    any more (forgotten, pruned). A session is cut once per message count
+    (`_windows`): a turn may ask this of the conversation it is in."""
     for message_id in sorted(message_ids, reverse=True):
         session = log.session_of(message_id)
-        if session is None:
+        row = log.session(session) if session is not None else None
+        if row is None:
             continue
-        for episode in episodes_of(log.messages(session)):
-            if episode.first_id <= message_id <= episode.last_id:
-                return episode
+        for window in _windows(log, row.id, row.messages):
+            if window.first_id <= message_id <= window.last_id:
+                return window
     return None
+
+
+@lru_cache(maxsize=256)
+def _windows(log: SessionLog, session_id: str, count: int) -> tuple[Window, ...]:
+    """A session's windows while it holds `count` messages (a forget that cuts
+    words out without changing the count may shift a window's start: its old
+    slug then names no indexed episode, and nothing is reached)."""
+    return tuple(
+        Window(e.slug, e.session_id, e.first_id, e.last_id)
+        for e in episodes_of(log.messages(session_id))
+    )
 
 
 def session_of(slug: str) -> str | None:

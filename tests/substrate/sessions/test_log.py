@@ -115,6 +115,11 @@ def test_a_fact_s_messages_lead_to_the_window_that_holds_the_newest(log: Session
             older = rng.sample([i for i in logged if i < message], min(2, logged.index(message)))
             found = window_holding(log, [*older, message])
             assert found is not None and found.session_id == session
-            assert found in windows and found.first_id <= message <= found.last_id
+            assert found.slug in {w.slug for w in windows}
+            assert found.first_id <= message <= found.last_id
+    for _ in range(3):  # a conversation that grows is cut again
+        [grown] = log.append("a", [user("later " + "words " * 150)], 99.0)
+        found = window_holding(log, [grown])
+        assert found is not None and found.first_id <= grown <= found.last_id
     assert window_holding(log, [10_000, 10_001]) is None
     assert window_holding(log, []) is None
