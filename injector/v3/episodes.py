@@ -39,6 +39,7 @@ from substrate.index import Hit
 from substrate.index.bm25 import tokenize
 from substrate.index.excerpts import SPAN_BREAK
 from substrate.index.units import split_units, unit_key
+from substrate.sessions.episodes import SPEAKERS
 
 NOTE = "What was said in an earlier conversation, as said then (it may no longer be true).\n"
 OLDER_NOTE = "Said before the conversation above: where they differ, the later one holds.\n"
@@ -61,7 +62,7 @@ SHOWN = 0.9  # a line this much of whose words the card's pages show is not repe
 # A lead longer than its episode's share of the room yields to a shorter line
 # of its own that scores at least this share of it.
 LEAD_WORTH = 0.5
-OWN_SPEAKER = "you: "  # how the person's turns are written (`sessions.episodes.SPEAKERS`)
+OWN_SPEAKER = f"{SPEAKERS['user']}: "  # how the person's turns are written
 
 
 @dataclass(frozen=True)
