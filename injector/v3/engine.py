@@ -106,6 +106,8 @@ class V3Engine:
         self._state.pages.current()  # a due refresh happens here, outside the turn lock
         recall = is_recall_turn(turn)
         current = is_current_turn(turn)
+        if said and search is not None:  # the card ranks every line of a window it found
+            said = search.whole_windows(said)
         linked = self._linked(hits, said, vectors) if said else []
         said += linked
         episodes = (

@@ -21,7 +21,7 @@ from substrate.config.workspace import CONCEPTS
 from substrate.errors import InvalidInputError
 from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector, question_keys
 from substrate.index.embedding import Embedder, Vectors
-from substrate.index.excerpts import EXCERPT_CHARS, excerpt_for
+from substrate.index.excerpts import EXCERPT_CHARS, SPAN_BREAK, chunk_excerpt, excerpt_for
 from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, WINDOW, Fusion, Hit, fuse, nearest_hits
 from substrate.index.live import LiveView
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
@@ -246,6 +246,24 @@ class SearchIndex:
         of its text, so a file of another version of the window still scores
         the lines they share and none else."""
         return self.unit_scores(vectors, [(s, self._maintenance.indexed_hash(s)) for s in slugs])
+
+    def whole_windows(self, hits: list[Hit]) -> list[Hit]:
+        """Episode hits holding every chunk of their window: the spans search
+        ranked first, as it ranked them, then the window's other chunks in
+        order. The line that answers may lie in a chunk search did not return;
+        the card ranks an episode's lines by meaning, so it reads them all."""
+        slugs = [h.slug for h in hits if h.kind == EPISODE]
+        chunks: dict[str, list[tuple[int, str]]] = {}
+        for payload in self._store.chunks_of(slugs) if slugs else ():
+            slug, text = str(payload.get("slug", "")), str(payload.get("text", ""))
+            chunks.setdefault(slug, []).append((int(payload.get("chunk", 0)), text))
+        out = []
+        for hit in hits:
+            spans = hit.excerpt.split(SPAN_BREAK)
+            texts = (chunk_excerpt(text, hit.title) for _, text in sorted(chunks.get(hit.slug, [])))
+            rest = [t for t in texts if t and t not in spans]
+            out.append(replace(hit, excerpt=SPAN_BREAK.join([*spans, *rest])) if rest else hit)
+        return out
 
     def nearest_windows(self, vectors: QueryVectors, slugs: list[str]) -> list[Hit]:
         """These episodes as hits, reached by lineage rather than found by this

@@ -360,3 +360,31 @@ def test_episodes_indexed_before_their_lines_were_embedded_get_them_at_the_next_
         assert later and all(units.path(s).is_file() for s in later)
     finally:
         runtime.close()
+
+
+def test_an_episode_on_the_card_reads_every_chunk_of_its_window(runtime: Runtime) -> None:
+    """Search returns the chunks of a window nearest the turn; the card ranks
+    an episode's lines by meaning, so it gets the window's other chunks too,
+    search's first, then the rest in order: a line in a chunk search did not
+    return can still answer."""
+    chatter = [f"Errand {n}: {' '.join(['parcels'] * 20)} stamps queue." for n in range(4)]
+    said = [
+        "Our harbour walk starts at the lighthouse gate every Sunday morning.",
+        *chatter,
+        "The locksmith on Wren Street keeps my spare key.",
+    ]
+    turns = [NewMessage("user" if n % 2 else "assistant", t, True) for n, t in enumerate(said)]
+    try:
+        runtime.memory.sessions.append("walks", turns, 1_700_000_000.0)
+        runtime.memory.maintain()
+        index = runtime.memory.index
+        query = "harbour walk lighthouse gate Sunday"
+        hits = index.search_embedded(query, index.embed_query(query), 6, kind="episode")
+        [window] = [h for h in hits if (h.meta or {}).get("session_id") == "walks"][:1]
+        assert "locksmith on Wren Street" not in window.excerpt
+        [whole] = index.whole_windows([window])
+        assert whole.excerpt.startswith(window.excerpt)
+        assert "locksmith on Wren Street" in whole.excerpt and "Errand 3" in whole.excerpt
+        assert index.whole_windows([]) == []
+    finally:
+        runtime.close()
