@@ -219,8 +219,7 @@ class SearchIndex:
         signals = self._store.search(vectors, sparse, candidates or candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
         hits = fuse(signals, self.fusion(), coverage, k, self._store.full_payloads, spans=spans)
-        if self.live is not None:
-            hits = self.live.current(hits)
+        hits = self._as_now(hits)
         # A page with nothing to show (its only facts forgotten, its title all it
         # has left) would top a search for its name with an empty excerpt.
         hits = [h for h in hits if h.excerpt.strip() or h.kind not in ("page", HISTORY)]
@@ -263,7 +262,7 @@ class SearchIndex:
             texts = (chunk_excerpt(text, hit.title) for _, text in sorted(chunks.get(hit.slug, [])))
             rest = [t for t in texts if t and t not in spans]
             out.append(replace(hit, excerpt=SPAN_BREAK.join([*spans, *rest])) if rest else hit)
-        return out
+        return self._as_now(out)
 
     def nearest_windows(self, vectors: QueryVectors, slugs: list[str]) -> list[Hit]:
         """These episodes as hits, reached by lineage rather than found by this
@@ -274,7 +273,12 @@ class SearchIndex:
             return []
         name = DENSE_ML if DENSE_ML in vectors else DENSE
         chunks = self._store.nearest_in(name, vectors[name], slugs, WINDOW_CHUNKS * len(slugs))
-        return [h for h in nearest_hits(chunks, name) if h.kind == EPISODE]
+        return self._as_now([h for h in nearest_hits(chunks, name) if h.kind == EPISODE])
+
+    def _as_now(self, hits: list[Hit]) -> list[Hit]:
+        """Hits read from stored chunks, as the files and the log hold them now
+        (`live`): a forget shows on the next card, before any re-embedding."""
+        return hits if self.live is None else self.live.current(hits)
 
     def best_chunks(self, vectors: QueryVectors, slugs: list[str]) -> dict[str, tuple[float, str]]:
         """Each page's chunk nearest the query by the `dense` vector: (cosine, its

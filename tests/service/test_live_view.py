@@ -114,6 +114,12 @@ def test_a_forgotten_message_leaves_its_episode_before_any_re_embedding(
         hits = runtime.memory.search("spare key flowerpot", 5, kind="episode")
         assert all("spare key" not in h["excerpt"] for h in hits)
         assert "spare key" not in _shown(runtime, "where is the spare key flowerpot")
+        index = runtime.memory.index  # what reads stored chunks reads them as the log is now
+        slugs = [s for s in index.store.slug_counts() if s.startswith("episode/")]
+        vectors = index.embed_query("spare key flowerpot")
+        reached = index.nearest_windows(vectors, slugs)
+        assert reached and all("spare key" not in h.excerpt for h in reached)
+        assert all("spare key" not in h.excerpt for h in index.whole_windows(reached))
     finally:
         runtime.close()
 
