@@ -34,7 +34,7 @@ from substrate.index import Hit, SearchIndex
 from substrate.index.bm25 import query_terms, question_keys
 from substrate.index.search_index import QueryVectors
 from substrate.pages import PageIndex, in_words
-from substrate.sessions import SessionLog, window_holding
+from substrate.sessions import SessionLog, WindowFinder
 
 SEARCH_K = 20
 EPISODE_K = 6  # windows searched for a card (it shows at most `episodes.RECALL_MOST` sessions)
@@ -65,7 +65,7 @@ class V3Engine:
         updated it (`_linked`)."""
         self._settings = settings
         self._search = search
-        self._sessions = sessions
+        self._windows = WindowFinder(sessions) if sessions is not None else None
         self._state = state
         self._clock = clock
         self._v3 = v3 = settings.v3  # resolved once, not on every turn
@@ -130,8 +130,8 @@ class V3Engine:
         lineage of the page's newest captured fact), as an episode hit, when the
         episode search did not find it: a session that updates an endeavour is
         reached from the endeavour's page, however it was worded."""
-        search, log = self._search, self._sessions
-        if search is None or log is None:
+        search, windows = self._search, self._windows
+        if search is None or windows is None:
             return []
         index = self._state.newest()
         found = {str((h.meta or {}).get("session_id")) for h in said}
@@ -139,7 +139,7 @@ class V3Engine:
         for hit in [h for h in hits if h.kind == "page"][:LINKED_PAGES]:
             entry = index.entries.get(hit.slug)
             sources = self._state.newest_sources(entry) if entry is not None else ()
-            window = window_holding(log, sources) if sources else None
+            window = windows.holding(sources) if sources else None
             if window is not None and window.session_id not in found:
                 found.add(window.session_id)
                 slugs.append(window.slug)

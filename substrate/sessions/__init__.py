@@ -10,7 +10,7 @@ sessions, user turns only) and session recall reads earlier turns. It
 imports `config`, `safety` and `lineage` only.
 """
 
-from substrate.sessions.episodes import Window, window_holding
+from substrate.sessions.episodes import Window, WindowFinder
 from substrate.sessions.log import (
     END_REASONS,
     MAX_LIMIT,
@@ -39,6 +39,7 @@ __all__ = [
     "SessionLog",
     "SessionRow",
     "Window",
+    "WindowFinder",
     "bad_lines",
     "check_session_id",
     "fts_query",
@@ -47,5 +48,4 @@ __all__ = [
     "transcript_files",
     "transcript_path",
     "transcripts_dir",
-    "window_holding",
 ]

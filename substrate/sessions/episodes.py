@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 
 from substrate.sessions.log import LoggedMessage, SessionLog
 
@@ -25,6 +25,7 @@ PREFIX = "episode/"
 WINDOW_CHARS = 1500
 TURN_CHARS = 1000
 SPEAKERS = {"user": "you", "assistant": "assistant", "tool": "tool", "system": "system"}
+CUTS_KEPT = 256  # sessions whose cut a `WindowFinder` keeps
 SESSIONS_READ = 10_000  # the newest sessions whose turns are indexed (the log's listing cap)
 
 
@@ -130,31 +131,48 @@ class Window:
     last_id: int
 
 
-def window_holding(log: SessionLog, message_ids: Iterable[int]) -> Window | None:
-    """The episode that holds the newest of these logged messages (a captured
-    fact's lineage), cut as the index cut it; None when none of them is logged
-    any more (forgotten, pruned). A session is cut once per message count
-    (`_windows`): a turn may ask this of the conversation it is in."""
-    for message_id in sorted(message_ids, reverse=True):
-        session = log.session_of(message_id)
-        row = log.session(session) if session is not None else None
-        if row is None:
-            continue
-        for window in _windows(log, row.id, row.messages):
-            if window.first_id <= message_id <= window.last_id:
-                return window
-    return None
+class WindowFinder:
+    """Which episode of one log holds a logged message (a captured fact's
+    lineage), cut as the index cut it. A session is cut once per message
+    count, since a turn may ask this of the conversation it is in; a cut keeps
+    ids and slugs, no words, for the `CUTS_KEPT` sessions asked last. A forget
+    that cuts words out without changing the count may shift a window's
+    start: its old slug then names no indexed episode, and nothing is reached."""
 
+    def __init__(self, log: SessionLog) -> None:
+        self._log = log
+        self._cuts: OrderedDict[str, tuple[int, tuple[Window, ...]]] = OrderedDict()
+        self._lock = threading.Lock()
 
-@lru_cache(maxsize=256)
-def _windows(log: SessionLog, session_id: str, count: int) -> tuple[Window, ...]:
-    """A session's windows while it holds `count` messages (a forget that cuts
-    words out without changing the count may shift a window's start: its old
-    slug then names no indexed episode, and nothing is reached)."""
-    return tuple(
-        Window(e.slug, e.session_id, e.first_id, e.last_id)
-        for e in episodes_of(log.messages(session_id))
-    )
+    def holding(self, message_ids: Iterable[int]) -> Window | None:
+        """The window of the newest of these messages still logged; None when
+        none is (forgotten, pruned)."""
+        for message_id in sorted(message_ids, reverse=True):
+            session = self._log.session_of(message_id)
+            row = self._log.session(session) if session is not None else None
+            if row is None:
+                continue
+            for window in self._windows(row.id, row.messages):
+                if window.first_id <= message_id <= window.last_id:
+                    return window
+        return None
+
+    def _windows(self, session_id: str, count: int) -> tuple[Window, ...]:
+        with self._lock:
+            held = self._cuts.get(session_id)
+            if held is not None and held[0] == count:
+                self._cuts.move_to_end(session_id)
+                return held[1]
+        cut = tuple(
+            Window(e.slug, e.session_id, e.first_id, e.last_id)
+            for e in episodes_of(self._log.messages(session_id))
+        )
+        with self._lock:
+            self._cuts[session_id] = (count, cut)
+            self._cuts.move_to_end(session_id)
+            while len(self._cuts) > CUTS_KEPT:
+                self._cuts.popitem(last=False)
+        return cut
 
 
 def session_of(slug: str) -> str | None:

@@ -100,10 +100,11 @@ def test_a_fact_s_messages_lead_to_the_window_that_holds_the_newest(log: Session
     that message's own session; ids no longer logged lead nowhere."""
     import random
 
-    from substrate.sessions import window_holding
+    from substrate.sessions import WindowFinder
     from substrate.sessions.episodes import episodes_of
 
     rng = random.Random(3)
+    finder = WindowFinder(log)
     ids: dict[str, list[int]] = {"a": [], "b": [], "c": []}
     for n in range(60):
         session = rng.choice(sorted(ids))
@@ -113,13 +114,13 @@ def test_a_fact_s_messages_lead_to_the_window_that_holds_the_newest(log: Session
         windows = episodes_of(log.messages(session))
         for message in rng.sample(logged, 5):
             older = rng.sample([i for i in logged if i < message], min(2, logged.index(message)))
-            found = window_holding(log, [*older, message])
+            found = finder.holding([*older, message])
             assert found is not None and found.session_id == session
             assert found.slug in {w.slug for w in windows}
             assert found.first_id <= message <= found.last_id
     for _ in range(3):  # a conversation that grows is cut again
         [grown] = log.append("a", [user("later " + "words " * 150)], 99.0)
-        found = window_holding(log, [grown])
+        found = finder.holding([grown])
         assert found is not None and found.first_id <= grown <= found.last_id
-    assert window_holding(log, [10_000, 10_001]) is None
-    assert window_holding(log, []) is None
+    assert finder.holding([10_000, 10_001]) is None
+    assert finder.holding([]) is None
