@@ -324,12 +324,12 @@ def path(
                 _, [card], [top5] = ask(settings, index, [q["question"]], now)
                 for variant, toml in variants:
                     tried = with_v3(settings.workspace, toml)
-                    log = served_log(tried)
-                    other = (
-                        Injector(tried, index, clock=partial(float, now), sessions=log)
-                        .assemble(q["question"])
-                        .memory
-                    )
+                    with served_log(tried) as log:
+                        other = (
+                            Injector(tried, index, clock=partial(float, now), sessions=log)
+                            .assemble(q["question"])
+                            .memory
+                        )
                     row = {"evidence_in_card": turn_share(other, evidence)}
                     if len(str(q["answer"])) <= SHORT_ANSWER:
                         row["answer_in_card"] = float(

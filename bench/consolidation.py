@@ -237,8 +237,9 @@ def card_variants(args: argparse.Namespace, layout: str) -> list[tuple[str, str]
 def cards_of(
     settings: Settings, index: SearchIndex, questions: list[dict[str, Any]], now: float
 ) -> list[str]:
-    injector = Injector(settings, index, clock=lambda: now, sessions=served_log(settings))
-    return [injector.assemble(q["q"]).memory for q in questions]
+    with served_log(settings) as log:
+        injector = Injector(settings, index, clock=lambda: now, sessions=log)
+        return [injector.assemble(q["q"]).memory for q in questions]
 
 
 def run_locomo(

@@ -17,7 +17,8 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -180,27 +181,34 @@ def ask(
     rendered by the card's renderer at the card's budget) per question, each
     question a fresh conversation. The injector reads the conversation log as
     the service's does (a page leads to the conversation that last updated it)."""
-    injector = Injector(settings, index, clock=lambda: now, sessions=served_log(settings))
     budget = settings.v3.card_budget_chars
     today = in_words(datetime.fromtimestamp(now, UTC).date())
     excerpts, cards, plain = [], [], []
-    for q in questions:
-        hits = index.search(q, 5)
-        excerpts.append("\n".join(h.excerpt for h in hits))
-        cards.append(injector.assemble(q).memory)
-        pages = [
-            CardPage(
-                h.slug, h.title, (h.fresh_at or "")[:10] or None, ("sim",), h.source, h.excerpt
-            )
-            for h in hits
-        ]
-        plain.append(render_card(pages, budget, today)[0])
+    with served_log(settings) as log:
+        injector = Injector(settings, index, clock=lambda: now, sessions=log)
+        for q in questions:
+            hits = index.search(q, 5)
+            excerpts.append("\n".join(h.excerpt for h in hits))
+            cards.append(injector.assemble(q).memory)
+            pages = [
+                CardPage(
+                    h.slug, h.title, (h.fresh_at or "")[:10] or None, ("sim",), h.source, h.excerpt
+                )
+                for h in hits
+            ]
+            plain.append(render_card(pages, budget, today)[0])
     return excerpts, cards, plain
 
 
-def served_log(settings: Settings) -> SessionLog:
-    """The workspace's conversation log, read as the service reads it."""
-    return open_session_log(settings.workspace, read_only=True)
+@contextmanager
+def served_log(settings: Settings) -> Iterator[SessionLog]:
+    """The workspace's conversation log, read as the service reads it, closed
+    after (a bench asks thousands of cards over as many workspaces)."""
+    log = open_session_log(settings.workspace, read_only=True)
+    try:
+        yield log
+    finally:
+        log.close()
 
 
 def hygiene(settings: Settings) -> dict[str, Any]:
