@@ -2,15 +2,25 @@
 
     python bench/retrieval.py ../shared/data --half even --dump DIR
     python bench/fusion_fit.py DIR [--half even] [--variant NAME=key=value,...]
+    python bench/fusion_fit.py DIR --half even --fit-gate
 
 `bench/retrieval.py --dump` writes each question's store query (every
 signal's chunks and scores, BM25's coverage, the relevant pages) for every
 set; this fuses them again with other `Fusion` settings without embedding
 anything, so a sweep over the whole of a half takes seconds. A variant names
 `Fusion` fields: `dense`, `dense_ml`, `sparse` (weights), `min_coverage`,
-`anchor_floor`. Printed: recall@5 and MRR per set and kind
+`anchor_floor`, and the lexical gate's `gate` (depth), `gate_bias`,
+`gate_coverage`, `gate_margin`. Printed: recall@5 and MRR per set and kind
 (the `rewritten` and `unshared` strata among them), each signal alone, and
 the share of questions below the best signal, beside the default.
+
+`--fit-gate` fits the lexical gate (`substrate.index.fusion.LexicalGate`) on
+the half's questions: a logistic regression of "fused without BM25 finds more
+of the relevant pages in the top 5 than with BM25 at its full weight" on
+BM25's coverage and its best page's margin, over the questions where the two
+differ (every set but LongMemEval's, whose pages BM25 and meaning find alike).
+It prints the coefficients that `GATE_BIAS`, `GATE_COVERAGE` and
+`GATE_MARGIN` hold.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import statistics
 from collections import defaultdict
 from dataclasses import replace
@@ -29,10 +40,13 @@ from retrieval import recall_mrr
 from substrate import parse_config
 from substrate.config.tuning import resolve_substrate_tuning
 from substrate.index import DENSE, DENSE_ML, SPARSE, Fusion, configured_fusion, fuse
+from substrate.index.fusion import lexical_margin
+from substrate.index.lexical_gate import LexicalGate
 from substrate.index.store import StoreHit
 
 DEFAULT = configured_fusion(resolve_substrate_tuning(parse_config("")), multilingual=True)
 WEIGHTS = {"dense": DENSE, "dense_ml": DENSE_ML, "sparse": SPARSE}
+GATE = {"gate": "depth", "gate_bias": "bias", "gate_coverage": "coverage", "gate_margin": "margin"}
 
 
 def load(folder: Path, half: str) -> dict[str, list[dict[str, Any]]]:
@@ -60,6 +74,8 @@ def variant(spec: str, base: Fusion) -> tuple[str, Fusion]:
         key, _, value = item.partition("=")
         if key in WEIGHTS:
             fusion = replace(fusion, weights={**fusion.weights, WEIGHTS[key]: float(value)})
+        elif key in GATE:
+            fusion = replace(fusion, gate=replace(fusion.gate, **{GATE[key]: float(value)}))
         else:
             fusion = replace(fusion, **{key: float(value)})
     return name, fusion
@@ -100,12 +116,41 @@ def report(sets: dict[str, list[dict[str, Any]]], fusions: dict[str, Fusion]) ->
     return out
 
 
+def fit_gate(sets: dict[str, list[dict[str, Any]]], steps: int = 20_000) -> LexicalGate:
+    """The gate's coefficients fitted on `sets` (module doc), at the default's depth."""
+    full = replace(DEFAULT, gate=LexicalGate())
+    bare = replace(full, weights={**full.weights, SPARSE: 0.0})
+    rows: list[tuple[float, float, float]] = []
+    for set_name, questions in sets.items():
+        if set_name == "longmemeval":
+            continue
+        for row in questions:
+            rel = set(row["relevant"])
+            with_bm25, without = (recall_mrr(ranked(row, f), rel)[0] for f in (full, bare))
+            if with_bm25 != without:
+                margin = lexical_margin(signals_of(row).get(SPARSE, []))
+                rows.append((row["coverage"], margin, float(without > with_bm25)))
+    w = [0.0, 0.0, 0.0]  # bias, coverage, margin: plain gradient descent on the log loss
+    for _ in range(steps):
+        grad = [0.0, 0.0, 0.0]
+        for cov, margin, label in rows:
+            err = 1.0 / (1.0 + math.exp(-(w[0] + w[1] * cov + w[2] * margin))) - label
+            grad = [grad[0] + err, grad[1] + err * cov, grad[2] + err * margin]
+        w = [wi - gi / len(rows) for wi, gi in zip(w, grad, strict=True)]
+    print(f"fitted on {len(rows)} questions, {sum(r[2] for r in rows):.0f} better without BM25")
+    return LexicalGate(DEFAULT.gate.depth, *(round(x, 2) for x in w))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dump", type=Path)
     parser.add_argument("--half", default="even")
     parser.add_argument("--variant", action="append", default=[])
+    parser.add_argument("--fit-gate", action="store_true", help="fit the lexical gate and stop")
     args = parser.parse_args()
+    if args.fit_gate:
+        print(fit_gate(load(args.dump, args.half)))
+        return
     fusions = {"default": DEFAULT} | dict(variant(v, DEFAULT) for v in args.variant)
     result = report(load(args.dump, args.half), fusions)
     for set_name, groups in result.items():

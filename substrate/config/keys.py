@@ -284,6 +284,12 @@ KEYS: tuple[Key, ...] = (
     _weight(_S, "sparse_min_coverage", 0.15, "BM25 fades below this share of its ideal score"),
     _weight(
         _S,
+        "sparse_gate_depth",
+        0.5,
+        "BM25 gives up to this share of its weight when its evidence is thin (0: off)",
+    ),
+    _weight(
+        _S,
         "dense_anchor_floor",
         0.3,
         "MiniLM's best page at this cosine stays in the top 5 (0: off)",

@@ -42,6 +42,7 @@ class SubstrateTuning:
     dense_min_span: float
     multilingual_min_span: float
     sparse_min_coverage: float
+    sparse_gate_depth: float
     dense_anchor_floor: float
     dense_quantization: str
     multilingual_page_context: int

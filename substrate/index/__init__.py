@@ -41,6 +41,9 @@ if TYPE_CHECKING:  # the room's names (`X as X`: re-exported); loaded on first u
         Hit as Hit,
         fuse as fuse,
     )
+    from substrate.index.lexical_gate import (
+        LexicalGate as LexicalGate,
+    )
     from substrate.index.maintain import (
         Capability as Capability,
         MaintainReport as MaintainReport,

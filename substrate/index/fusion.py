@@ -10,7 +10,10 @@ cannot read the query's language is stretched to [0, 1], and one number shared
 by an English question and an Arabic page makes BM25's only hit its top. So
 each dense signal is scaled by at least a minimum span, and BM25's weight
 shrinks with its coverage of the query (`Fusion`; values measured on XQuAD and
-LoCoMo, see docs/benchmarks.md).
+LoCoMo, see docs/benchmarks.md). A question worded its own way shares no word
+with its page, yet BM25 still ranks whatever shares its other words, at full
+weight: so BM25's weight also reads the query's lexical evidence, its best
+page's coverage and how far that page stands out from the next (`LexicalGate`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from substrate.index.excerpts import SPAN_BREAK, chunk_excerpt
+from substrate.index.lexical_gate import LexicalGate, page_margin
 from substrate.index.store import DENSE, DENSE_ML, HISTORY, SPARSE, StoreHit
 
 RRF_K = 60
@@ -97,13 +101,16 @@ class Fusion:
     is not decided by that number. `anchor_floor` > 0: the dense signal's best
     page, when its cosine reaches the floor, is kept within the first
     `ANCHOR_RANK` (a question worded its own way shares no word with its page,
-    and BM25's matches on the question's other words push that page out)."""
+    and BM25's matches on the question's other words push that page out).
+    `gate`: BM25's weight also keeps only the share its lexical evidence earns
+    (`LexicalGate`; off by default here, on in `configured_fusion`)."""
 
     weights: dict[str, float]
     method: str = "minmax"
     min_span: dict[str, float] = field(default_factory=dict)
     min_coverage: float = 0.0
     anchor_floor: float = 0.0
+    gate: LexicalGate = field(default_factory=LexicalGate)
 
 
 def fuse(
@@ -135,7 +142,7 @@ def fuse(
     }
     ranks = {name: {slug: i + 1 for i, slug in enumerate(pages)} for name, pages in best.items()}
     scores: dict[str, float] = {}
-    weights = _weights(fusion, sparse_coverage)
+    weights = _weights(fusion, sparse_coverage, page_margin(best[SPARSE]))
     for name, weight in weights.items():
         if fusion.method == "minmax":
             part = _minmax(
@@ -214,12 +221,22 @@ def _anchor(
     return [*rest[: ANCHOR_RANK - 1], top, *rest[ANCHOR_RANK - 1 :]]
 
 
-def _weights(fusion: Fusion, sparse_coverage: float) -> dict[str, float]:
-    """Each signal's weight for this query: BM25's shrinks with its coverage."""
+def _weights(fusion: Fusion, sparse_coverage: float, margin: float) -> dict[str, float]:
+    """Each signal's weight for this query: BM25's shrinks with its coverage and
+    with the gate's reading of its lexical evidence."""
     out = dict(fusion.weights)
     if SPARSE in out and fusion.min_coverage > 0:
         out[SPARSE] *= min(1.0, sparse_coverage / fusion.min_coverage)
+    if SPARSE in out:
+        out[SPARSE] *= fusion.gate.keeps(sparse_coverage, margin)
     return out
+
+
+def lexical_margin(sparse_hits: list[StoreHit]) -> float:
+    """`page_margin` of BM25's pages as `fuse` sees them (windowed, each page's
+    best chunk), for fitting the gate offline."""
+    head, tail, _ = _windowed(sparse_hits)
+    return page_margin({str(h.payload["slug"]): h for h in _best_per_page(head + tail)})
 
 
 def _excerpt_chunks(

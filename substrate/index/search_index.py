@@ -23,6 +23,7 @@ from substrate.index.bm25 import TOKENIZER, Bm25Stats, query_terms, query_vector
 from substrate.index.embedding import Embedder, Vectors
 from substrate.index.excerpts import EXCERPT_CHARS, SPAN_BREAK, chunk_excerpt, excerpt_for
 from substrate.index.fusion import MAX_SPANS, SPAN_RATIO, WINDOW, Fusion, Hit, fuse, nearest_hits
+from substrate.index.lexical_gate import GATE_BIAS, GATE_COVERAGE, GATE_MARGIN, LexicalGate
 from substrate.index.live import LiveView
 from substrate.index.maintain import Capability, MaintainReport, Maintenance, Progress
 from substrate.index.query_batch import QueryBatcher
@@ -330,6 +331,7 @@ def configured_fusion(tuning: SubstrateTuning, multilingual: bool) -> Fusion:
         {DENSE: tuning.dense_min_span, DENSE_ML: tuning.multilingual_min_span},
         tuning.sparse_min_coverage,
         tuning.dense_anchor_floor,
+        LexicalGate(tuning.sparse_gate_depth, GATE_BIAS, GATE_COVERAGE, GATE_MARGIN),
     )
 
 
