@@ -36,7 +36,11 @@ Both: facts lost (texts on no page), facts duplicated, page hygiene (titles
 that are filler words or pronouns, the largest page by current facts, links
 per page), and filing seconds per 100 facts with the embedding model's share
 apart. `--half even|odd` keeps alternate conversations or questions: choose
-settings on one half, report on the other.
+settings on one half, report on the other. `--store-queries DIR` (LoCoMo):
+each question's store query on the consolidated pages, written as
+`DIR/consolidated-HALF.json.gz` in `bench/retrieval.py --dump`'s form, so
+`bench/fusion_fit.py` replays fusion on this shape too (relevant: the pages
+holding an evidence fact).
 """
 
 from __future__ import annotations
@@ -74,7 +78,9 @@ from longmemeval import turn_share
 from injector import Injector
 from substrate import Settings
 from substrate.consolidation.when import without_dates
-from substrate.index import SearchIndex
+from substrate.index import SPARSE, SearchIndex, candidate_chunks
+from substrate.index.bm25 import query_terms, query_vector, question_keys
+from substrate.index.store import HISTORY
 from substrate.pages import fact_bullets
 from substrate.sessions import NewMessage, open_session_log
 from substrate.sessions.episodes import LoggedEpisodes
@@ -126,6 +132,40 @@ def locomo_questions(
         else:
             dropped += 1
     return out, dropped
+
+
+def store_queries(
+    settings: Settings, index: SearchIndex, questions: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each question's store query over the pages, as `bench/retrieval.py --dump`
+    writes it (`--store-queries`); relevant: the pages holding an evidence fact."""
+    rows = []
+    for q in questions:
+        relevant = page_holds(settings, q["texts"])
+        if not relevant:
+            continue
+        tokens, keys = query_terms(q["q"]), question_keys(q["q"])
+        signals = index.store.search(
+            index.embed_query(q["q"]),
+            query_vector(tokens, keys),
+            candidate_chunks(50),
+            ["page", HISTORY],
+        )
+        rows.append(
+            {
+                "text": q["q"],
+                "kind": "turns",
+                "relevant": sorted(relevant),
+                "coverage": index.coverage(q["q"], signals.get(SPARSE, [])),
+                "signals": {
+                    name: [
+                        (h.score, str(h.payload["slug"]), h.payload.get("kind"), None) for h in hits
+                    ]
+                    for name, hits in signals.items()
+                },
+            }
+        )
+    return rows
 
 
 def lme_date(text: str) -> datetime:
@@ -249,6 +289,7 @@ def run_locomo(
     keep = [i for i in range(len(samples)) if args.half == "all" or i % 2 == (args.half == "odd")]
     rows: dict[str, Counter[str]] = defaultdict(Counter)
     pages: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    queries: list[dict[str, Any]] = []
     dropped = total = 0
     with tempfile.TemporaryDirectory() as scratch:
         for c in keep:
@@ -266,6 +307,8 @@ def run_locomo(
                 rows[name].update({k: v for k, v in timing.items()})
                 pages[name].append(hygiene(settings))
                 excerpts, cards, top5s = ask(settings, index, [q["q"] for q in questions], now)
+                if args.store_queries and name == "consolidated":
+                    queries += store_queries(settings, index, questions)
                 for variant, toml in card_variants(args, name):
                     tried = with_v3(settings.workspace, toml)
                     for q, card in zip(
@@ -282,6 +325,10 @@ def run_locomo(
                     rows[name]["search5_card_evidence_hit"] += any(t in top5 for t in q["texts"])
                     rows[name]["questions"] += 1
                 print(f"conversation {c} {name}: {dict(rows[name])}", file=sys.stderr)
+    if args.store_queries:
+        args.store_queries.mkdir(parents=True, exist_ok=True)
+        with gzip.open(args.store_queries / f"consolidated-{args.half}.json.gz", "wt") as out:
+            json.dump(queries, out)
     report: dict[str, Any] = {
         "facts": total,
         "questions_without_relevant_fact": dropped,
@@ -428,6 +475,11 @@ def main() -> None:
         "--dump", type=argparse.FileType("w"), help="LongMemEval: each question's scores and card"
     )
     parser.add_argument("--types", default="", help="LongMemEval: only these question types")
+    parser.add_argument(
+        "--store-queries",
+        type=Path,
+        help="LoCoMo: write the consolidated pages' store queries here",
+    )
     args = parser.parse_args()
     variants = {"consolidated": ""} | dict(
         named_toml(v, "memory.substrate", "--variant") for v in args.variant

@@ -143,6 +143,9 @@ def fuse(
     ranks = {name: {slug: i + 1 for i, slug in enumerate(pages)} for name, pages in best.items()}
     scores: dict[str, float] = {}
     weights = _weights(fusion, sparse_coverage, page_margin(best[SPARSE]))
+    # -> the gate weighs BM25 across pages; within a page found, the chunk its
+    # words hit is still the one that holds them
+    within = _weights(replace(fusion, gate=LexicalGate()), sparse_coverage, 0.0)
     for name, weight in weights.items():
         if fusion.method == "minmax":
             part = _minmax(
@@ -152,7 +155,7 @@ def fuse(
             part = {slug: weight / (RRF_K + r) for slug, r in ranks[name].items()}
         for slug, value in part.items():
             scores[slug] = scores.get(slug, 0.0) + value
-    excerpts = _excerpt_chunks(signals, best, normed, fusion, weights, spans)
+    excerpts = _excerpt_chunks(signals, best, normed, fusion, within, spans)
     seen = {str(h.payload["slug"]) for pages in normed.values() for h in pages}
     order = sorted(scores, key=lambda slug: (-scores[slug], slug not in seen, slug))
     order = _anchor(order, normed, scores, fusion)

@@ -26,7 +26,9 @@ class LexicalGate:
     with no page standing out; a question that names what its page says covers
     much of itself in one page, which leads. The coefficients are fitted on the
     development half of every set (`bench/fusion_fit.py --fit-gate`); depth 0 is
-    off."""
+    off. Pages only: a conversation's windows all share its names and topics, so
+    among them a flat BM25 list is how a named question looks, not a paraphrase;
+    an episode search keeps BM25's full weight (measured: docs/search.md)."""
 
     depth: float = 0.0
     bias: float = 0.0

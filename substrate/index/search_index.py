@@ -219,7 +219,10 @@ class SearchIndex:
         sparse = query_vector(tokens, keys, stats)
         signals = self._store.search(vectors, sparse, candidates or candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
-        hits = fuse(signals, self.fusion(), coverage, k, self._store.full_payloads, spans=spans)
+        fusion = self.fusion()
+        if kind == EPISODE:  # a conversation's windows share its words (see `LexicalGate`)
+            fusion = replace(fusion, gate=LexicalGate())
+        hits = fuse(signals, fusion, coverage, k, self._store.full_payloads, spans=spans)
         hits = self._as_now(hits)
         # A page with nothing to show (its only facts forgotten, its title all it
         # has left) would top a search for its name with an empty excerpt.
