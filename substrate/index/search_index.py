@@ -219,9 +219,7 @@ class SearchIndex:
         sparse = query_vector(tokens, keys, stats)
         signals = self._store.search(vectors, sparse, candidates or candidate_chunks(k), kinds)
         coverage = self._coverage(tokens, signals.get(SPARSE, []))
-        fusion = self.fusion()
-        if kind == EPISODE:  # a conversation's windows share its words (see `LexicalGate`)
-            fusion = replace(fusion, gate=LexicalGate())
+        fusion = self.fusion_for(kind)
         hits = fuse(signals, fusion, coverage, k, self._store.full_payloads, spans=spans)
         hits = self._as_now(hits)
         # A page with nothing to show (its only facts forgotten, its title all it
@@ -301,6 +299,13 @@ class SearchIndex:
     def fusion(self) -> Fusion:
         """The configured fusion over the signals this index has."""
         return configured_fusion(self._settings.tuning, DENSE_ML in self._embedders)
+
+    def fusion_for(self, kind: str) -> Fusion:
+        """The fusion a search of `kind` uses: an episode search keeps BM25's full
+        weight whatever its evidence, since a conversation's windows all share its
+        names and topics (`LexicalGate`)."""
+        fusion = self.fusion()
+        return replace(fusion, gate=LexicalGate()) if kind == EPISODE else fusion
 
     def coverage(self, query: str, sparse_hits: list[StoreHit]) -> float:
         """`_coverage` for a query text (benchmarks fuse store results themselves)."""

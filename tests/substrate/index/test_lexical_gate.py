@@ -106,3 +106,32 @@ def test_a_page_s_margin_reads_pages_not_chunks() -> None:
     assert page_margin(best) == pytest.approx(0.4)
     assert page_margin({"a": best["a"]}) == 1.0
     assert page_margin({}) == 0.0
+
+
+def chunked(seed: int) -> tuple[dict[str, list[StoreHit]], float]:
+    """Pages of several chunks each, every signal scoring chunks at random, BM25's
+    evidence thin (low coverage) so the gate weighs in."""
+    rng = random.Random(2000 + seed)
+    chunks = [(f"page-{p}", c) for p in range(rng.randint(5, 15)) for c in range(rng.randint(1, 4))]
+    signals = {}
+    for name, top in ((DENSE, 0.6), (DENSE_ML, 0.6), (SPARSE, 9.0)):
+        picked = rng.sample(chunks, rng.randint(len(chunks) // 2, len(chunks)))
+        signals[name] = sorted(
+            (
+                StoreHit(rng.uniform(0.05, 1.0) * top, {"slug": s, "chunk": c, "text": f"{s}#{c}"})
+                for s, c in picked
+            ),
+            key=lambda h: -h.score,
+        )
+    return signals, rng.uniform(0.15, 0.3)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_gate_never_changes_which_chunk_a_page_shows(seed: int) -> None:
+    """The gate weighs BM25 across pages; within a page found, the chunk the
+    question's words hit stays the one shown."""
+    signals, coverage = chunked(seed)
+    gated = {h.slug: h.excerpt for h in fuse(signals, shipped(), coverage)}
+    ungated_fusion = shipped("[memory.substrate]\nsparse_gate_depth = 0.0\n")
+    ungated = {h.slug: h.excerpt for h in fuse(signals, ungated_fusion, coverage)}
+    assert gated == ungated

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -525,3 +526,16 @@ def test_a_shard_keeps_its_quantization_until_a_rebuild_and_doctor_says_so(
     again = EdgeStore(path, "off")
     assert again.quantization == "int8"  # read back from the shard's own record
     again.close()
+
+
+def test_an_episode_search_keeps_bm25_s_full_weight_where_a_page_search_gates_it(
+    index: SearchIndex,
+) -> None:
+    """A conversation's windows share its names, so a flat BM25 list among them
+    is how a named question looks: only page searches read the lexical gate."""
+    rng = random.Random(3)
+    for _ in range(200):
+        coverage, margin = rng.uniform(0, 1), rng.uniform(0, 1)
+        assert index.fusion_for("episode").gate.keeps(coverage, margin) == 1.0
+        for kind in ("page", "all"):
+            assert index.fusion_for(kind).gate.keeps(coverage, margin) < 1.0
