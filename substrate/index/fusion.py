@@ -142,10 +142,10 @@ def fuse(
     }
     ranks = {name: {slug: i + 1 for i, slug in enumerate(pages)} for name, pages in best.items()}
     scores: dict[str, float] = {}
-    weights = _weights(fusion, sparse_coverage, page_margin(best[SPARSE]))
     # -> the gate weighs BM25 across pages; within a page found, the chunk its
     # words hit is still the one that holds them
-    within = _weights(replace(fusion, gate=LexicalGate()), sparse_coverage, 0.0)
+    within = _weights(fusion, sparse_coverage)
+    weights = _gated(within, fusion.gate, sparse_coverage, page_margin(best[SPARSE]))
     for name, weight in weights.items():
         if fusion.method == "minmax":
             part = _minmax(
@@ -224,15 +224,22 @@ def _anchor(
     return [*rest[: ANCHOR_RANK - 1], top, *rest[ANCHOR_RANK - 1 :]]
 
 
-def _weights(fusion: Fusion, sparse_coverage: float, margin: float) -> dict[str, float]:
-    """Each signal's weight for this query: BM25's shrinks with its coverage and
-    with the gate's reading of its lexical evidence."""
+def _weights(fusion: Fusion, sparse_coverage: float) -> dict[str, float]:
+    """Each signal's weight for this query: BM25's shrinks with its coverage."""
     out = dict(fusion.weights)
     if SPARSE in out and fusion.min_coverage > 0:
         out[SPARSE] *= min(1.0, sparse_coverage / fusion.min_coverage)
-    if SPARSE in out:
-        out[SPARSE] *= fusion.gate.keeps(sparse_coverage, margin)
     return out
+
+
+def _gated(
+    weights: dict[str, float], gate: LexicalGate, sparse_coverage: float, margin: float
+) -> dict[str, float]:
+    """`weights` with BM25's keeping the share the gate's reading of its lexical
+    evidence allows (`LexicalGate.keeps`)."""
+    if SPARSE not in weights:
+        return weights
+    return {**weights, SPARSE: weights[SPARSE] * gate.keeps(sparse_coverage, margin)}
 
 
 def lexical_margin(sparse_hits: list[StoreHit]) -> float:
