@@ -74,12 +74,12 @@ from filing import (
     with_v3,
 )
 from longmemeval import turn_share
+from retrieval import Question, dumped, store_query
 
 from injector import Injector
 from substrate import Settings
 from substrate.consolidation.when import without_dates
-from substrate.index import SPARSE, SearchIndex, candidate_chunks
-from substrate.index.bm25 import query_terms, query_vector, question_keys
+from substrate.index import SearchIndex
 from substrate.index.store import HISTORY
 from substrate.pages import fact_bullets
 from substrate.sessions import NewMessage, open_session_log
@@ -144,27 +144,9 @@ def store_queries(
         relevant = page_holds(settings, q["texts"])
         if not relevant:
             continue
-        tokens, keys = query_terms(q["q"]), question_keys(q["q"])
-        signals = index.store.search(
-            index.embed_query(q["q"]),
-            query_vector(tokens, keys),
-            candidate_chunks(50),
-            ["page", HISTORY],
-        )
-        rows.append(
-            {
-                "text": q["q"],
-                "kind": "turns",
-                "relevant": sorted(relevant),
-                "coverage": index.coverage(q["q"], signals.get(SPARSE, [])),
-                "signals": {
-                    name: [
-                        (h.score, str(h.payload["slug"]), h.payload.get("kind"), None) for h in hits
-                    ]
-                    for name, hits in signals.items()
-                },
-            }
-        )
+        vectors = index.embed_query(q["q"])
+        signals, coverage = store_query(index, q["q"], vectors, ["page", HISTORY])
+        rows.append(dumped(Question(q["q"], relevant, [], "turns"), signals, coverage))
     return rows
 
 

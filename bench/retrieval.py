@@ -72,6 +72,8 @@ from injector import Injector
 from substrate import Settings, Workspace
 from substrate.index import DENSE, DENSE_ML, SPARSE, SearchIndex, candidate_chunks, fuse
 from substrate.index.bm25 import query_terms, query_vector, question_keys
+from substrate.index.search_index import QueryVectors
+from substrate.index.store import StoreHit
 
 KS = (5, 10, 20, 50)
 LINE = 0.8  # the evidence line is on: at least this share of its content words
@@ -244,13 +246,9 @@ def score(
     dump: list[dict[str, Any]] | None = None,
 ) -> dict[str, float]:
     vectors = index.embed_query(q.text)
-    tokens, keys = query_terms(q.text), question_keys(q.text)
-    signals = index.store.search(
-        vectors, query_vector(tokens, keys), candidate_chunks(50), ["page"]
-    )
-    coverage = index.coverage(q.text, signals.get(SPARSE, []))
+    signals, coverage = store_query(index, q.text, vectors, ["page"])
     if dump is not None:
-        dump.append(_dumped(q, signals, coverage))
+        dump.append(dumped(q, signals, coverage))
     row: dict[str, float] = {}
     firsts = []
     for k in KS:
@@ -282,7 +280,17 @@ def score(
     return row
 
 
-def _dumped(q: Question, signals: dict[str, list[Any]], coverage: float) -> dict[str, Any]:
+def store_query(
+    index: SearchIndex, text: str, vectors: QueryVectors, kinds: list[str]
+) -> tuple[dict[str, list[StoreHit]], float]:
+    """One question's store query over `kinds` (every signal's chunks, as many
+    as a search of 50 fetches) and BM25's coverage, for fusing offline."""
+    tokens, keys = query_terms(text), question_keys(text)
+    signals = index.store.search(vectors, query_vector(tokens, keys), candidate_chunks(50), kinds)
+    return signals, index.coverage(text, signals.get(SPARSE, []))
+
+
+def dumped(q: Question, signals: dict[str, list[Any]], coverage: float) -> dict[str, Any]:
     """What a fusion needs of one question's store query (`--dump`): each
     signal's chunks (score, slug, kind, chunk), the BM25 coverage, the
     relevant pages, the question's words (no page text)."""
