@@ -16,7 +16,11 @@ keeps `ASKED` of it: in a conversation the line most like a question about
 a topic is someone asking about it, and the line after it is the one that
 says; a dated fact bullet, made whole by consolidation, is read alone),
 then the unit after the lead, then the rest of that chunk, then the page's
-next chunks in the order search ranked them.
+next chunks in the order search ranked them. The lead's neighbours in its
+chunk, the line before and the line after, score at least `CARRIED` of the
+lead's own score: they are its context (the line before names what the lead
+only refers to, the line after goes on from it), and a question worded its
+own way often finds the sentence beside the one that answers.
 
 The card is filled in passes: the first two pages get their leads, in order;
 then every other unit of the card competes by score, wherever it stands (the
@@ -31,7 +35,7 @@ and quoted for a quarantined page).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 from injector.render import fit_excerpt
@@ -82,7 +86,27 @@ def units_of(excerpt: str, terms: set[str], meaning: dict[int, float] | None = N
         own = [term_score(t, terms) + MEANING * near.get(unit_key(t), 0.0) for t in texts]
         scores = answered(texts, own)
         units += [Unit(t, span, at, scores[at]) for at, t in enumerate(texts)]
-    return best_first(units, lambda u: u.at)
+    return best_first(beside_lead(units), lambda u: u.at)
+
+
+def beside_lead(units: list[Unit]) -> list[Unit]:
+    """`units` (in excerpt order) with the lead's neighbours in its chunk, the
+    prose units just before and after it, scoring at least `CARRIED` of the
+    lead (module doc). A dated fact is read alone: it neither lends its score
+    to its neighbours nor takes the lead's."""
+    first = [u for u in units if u.span == 0]
+    if not first:
+        return units
+    lead = max(first, key=lambda u: (u.score, -u.at))
+    if is_fact(lead.text):
+        return units
+    floor = CARRIED * lead.score
+    return [
+        replace(u, score=max(u.score, floor))
+        if u.span == 0 and abs(u.at - lead.at) == 1 and not is_fact(u.text)
+        else u
+        for u in units
+    ]
 
 
 class Ranked(Protocol):
