@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from injector.v3.fitting import fit, shown, size, units_of
 from substrate.index.excerpts import SPAN_BREAK
 from substrate.index.units import split_units, unit_key
@@ -130,3 +132,44 @@ def test_a_dated_fact_is_read_alone() -> None:
     units = split_units(facts)
     scores = {u.text: u.score for u in units_of(facts, set(), {unit_key(units[0]): 0.5})}
     assert scores == {units[0]: 4 * 0.5, units[1]: 0.0, units[2]: 0.0}
+
+
+def _line(seed: int, at: int) -> str:
+    return f"Line {at} of note {seed}: the harbour wall, the ferry times and the tides."
+
+
+def test_the_line_before_the_lead_goes_on_before_a_weaker_match_elsewhere() -> None:
+    """The line before the lead names what the lead only refers to, or says
+    what a question worded its own way asks (the lead holds the question's
+    other words). Generated over page lengths and scores: with the lead last
+    in its chunk and room for one more line, the card shows the line before
+    it rather than another page's weaker match (it used to score nothing and
+    lost); a dated fact lends its neighbours nothing."""
+    rng = random.Random(62)
+    for seed in range(40):
+        lines = [_line(seed, at) for at in range(rng.randint(2, 7))]
+        chunk = "\n".join(lines)
+        near = rng.uniform(0.3, 0.7)
+        page = units_of(chunk, set(), {unit_key(lines[-1]): near})
+        # another page, led by a weaker line, with a match of its own away
+        # from its lead: above half that lead, below half this page's lead
+        other_lines = [_line(seed + 100, at) for at in range(4)]
+        weaker = near * rng.uniform(0.3, 0.45)
+        other = units_of(
+            "\n".join(other_lines),
+            set(),
+            {
+                unit_key(other_lines[3]): near * rng.uniform(0.46, 0.6),
+                unit_key(other_lines[0]): weaker,
+            },
+        )
+        leads = size(page[:1], False) + size(other[:1], False)
+        room = 200 + leads + size(page[:2], False) - size(page[:1], False) + 5  # one more line
+        picked = fit([page, other], [100, 100], [False, False], room)
+        assert [u.text for u in picked[0]] == [lines[-1], lines[-2]], seed
+        assert [u.text for u in picked[1]] == [other_lines[3]], seed
+        assert shown(picked[0]).split("\n") == [lines[-1], lines[-2]]
+    facts = "\n".join(f"- [{d} May 2024] {_line(0, d)}" for d in (1, 2, 3))
+    dated = split_units(facts)
+    scores = [u.score for u in units_of(facts, set(), {unit_key(dated[2]): 0.5})]
+    assert sorted(scores) == [0.0, 0.0, 2.0]
