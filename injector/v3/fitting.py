@@ -78,14 +78,23 @@ class Fitted:
 def units_of(excerpt: str, terms: set[str], meaning: dict[int, float] | None = None) -> list[Unit]:
     """The page's units, best first (module doc). `meaning`: each unit's cosine
     with the turn, by `unit_key`, when the index has them."""
-    spans = [s for s in excerpt.split(SPAN_BREAK) if s.strip()]
+    spans = [split_units(s) for s in excerpt.split(SPAN_BREAK) if s.strip()]
     near = meaning or {}
+    own = [
+        [term_score(t, terms) + MEANING * near.get(unit_key(t), 0.0) for t in texts]
+        for texts in spans
+    ]
+    return ranked(spans, own)
+
+
+def ranked(spans: Sequence[Sequence[str]], own: Sequence[Sequence[float]]) -> list[Unit]:
+    """A page's units, best first, from each chunk's units (`spans`, best chunk
+    first) and each unit's own score against the turn (module doc): what a
+    unit takes from its neighbours is read here."""
     units: list[Unit] = []
-    for span, body in enumerate(spans):
-        texts = split_units(body)
-        own = [term_score(t, terms) + MEANING * near.get(unit_key(t), 0.0) for t in texts]
-        scores = answered(texts, own)
-        units += [Unit(t, span, at, scores[at]) for at, t in enumerate(texts)]
+    for span, (texts, scores) in enumerate(zip(spans, own, strict=True)):
+        carried = answered(texts, scores)
+        units += [Unit(t, span, at, carried[at]) for at, t in enumerate(texts)]
     return best_first(beside_lead(units), lambda u: u.at)
 
 
