@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
+from pathlib import Path
+from typing import Any
 
-from injector.v3.fitting import fit, shown, size, units_of
+import pytest
+
+from injector.v3 import fitting
+from injector.v3.fitting import fit, ranked, shown, size, units_of
 from substrate.index.excerpts import SPAN_BREAK
 from substrate.index.units import split_units, unit_key
 
@@ -173,3 +180,55 @@ def test_the_line_before_the_lead_goes_on_before_a_weaker_match_elsewhere() -> N
     dated = split_units(facts)
     scores = [u.score for u in units_of(facts, set(), {unit_key(dated[2]): 0.5})]
     assert sorted(scores) == [0.0, 0.0, 2.0]
+
+
+def _placeholder(at: tuple[int, int, int], length: int, fact: int, asks: int) -> str:
+    """A unit's stand-in: as long as the unit was once rendered, a fact where
+    it was a fact, a question where it asked one."""
+    head = ("- [" if fact else "") + "u{}.{}.{} ".format(*at)
+    return head + "x" * max(0, length - len(head) - 1) + ("?" if asks else "x")
+
+
+def _shows_evidence(row: dict[str, Any]) -> bool:
+    """Whether the card fitted from one recorded question's pages shows a unit
+    that holds its evidence."""
+    pages, evidence = [], set()
+    for p, page in enumerate(row["pages"]):
+        spans, own = [], []
+        for s, span in enumerate(page["units"]):
+            texts: list[str] = []
+            own_scores: list[float] = []
+            for a, (length, score, fact, asks, holds) in enumerate(span):
+                texts.append(_placeholder((p, s, a), length, fact, asks))
+                if holds:
+                    evidence.add(texts[-1])
+                own_scores.append(score)
+            spans.append(texts)
+            own.append(own_scores)
+        pages.append(ranked(spans, own))
+    quoted = [bool(q) for q in row["quoted"]]
+    picked = fit(pages, row["heads"], quoted, row["room"], row["leads"])
+    return any(u.text in evidence for units in picked for u in units)
+
+
+def test_on_development_questions_the_lead_s_neighbours_bring_the_answering_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The card's inputs recorded for questions of the even half (LoCoMo,
+    LongMemEval, notes, XQuAD, their rewritten and unshared strata): each
+    page's units as their rendered length, their own score against the turn,
+    whether they are a fact or a question and whether they hold the evidence
+    line; the card's room, heads and search's first pages. Every question
+    whose card line the lead's neighbours change, either way, and 40 they
+    leave alone. With the neighbours scoring only what they say, fewer cards
+    hold the line, and no set gains by it."""
+    path = Path(__file__).parents[1] / "data" / "card_lines_even.json.gz"
+    with gzip.open(path, "rt") as f:
+        rows = json.load(f)
+    shipped = [_shows_evidence(row) for row in rows]
+    monkeypatch.setattr(fitting, "beside_lead", lambda units: units)
+    alone = [_shows_evidence(row) for row in rows]
+    assert sum(shipped) >= sum(alone) + 10
+    for name in {row["set"] for row in rows}:
+        on = [i for i, row in enumerate(rows) if row["set"] == name]
+        assert sum(shipped[i] for i in on) >= sum(alone[i] for i in on), name
