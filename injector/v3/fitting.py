@@ -18,7 +18,7 @@ says; a dated fact bullet, made whole by consolidation, is read alone),
 then the unit after the lead, then the rest of that chunk, then the page's
 next chunks in the order search ranked them. The lead's neighbours in its
 chunk, the line before and the line after, score at least `CARRIED` of the
-lead's own score: they are its context (the line before names what the lead
+lead's score: they are its context (the line before names what the lead
 only refers to, the line after goes on from it), and a question worded its
 own way often finds the sentence beside the one that answers.
 
@@ -103,11 +103,8 @@ def beside_lead(units: list[Unit]) -> list[Unit]:
     prose units just before and after it, scoring at least `CARRIED` of the
     lead (module doc). A dated fact is read alone: it neither lends its score
     to its neighbours nor takes the lead's."""
-    first = [u for u in units if u.span == 0]
-    if not first:
-        return units
-    lead = max(first, key=lambda u: (u.score, -u.at))
-    if is_fact(lead.text):
+    lead = lead_of(units, lambda u: u.at)
+    if lead is None or is_fact(lead.text):
         return units
     floor = CARRIED * lead.score
     return [
@@ -135,13 +132,20 @@ def best_first(items: list[R], place: Callable[[R], int]) -> list[R]:
     the best of the best chunk (span 0); the one after it; the rest of that
     chunk by score; then the other chunks in order. `place`: an item's
     position within span 0."""
-    first = [i for i in items if i.span == 0]
-    if not first:
+    lead = lead_of(items, place)
+    if lead is None:
         return items
-    lead = max(first, key=lambda i: (i.score, -place(i)))
+    first = [i for i in items if i.span == 0]
     after = [i for i in first if place(i) == place(lead) + 1]
     rest = sorted((i for i in first if i not in (lead, *after)), key=lambda i: (-i.score, place(i)))
     return [lead, *after, *rest, *(i for i in items if i.span > 0)]
+
+
+def lead_of(items: list[R], place: Callable[[R], int]) -> R | None:
+    """The best of the best chunk (span 0), the first of equals; None when
+    nothing is in it."""
+    first = [i for i in items if i.span == 0]
+    return max(first, key=lambda i: (i.score, -place(i))) if first else None
 
 
 def asks(unit: str) -> bool:
