@@ -221,7 +221,8 @@ def test_on_development_questions_the_lead_s_neighbours_bring_the_answering_line
     line; the card's room, heads and search's first pages. Every question
     whose card line the lead's neighbours change, either way, and 40 they
     leave alone. With the neighbours scoring only what they say, fewer cards
-    hold the line, and no set gains by it."""
+    hold the line, and no set gains by it. Recorded by `python
+    bench/card_lines.py ../shared/data --half even --out FILE`."""
     path = Path(__file__).parents[1] / "data" / "card_lines_even.json.gz"
     with gzip.open(path, "rt") as f:
         rows = json.load(f)
