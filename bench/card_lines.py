@@ -177,12 +177,7 @@ def without_neighbours(
     spans: Sequence[Sequence[str]], own: Sequence[Sequence[float]]
 ) -> list[Unit]:
     """`fitting.ranked` with the lead's neighbours scoring only what they say."""
-    units = [
-        Unit(t, span, at, score)
-        for span, (texts, scores) in enumerate(zip(spans, own, strict=True))
-        for at, (t, score) in enumerate(zip(texts, fitting.answered(texts, scores), strict=True))
-    ]
-    return fitting.best_first(units, lambda u: u.at)
+    return fitting.best_first(fitting.carried(spans, own), lambda u: u.at)
 
 
 def main() -> None:

@@ -91,11 +91,17 @@ def ranked(spans: Sequence[Sequence[str]], own: Sequence[Sequence[float]]) -> li
     """A page's units, best first, from each chunk's units (`spans`, best chunk
     first) and each unit's own score against the turn (module doc): what a
     unit takes from its neighbours is read here."""
+    return best_first(beside_lead(carried(spans, own)), lambda u: u.at)
+
+
+def carried(spans: Sequence[Sequence[str]], own: Sequence[Sequence[float]]) -> list[Unit]:
+    """Each chunk's units in excerpt order, scored once what they take from the
+    line before them and a question before them is read (`answered`)."""
     units: list[Unit] = []
     for span, (texts, scores) in enumerate(zip(spans, own, strict=True)):
-        carried = answered(texts, scores)
-        units += [Unit(t, span, at, carried[at]) for at, t in enumerate(texts)]
-    return best_first(beside_lead(units), lambda u: u.at)
+        read = answered(texts, scores)
+        units += [Unit(t, span, at, read[at]) for at, t in enumerate(texts)]
+    return units
 
 
 def beside_lead(units: list[Unit]) -> list[Unit]:
