@@ -9,7 +9,8 @@ signal's chunks and scores, BM25's coverage, the relevant pages) for every
 set; this fuses them again with other `Fusion` settings without embedding
 anything, so a sweep over the whole of a half takes seconds. A variant names
 `Fusion` fields: `dense`, `dense_ml`, `sparse` (weights), `min_coverage`,
-`anchor_floor`, and the lexical gate's `gate` (depth), `gate_bias`,
+`anchor_floor`, each dense signal's span guard (`min_span_dense`,
+`min_span_dense_ml`), and the lexical gate's `gate` (depth), `gate_bias`,
 `gate_coverage`, `gate_margin`. Printed: recall@5 and MRR per set and kind
 (the `rewritten` and `unshared` strata among them), each signal alone, and
 the share of questions below the best signal, beside the default.
@@ -49,6 +50,7 @@ DEFAULT = configured_fusion(resolve_substrate_tuning(parse_config("")), multilin
 WEIGHTS = {"dense": DENSE, "dense_ml": DENSE_ML, "sparse": SPARSE}
 FIT_SETS = ("locomo", "notes", "xquad")  # the sets the shipped gate was fitted on
 GATE = {"gate": "depth", "gate_bias": "bias", "gate_coverage": "coverage", "gate_margin": "margin"}
+SPANS = {"min_span_dense": DENSE, "min_span_dense_ml": DENSE_ML}
 
 
 def load(folder: Path, half: str) -> dict[str, list[dict[str, Any]]]:
@@ -78,6 +80,8 @@ def variant(spec: str, base: Fusion) -> tuple[str, Fusion]:
             fusion = replace(fusion, weights={**fusion.weights, WEIGHTS[key]: float(value)})
         elif key in GATE:
             fusion = replace(fusion, gate=replace(fusion.gate, **{GATE[key]: float(value)}))
+        elif key in SPANS:
+            fusion = replace(fusion, min_span={**fusion.min_span, SPANS[key]: float(value)})
         else:
             fusion = replace(fusion, **{key: float(value)})
     return name, fusion
