@@ -77,7 +77,7 @@ from substrate.sessions import open_session_log
 from substrate.sessions.episodes import LoggedEpisodes
 
 import_conversations = project_module("ingest.chat_import").import_conversations
-episode_entries = project_module("service.memory").episode_entries
+episode_entries = project_module("service.maintaining").episode_entries
 STOP = set(
     "a an the of to in on at for and or is are was were be been i my me you your it this that "
     "with from by as how many much what which who when where did do does have has had".split()

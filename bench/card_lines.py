@@ -15,7 +15,8 @@ building an index (`tests/injector/test_fitting.py`).
 It then keeps the questions whose card line `fitting.beside_lead` changes,
 either way, and 40 it leaves alone (seeded), and writes them to `--out`
 (gzipped JSON): `tests/data/card_lines_even.json.gz` is `--half even` over
-every set. Printed: each set's questions, and the cards holding the line
+every set. `--every FILE` also writes every question's row, for replaying
+other rules over a whole half. Printed: each set's questions, and the cards holding the line
 with and without the rule among those kept.
 
 The recording wraps the card's `ranked` and `fit` in this process only (the
@@ -187,8 +188,12 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--unchanged", type=int, default=40, help="questions the rule leaves alone")
+    parser.add_argument("--every", type=Path, help="also write every question's row here")
     args = parser.parse_args()
     rows = record(args.data, args.half, args.sets.split(","))
+    if args.every:
+        with gzip.open(args.every, "wt") as f:
+            json.dump(rows, f, separators=(",", ":"))
     changed: list[Row] = []
     alone: list[Row] = []
     for row in rows:

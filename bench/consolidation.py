@@ -85,7 +85,7 @@ from substrate.pages import fact_bullets
 from substrate.sessions import NewMessage, open_session_log
 from substrate.sessions.episodes import LoggedEpisodes
 
-episode_entries = project_module("service.memory").episode_entries
+episode_entries = project_module("service.maintaining").episode_entries
 EPISODES = "episodes"  # the log's episodes alone, no pages
 BOTH = "consolidated+episodes"  # consolidated pages and the log's episodes
 

@@ -15,7 +15,7 @@ here and nowhere else:
 - `ingest`: the pages, then a re-index (always, so that a rerun after a
   failed index finds its pages);
 - `maintain`: the index brought up to the pages, then the card's page view
-  refreshed;
+  refreshed (`service.maintaining`);
 - `search`, `card`: under the read slots (one per core: cards are CPU-bound,
   and writes queued behind thirty of them would starve);
 - `explain`, `scan`, `log_turns`, `end_session`, `status`;
@@ -32,12 +32,13 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from service.maintaining import Maintaining
 from service.purging import Purging
 from service.read_slots import ReadSlots
 from service.reviewing import Reviewing
@@ -54,13 +55,11 @@ from substrate import (
 if TYPE_CHECKING:  # each part is imported where it is first used (a cold command's cost)
     from ingest import IngestOptions, IngestReport, Source
     from injector import Injector
-    from substrate import BufferEntry, Capability, MaintainReport, PageIndex, SearchIndex
-    from substrate.index.consistency import Problem
+    from substrate import BufferEntry, Capability, MaintainReport, SearchIndex
     from substrate.llm import ChatClient
     from substrate.promotion import PromotionOutcome
     from substrate.safety import Verdict
     from substrate.sessions import NewMessage, SessionLog
-    from substrate.sessions.episodes import Episode
 
 Capabilities = Callable[[], list["Capability"]]
 ProgressFn = Callable[[int, int], None]
@@ -140,7 +139,7 @@ class Ingested:
     index_error: str | None = None
 
 
-class Memory(Tending, Reviewing, Purging):
+class Memory(Maintaining, Tending, Reviewing, Purging):
     def __init__(
         self,
         settings: Settings,
@@ -357,182 +356,6 @@ class Memory(Tending, Reviewing, Purging):
         except OSError as exc:
             return Ingested(report, index_error=f"{exc.strerror or exc}")
 
-    def maintain(
-        self,
-        rebuild: bool = False,
-        only: Collection[str] | None = None,
-        background: bool = False,
-    ) -> MaintainReport:
-        """The index brought up to the pages (one writer at a time), then the card's
-        view of the pages refreshed. `only`: the pages a change just wrote.
-        `background` (the worker's): between embedding batches it yields the
-        cores to cards and searches in flight (bounded per batch)."""
-        self._maintain_on_open = False
-        index = self.index
-        covers = index.live.generation() if index.live is not None else 0
-        with self._index_lock, self.progress("embedding chunks") as bar:
-            entries = self.capabilities() if only is not None else self._entries()
-            try:
-                report = index.maintain(
-                    entries,
-                    rebuild=rebuild,
-                    optimize=self._compact,
-                    progress=self._checked(bar, background),
-                    only=only,
-                )
-            except IndexDamagedError as exc:
-                self._damaged(exc)
-                raise
-            if not self._compact and (report.embedded or report.deleted or report.rebuilt):
-                self.needs_compaction = True
-        if index.live is not None and only is None:
-            index.live.caught_up(covers)  # the episodes were cut again from the log
-        if report.pages and not report.rebuilt:
-            from substrate.consolidation.tending import note_hand_edits
-
-            edited = note_hand_edits(self.settings, report.pages)
-            if edited:
-                _views_after_hand_edits(self.settings, edited)
-        if self._injector is not None:
-            self._injector.refresh_pages()
-        return report
-
-    def maintain_after_write(
-        self, pages: Collection[str] | None = None, defer: bool = False
-    ) -> MaintainReport | None:
-        """The index brought up to a write this thread just finished (to `pages`,
-        or to anything when None), sharing one maintain with the writes that
-        finished alongside it: a maintain that began after this write covers
-        it, so when one has finished meanwhile, nothing more is run (None).
-        Under 24 clients forgetting and correcting, each paid for its own full
-        maintain, one after another. When every covered write named its pages,
-        the maintain reads those pages alone.
-
-        `defer` (a change that takes away: a forget, a correction, a delete, a
-        pin): a served workspace does not embed here. The live page index is
-        refreshed (search and the card follow it at once, `SearchIndex.follow`)
-        and the re-embedding is queued on the worker. Under 24 clients, a forget
-        that embedded on its own request waited seconds behind the cards'
-        threads."""
-        live = self._index is not None and self._index.live is not None
-        if defer and live and self.jobs is not None:
-            if self._injector is not None:
-                self._injector.refresh_pages()
-            self.jobs.reindex_soon()
-            return None
-        with self._writes_lock:
-            self._writes_done += 1
-            mine = self._writes_done
-            if pages is None:
-                self._written_anything = True
-            else:
-                self._written_pages.update(pages)
-        with self._catch_up:
-            if self._maintained_through >= mine:
-                return None
-            with self._writes_lock:
-                through = self._writes_done
-                only = None if self._written_anything else set(self._written_pages)
-                self._written_pages.clear()
-                self._written_anything = False
-            try:
-                report = self.maintain(only=only)
-            except BaseException:
-                with self._writes_lock:  # the next maintain takes them up
-                    self._written_anything |= only is None
-                    self._written_pages.update(only or ())
-                raise
-            self._maintained_through = through
-            return report
-
-    def _entries(self) -> list[Capability]:
-        """What the index holds beside the pages: the capabilities, and the
-        conversation log's episodes where the concept-page substrate is active."""
-        entries = list(self.capabilities())
-        if self.tier == "v1":
-            return entries
-        try:
-            log = self._reading_log()
-        except StoreUnavailableError:
-            return entries
-        return entries + episode_entries(self._episodes(log))
-
-    def after_forget(self, touched: Sequence[str], sessions: bool) -> None:
-        """A forget changed these sessions' messages (an erased or redacted one:
-        their episodes are cut again) and, with `sessions`, took whole sessions:
-        a served workspace queues a purge, so their bytes leave the disk soon."""
-        self._episodes.forget(touched)
-        from service.replays import replay_store
-
-        replay_store(self.settings.workspace.state_dir).clear()  # a request's hash goes too
-        from substrate.profile.pending import drop_sessions
-
-        drop_sessions(self.settings, touched)  # a parked line learned from them goes too
-        if self._index is not None and self._index.live is not None:
-            self._index.live.sessions_changed(touched)
-        if sessions and self.jobs is not None:
-            self.jobs.purge_soon()
-
-    @contextlib.contextmanager
-    def index_writes_held(self) -> Iterator[None]:
-        """No maintain runs meanwhile (the swap of a rebuilt shard)."""
-        with self._index_lock:
-            yield
-
-    def index_problems(self, pages: PageIndex) -> list[Problem]:
-        """The index's checks (`memory doctor`'s) against this process's open
-        index, between its writes (a maintain half done is not a problem)."""
-        from substrate.index.consistency import index_problems
-
-        index = self.index
-        with self._index_lock:
-            return index_problems(self.settings.indexed_corpus(), index, pages)
-
-    def follow_pages(self) -> None:
-        """Search and the card follow the pages and the log as they are now, not
-        only as last embedded (a served workspace: tending re-embeds later)."""
-        self.index.follow(lambda: self.injector.page_index(), self._episode_now)
-
-    def _episode_now(self, session_id: str, slug: str, span: tuple[str, str]) -> str | None:
-        """The episode `slug` as the log holds it now; when a forget re-cut the
-        session (its slug is gone), the episode now covering the same span."""
-        from substrate.index.excerpts import chunk_excerpt
-
-        episodes = self._episodes.of_session(self._reading_log(), session_id)
-        same = [e for e in episodes if e.slug == slug]
-        overlapping = [e for e in episodes if _overlaps(e.meta(), span)]
-        for episode in same or overlapping[:1]:
-            return chunk_excerpt(episode.text, episode.title)
-        return None
-
-    def compact(self, wait: bool = True) -> bool:
-        """Compact the store after writes (`compact=False`); False when there was
-        nothing to compact or, without `wait`, a write still runs."""
-        if not self._index_lock.acquire(blocking=wait):
-            return False
-        try:
-            if not self.needs_compaction or self._index is None:
-                return False
-            self._index.optimize()
-            self.needs_compaction = False
-            return True
-        finally:
-            self._index_lock.release()
-
-    def _checked(self, bar: ProgressFn, background: bool = False) -> ProgressFn:
-        stop = self.stop_check
-        if stop is None and not background:
-            return bar
-
-        def both(done: int, total: int) -> None:
-            if stop is not None:
-                stop(done, total)
-            if background:
-                self._reads.give_way()
-            bar(done, total)
-
-        return both
-
     # -- the read path ------------------------------------------------------------------
 
     def search(
@@ -618,33 +441,3 @@ class Memory(Tending, Reviewing, Purging):
             self._llm.close()
         if self._index is not None:
             self._index.store.close()
-
-
-def _overlaps(meta: dict[str, Any], span: tuple[str, str]) -> bool:
-    return str(meta.get("from", "")) <= span[1] and span[0] <= str(meta.get("to", ""))
-
-
-def _views_after_hand_edits(settings: Settings, pages: list[str]) -> None:
-    """A page a person edited may no longer hold what a view shows (or holds what
-    it should): the views derived again from those pages."""
-    from substrate.consolidation.views import refresh_views
-    from substrate.pages import load_page_index
-    from substrate.safety import hold_lock
-
-    with hold_lock(settings.workspace.consolidation_lock_path, purpose="views"):
-        refresh_views(settings, load_page_index(settings.workspace), changed=pages)
-
-
-def episode_entries(episodes: Iterable[Episode]) -> list[Capability]:
-    """Episodes as the index's synthetic entries (`kind` episode, their session
-    and span as `meta`)."""
-    from substrate.index import Capability
-
-    entries = []
-    for e in episodes:
-        meta = e.meta()
-        day = str(meta["from"])[:10]
-        entries.append(
-            Capability(e.slug, e.title, e.text, kind="episode", meta=meta, origin_date=day)
-        )
-    return entries

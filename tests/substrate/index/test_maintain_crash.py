@@ -33,7 +33,7 @@ store.upsert = slow_upsert
 index = SearchIndex(settings, HashingEmbedder(), store)
 entries = []
 if sys.argv[2] == "episodes":
-    from service.memory import episode_entries
+    from service.maintaining import episode_entries
     from substrate.sessions import open_session_log
     from substrate.sessions.episodes import LoggedEpisodes
 
@@ -112,7 +112,7 @@ def test_a_killed_update_re_embeds_what_it_had_not_finished(
 def test_a_maintain_killed_while_indexing_episodes_is_repaired_by_the_next(
     settings: Settings, write_page: PageWriter
 ) -> None:
-    from service.memory import episode_entries
+    from service.maintaining import episode_entries
     from substrate.sessions import NewMessage, open_session_log
     from substrate.sessions.episodes import LoggedEpisodes
 
