@@ -15,7 +15,8 @@ from ingest import IngestOptions, InlineSource
 from lanes.health import RESETS, UNSAVED
 from service.answers import Speaker, Voice
 from service.routes.common import ERRORS, Strict, runtime, settings, surface
-from service.runtime import REEMBED, Runtime
+from service.runtime import Runtime
+from service.served_jobs import REEMBED
 from substrate import Settings, collect_stats, iso_utc
 from substrate.intake import parse_at
 from substrate.meaning import read_text

@@ -225,7 +225,7 @@ def test_purge_runs_as_a_lowest_priority_job_on_a_schedule_and_after_a_session_f
     workspace: Workspace,
 ) -> None:
     from service.jobs import INDEX_LANE
-    from service.runtime import PURGE
+    from service.served_jobs import PURGE
 
     settings = build_settings(workspace.root)
     rt = runtime(settings)

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-import service.runtime as runtime_module
+import service.served_jobs as jobs_module
 from service.jobs import JobQueue
 from service.runtime import Runtime
 from service.settings_loader import build_settings
@@ -26,7 +26,7 @@ def test_run_now_answers_with_the_attempt_s_error(
     rt = Runtime(
         settings, embedder=HashingEmbedder(), multilingual=HashingEmbedder(48), poll_s=0.05
     )
-    monkeypatch.setattr(runtime_module, "CONSOLIDATE_WAIT_S", 30.0)
+    monkeypatch.setattr(jobs_module, "CONSOLIDATE_WAIT_S", 30.0)
 
     def failing(*args: object, **kwargs: object) -> dict[str, object]:
         raise StoreUnavailableError("the store went away")
