@@ -16,8 +16,8 @@ It then keeps the questions whose card line `fitting.beside_lead` changes,
 either way, and 40 it leaves alone (seeded), and writes them to `--out`
 (gzipped JSON): `tests/data/card_lines_even.json.gz` is `--half even` over
 every set. `--every FILE` also writes every question's row, for replaying
-other rules over a whole half. Printed: each set's questions, and the cards holding the line
-with and without the rule among those kept.
+other rules over a whole half. Printed: each set's questions, and the cards
+holding the line with and without the rule among those kept.
 
 The recording wraps the card's `ranked` and `fit` in this process only (the
 card's own code is run unchanged).
