@@ -53,7 +53,7 @@ _ALSO_ENDS = {
     "workplace": frozenset({"employer", "role"}),
 }
 # Slots whose facts never replace one another: every value stands.
-MANY = frozenset({"pet", "allergy", "health", "nickname"})
+MANY = frozenset({"pet", "allergy", "health", "nickname", "membership", "course"})
 # The person's page (`me/<topic>`) each family is filed on.
 TOPIC = {
     "home": "home",
@@ -73,6 +73,8 @@ TOPIC = {
     "vehicle": "vehicles",
     "passport": "travel",
     "preference": "preferences",
+    "membership": "hobbies",
+    "course": "education",
 }
 
 

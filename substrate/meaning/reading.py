@@ -18,8 +18,9 @@ from functools import lru_cache
 from typing import Any
 
 from substrate.meaning.attribution import PASSED_ON, Attribution, attribute
+from substrate.meaning.events import Events, read_events
 from substrate.meaning.families import TOPIC, family_of, thing_family
-from substrate.meaning.slots import SlotReading, read_slot, same_value
+from substrate.meaning.slots import SlotReading, clean, read_slot, same_value
 from substrate.meaning.statements import ASSERTION, CESSATION, HYPOTHETICAL, Kind, kind_of
 from substrate.meaning.subjects import Subject, read_subject
 
@@ -67,10 +68,16 @@ def read_text(text: str) -> Reading:
     if said.voice == PASSED_ON:
         return Reading(said, Subject("other", ""), NOTHING, ASSERTION)
     subject = read_subject(said.own)
+    events = read_events(said.own)
+    if subject.kind == "other" and events.changed:
+        subject = replace(subject, kind="me")  # "Sold the Fiesta": the person, as diaries say
     reading = read_slot(subject.own)
     kind, ended = kind_of(subject.own)
     if kind == HYPOTHETICAL:
         return Reading(said, subject, replace(NOTHING, past=reading.past), kind)
+    reading, ended = _structured(reading, ended, events, subject.kind == "me")
+    if ended and kind == ASSERTION:
+        kind = CESSATION
     if kind == CESSATION:
         olds = tuple(dict.fromkeys([*reading.olds, *ended]))
         family = family_of(reading.slot) or thing_family(olds)
@@ -81,6 +88,27 @@ def read_text(text: str) -> Reading:
         if reading.value is not None:
             kind = ASSERTION  # "I left Brightwater and joined Kestrel": a new value
     return Reading(said, subject, replace(reading, kind=kind), kind)
+
+
+def _structured(
+    reading: SlotReading, ended: tuple[str, ...], events: Events, mine: bool
+) -> tuple[SlotReading, tuple[str, ...]]:
+    """The parse's events joined to the phrase rules' reading: what an end or an
+    exchange names is ended too, and a value the rules did not read takes the
+    slot of its family (`events`)."""
+    olds = tuple(dict.fromkeys([*ended, *(clean(e) or "" for e in events.ends)]))
+    olds = tuple(o for o in olds if o)
+    value = (events.start or events.state) if mine else None
+    if reading.slot is None and value is not None and not reading.past:
+        reading = replace(
+            reading,
+            slot=value.slot,
+            topic=value.topic,
+            single=value.single,
+            value=clean(value.text),
+            change=reading.change or events.start is not None,
+        )
+    return reading, olds
 
 
 def slot_reading(text: str) -> SlotReading:

@@ -37,6 +37,9 @@ os.fsync = slowed(real_fsync)
 # the family head's embedder loads a model first: without it the kills land in the
 # writes this test is about, not in the model's start
 settings = dataclasses.replace(build_settings(Path(sys.argv[1])), embed=None)
+# and so does the English parser the reading uses: loaded before the kills start
+from substrate.meaning.parser import pipeline
+pipeline()
 print("START", flush=True)
 consolidate_all(settings)
 print("DONE", flush=True)

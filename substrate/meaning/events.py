@@ -1,0 +1,289 @@
+"""Events read from the parse: what a statement starts, ends or exchanges, by
+the class of its predicate, and which family the thing belongs to, by what
+the thing is.
+
+Classes of predicates, not sentences (`START`, `END`, `EXCHANGE`: lemmas,
+with their particle where it carries the meaning, so every inflection and
+word order of "sold", "we've sold", "sold off" is one entry):
+
+- an **end** names what ended as its object ("sold the Fiesta", "cancelled my
+  PureGym membership"), as what it ended with or left ("broke up with Tom",
+  "moved out of the flat", "resigned from Kestrel"), or as its own subject
+  when the person is not ("Pickle died", "Tomasz and I broke up": the other
+  subject);
+- an **exchange** ends its object and starts what it was exchanged for
+  ("traded the Corsa for a Niro", "switched from Vodafone to Three");
+- a **start** names a new value as its object or its destination ("bought a
+  Skoda", "joined Brackwater", "moved into a flat in Leith");
+- a **state** (a copula or a verb of having, living, working, using) names
+  a current value ("my car's a Honda Civic", "I drive a Polo").
+
+A value's family comes from its head noun (`FAMILY_OF_HEAD`: flat, house →
+home; car, bike and car makes → vehicle; dentist, GP → provider; membership,
+subscription → membership; …), else from its entity type beside the
+predicate (an organisation one works at, joins or leaves → work; a place one
+lives in or moves to → home). A negated clause, a modal one or one in the
+future says nothing happened. The person's own clauses only, except an end
+whose subject is the thing itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from substrate.meaning.parser import Clause, Phrase, clauses
+from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
+
+START = frozenset(
+    """join start begin buy purchase adopt acquire rent lease register enrol enroll marry
+    subscribe hire employ accept land get_into take_up pick_up sign_up move_in move_into
+    take_on settle_in move relocate get""".split()
+)
+END = frozenset(
+    """leave quit sell cancel die break_up split_up split move_out give_up stop rehome
+    step_down drop resign retire divorce scrap end close lose pass_away put_down write_off
+    unsubscribe ditch dump terminate pack_in hang_up drop_out separate walk_out get_rid
+    give_away call_off move_on lapse expire run_out shut_down sell_off let_go pass
+    graduate dissolve discontinue finish""".split()
+)
+EXCHANGE = frozenset(
+    "exchange part-exchange trade trade_in swap swap_out replace switch change".split()
+)
+STATE = frozenset(
+    """be have own drive ride live work use go attend see drink take do keep rent study
+    learn play bank""".split()
+)
+# Nouns that make a light verb an end ("say goodbye to", "hand in my notice at").
+END_NOUNS = frozenset("goodbye farewell notice quits resignation".split())
+# What an end names through an attachment: "broke up with", "moved out of".
+END_PREPS = ("with", "from", "of", "out", "out of", "at")
+START_PREPS = ("to", "into", "in", "at", "with", "for", "on")
+EXCHANGE_FOR = ("for", "with", "to", "into")
+# A value's family by its head noun.
+FAMILY_OF_HEAD: dict[str, str] = {
+    **dict.fromkeys(
+        """flat apartment house home place cottage bungalow studio maisonette condo
+        townhouse semi terrace houseboat bedsit digs houseshare loft""".split(),
+        "home",
+    ),
+    **dict.fromkeys([*VEHICLE_KINDS, *CAR_MAKES, "motor", "moped", "campervan"], "vehicle"),
+    **dict.fromkeys(
+        """job role position post employer company firm career gig internship
+        apprenticeship placement contract shift shifts""".split(),
+        "work",
+    ),
+    **dict.fromkeys([*PROVIDER_KINDS, "vets", "clinic", "practice", "dental"], "provider"),
+    **dict.fromkeys("membership subscription pass ticket plan".split(), "membership"),
+    **dict.fromkeys(
+        """dog cat puppy kitten rabbit hamster parrot horse pony budgie tortoise lizard
+        snake ferret guinea gerbil""".split(),
+        "pet",
+    ),
+    **dict.fromkeys(
+        "boyfriend girlfriend partner husband wife fiance fiancee fiancé fiancée".split(),
+        "partner",
+    ),
+    **dict.fromkeys("course class classes lessons degree module programme".split(), "course"),
+}
+# The slot each family's value fills, and the person's page it is filed on.
+FAMILY_SLOT: dict[str, tuple[str, str, bool]] = {
+    "home": ("home", "home", True),
+    "work": ("employer", "work", True),
+    "vehicle": ("vehicle:car", "vehicles", True),
+    "provider": ("provider:gp", "health", True),
+    "membership": ("membership", "hobbies", False),
+    "pet": ("pet", "pets", False),
+    "partner": ("partner", "family", True),
+    "course": ("course", "education", False),
+}
+# Job words: a value named beside one ("as an analyst") is an employer.
+ROLE_WORDS = frozenset(
+    """engineer developer manager designer teacher nurse doctor analyst scientist lead
+    director consultant architect writer intern accountant lawyer chef researcher officer
+    programmer editor professor lecturer pharmacist therapist technician administrator
+    founder cto ceo specialist coordinator assistant associate principal head deputy
+    clerk driver cleaner receptionist carer paramedic solicitor surveyor""".split()
+)
+_WORK_VERBS = frozenset("work join start leave quit hire employ resign retire accept".split())
+_HOME_VERBS = frozenset("live move move_in move_into rent buy settle_in".split())
+_PLACE = frozenset({"GPE", "LOC", "FAC"})
+_NOT_ENDED = frozenset(
+    """i we me us it this that he she they you something everything nothing one thing
+    day week month year time morning night weekend""".split()
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value a statement names for the person: its family, the slot and page
+    it fills, whether the slot holds one value, and the value as written."""
+
+    family: str
+    slot: str
+    topic: str
+    single: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class Events:
+    """`ends`: what the statement says ended, as written; `start`: the new
+    value it names (a start or what an exchange brings); `state`: a current
+    value it names without saying anything changed."""
+
+    ends: tuple[str, ...] = ()
+    start: Value | None = None
+    state: Value | None = None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.ends) or self.start is not None
+
+
+def key(clause: Clause) -> str:
+    return clause.predicate.replace(" ", "_")
+
+
+def classed(clause: Clause, table: frozenset[str]) -> bool:
+    return key(clause) in table or clause.lemma in table
+
+
+@lru_cache(maxsize=8192)
+def read_events(text: str) -> Events:
+    """The events of the person's own words `text` (see the module doc)."""
+    ends: list[str] = []
+    start: Value | None = None
+    state: Value | None = None
+    for clause in clauses(text):
+        if clause.negated or clause.modal or clause.tense == "future":
+            continue
+        if classed(clause, EXCHANGE) and clause.speaker:
+            gone, new = _exchanged(clause)
+            ends += gone
+            start = start or new
+        elif classed(clause, END):
+            ends += _ended(clause)
+        elif clause.speaker and _ending_noun(clause):
+            # a light verb with an ending noun: "said goodbye to X", "handed in my notice at X"
+            said = clause.attached("to", "at", "with")
+            ends += [_named(p) for p in said if _thing(p) and p.head not in END_NOUNS]
+            nominals = [*clause.objects, *(p for _, p in clause.attachments)]
+            ends += [p.name for p in nominals if p.head in END_NOUNS and p.name]
+        elif clause.speaker and classed(clause, START):
+            start = start or _value(clause, started=True)
+            ends += [p.text for p in clause.attached("from") if _thing(p)]
+        elif (clause.speaker or _mine_as_subject(clause)) and classed(clause, STATE):
+            state = state or _value(clause, started=False)
+    named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
+    return Events(tuple(named), start, state)
+
+
+def _ending_noun(clause: Clause) -> bool:
+    """An ending noun anywhere among the clause's nominals (the parser may hang
+    "goodbye" as an interjection or "my notice" under a preposition)."""
+    nominals = [*clause.objects, *(p for _, p in clause.attachments)]
+    return any(p.head in END_NOUNS for p in nominals)
+
+
+def _exchanged(clause: Clause) -> tuple[list[str], Value | None]:
+    """ "traded the Corsa for a Niro", "switched from Vodafone to Three"."""
+    gone = [_named(p) for p in [*clause.objects, *clause.attached("from")] if _thing(p)]
+    brought = clause.attached(*EXCHANGE_FOR)
+    if not gone:  # "traded in the Corsa": the particle read as a preposition
+        given = [p for prep, p in clause.attachments if prep not in EXCHANGE_FOR]
+        gone = [_named(p) for p in given[:1] if _thing(p)]
+    new = next((v for p in brought if (v := _family_value(p, clause)) is not None), None)
+    if new is None and brought:
+        family = next((f for p in clause.objects if (f := family_of(p, clause))), None)
+        if family is not None:
+            new = _as_value(family, brought[0])
+    return gone, new
+
+
+def _ended(clause: Clause) -> list[str]:
+    """What an end names: its object, what it left or broke with, or its
+    subject when that is not the person ("Pickle died")."""
+    if clause.speaker:
+        named = [p for p in clause.objects if _thing(p)]
+        named += [p for p in clause.attached(*END_PREPS) if _thing(p)]
+        named += [s for s in clause.subjects if not s.first_person and _thing(s)]
+        return [_named(p) for p in named]
+    if clause.objects:
+        return []  # someone else ended something: not the person's
+    # a name (a capital the tagger may not call proper) or the person's own thing
+    named = [s for s in clause.subjects if s.proper or s.mine or s.text[:1].isupper()]
+    return [_named(s) for s in named if _thing(s)]
+
+
+def _named(phrase: Phrase) -> str:
+    """What names the ended thing: its proper name when it has one ("PureGym"
+    of "my PureGym membership", which the fact it ends may name alone)."""
+    return phrase.name or phrase.text
+
+
+def _thing(phrase: Phrase) -> bool:
+    return not phrase.first_person and phrase.head not in _NOT_ENDED
+
+
+def _mine_as_subject(clause: Clause) -> bool:
+    """ "My car's a Honda": the person's thing is the subject of a copula."""
+    return clause.copula and any(s.mine for s in clause.subjects)
+
+
+def _value(clause: Clause, started: bool) -> Value | None:
+    """The value a start or state clause names, with its family."""
+    if clause.copula:  # "my car's a Honda"; "I'm at the gym" names no value
+        for subject in clause.subjects:
+            family = family_of(subject, clause)
+            if subject.mine and family is not None and clause.objects:
+                return _as_value(family, clause.objects[0])
+        return None
+    candidates = [*clause.objects, *clause.attached(*START_PREPS)]
+    for phrase in candidates:
+        found = _family_value(phrase, clause)
+        if found is not None:
+            return found
+    return None
+
+
+def _family_value(phrase: Phrase, clause: Clause) -> Value | None:
+    family = family_of(phrase, clause)
+    if family is None:
+        return None
+    value = _as_value(family, phrase)
+    if not phrase.proper:  # "a flat" + "in Leith": the place names which
+        where = [p for p in clause.attached("in", "at", "on") if p.entity in _PLACE | {"ORG"}]
+        if where and where[0] is not phrase:
+            value = replace(value, text=f"{phrase.text} in {where[0].text}")
+    return value
+
+
+def _as_value(family: str, phrase: Phrase) -> Value:
+    slot, topic, single = FAMILY_SLOT[family]
+    if family == "vehicle":
+        kind = next((VEHICLE_KINDS[w] for w in reversed(phrase.words) if w in VEHICLE_KINDS), "car")
+        slot = f"vehicle:{kind}"
+    elif family == "provider":
+        kind = next((PROVIDER_KINDS[w] for w in phrase.words if w in PROVIDER_KINDS), "gp")
+        slot = f"provider:{kind}"
+    return Value(family, slot, topic, single, phrase.text)
+
+
+def family_of(phrase: Phrase, clause: Clause) -> str | None:
+    """The family of the thing `phrase` names (see the module doc)."""
+    if phrase.first_person:
+        return None
+    words = phrase.words or (phrase.head,)
+    if phrase.head in FAMILY_OF_HEAD:
+        return FAMILY_OF_HEAD[phrase.head]
+    if any(w in CAR_MAKES for w in words):
+        return "vehicle"
+    lemma = key(clause)
+    if clause.attached("as") and any(r.head in ROLE_WORDS for r in clause.attached("as")):
+        return "work"  # "joined Kestrel as an analyst"
+    if phrase.entity == "ORG" and (lemma in _WORK_VERBS or clause.lemma in _WORK_VERBS):
+        return "work"
+    if phrase.entity in _PLACE and (lemma in _HOME_VERBS or clause.lemma in _HOME_VERBS):
+        return "home"
+    return None

