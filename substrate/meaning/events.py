@@ -45,7 +45,7 @@ END = frozenset(
     step_down drop resign retire divorce scrap end close lose pass_away put_down write_off
     unsubscribe ditch dump terminate pack_in hang_up drop_out separate walk_out get_rid
     give_away call_off move_on lapse expire run_out shut_down sell_off let_go pass
-    graduate dissolve discontinue finish""".split()
+    graduate dissolve discontinue""".split()
 )
 EXCHANGE = frozenset(
     "exchange part-exchange trade trade_in swap swap_out replace switch change".split()
@@ -170,10 +170,11 @@ def read_events(text: str) -> Events:
             ends += [_named(p) for p in said if _thing(p) and p.head not in END_NOUNS]
             nominals = [*clause.objects, *(p for _, p in clause.attachments)]
             ends += [p.name for p in nominals if p.head in END_NOUNS and p.name]
-        elif clause.speaker and classed(clause, START):
+        elif clause.speaker and classed(clause, START) and clause.tense != "present":
+            # "I rent a flat" states; "I rented a flat", "Rented a flat" starts
             start = start or _value(clause, started=True)
             ends += [p.text for p in clause.attached("from") if _thing(p)]
-        elif (clause.speaker or _mine_as_subject(clause)) and classed(clause, STATE):
+        elif _mine_as_subject(clause):  # verbs of having and living: the phrase rules read them
             state = state or _value(clause, started=False)
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)

@@ -99,6 +99,8 @@ def _structured(
     olds = tuple(dict.fromkeys([*ended, *(clean(e) or "" for e in events.ends)]))
     olds = tuple(o for o in olds if o)
     value = (events.start or events.state) if mine else None
+    if value is not None and value.family == "pet":
+        value = None  # a pet's page is named by the pet's name, which the rules read
     if reading.slot is None and value is not None and not reading.past:
         reading = replace(
             reading,
