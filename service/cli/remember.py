@@ -15,7 +15,7 @@ from service.cli.capabilities import cli_capabilities
 from service.cli.target import target_for
 from substrate import BufferEntry, iso_utc
 from substrate.intake import parse_at
-from substrate.meaning import Reading, read_text
+from substrate.meaning import PASSED_ON, Reading, attribute, read_text
 
 
 @click.command("remember")
@@ -49,16 +49,19 @@ def remember_command(
     release ID`."""
     moment = parse_at(at) if at else None
     entry = target_for(workspace, url, cli_capabilities).remember(text, hints, moment)
-    heard = read_text(entry.text)
-    if as_json:
-        click.echo(json.dumps(answer(entry, heard, explain), ensure_ascii=False, indent=2))
-        return
-    click.echo(entry.id)
-    if explain:
+    if as_json or explain:  # the whole reading parses the text: only when it is shown
+        heard = read_text(entry.text)
+        if as_json:
+            click.echo(json.dumps(answer(entry, heard, explain), ensure_ascii=False, indent=2))
+            return
+        click.echo(entry.id)
         for line in explained(heard):
             click.echo(line)
-    elif heard.passed_on:
-        click.echo(passed_on_note(heard), err=True)
+    else:
+        click.echo(entry.id)
+        said = attribute(entry.text)
+        if said.voice == PASSED_ON:
+            click.echo(passed_on_note(read_text(entry.text)), err=True)
     if entry.held is not None:
         why = f" ({entry.why})" if entry.why else ""
         click.echo(
