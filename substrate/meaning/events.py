@@ -15,8 +15,8 @@ word order of "sold", "we've sold", "sold off" is one entry):
   ("traded the Corsa for a Niro", "switched from Vodafone to Three");
 - a **start** names a new value as its object or its destination ("bought a
   Skoda", "joined Brackwater", "moved into a flat in Leith");
-- a **state** (a copula or a verb of having, living, working, using) names
-  a current value ("my car's a Honda Civic", "I drive a Polo").
+- a **state**, a copula on the person's thing, names a current value ("my
+  car's a Honda Civic"); verbs of having and living are the phrase rules'.
 
 A value's family comes from its head noun (`FAMILY_OF_HEAD`: flat, house →
 home; car, bike and car makes → vehicle; dentist, GP → provider; membership,
@@ -49,10 +49,6 @@ END = frozenset(
 )
 EXCHANGE = frozenset(
     "exchange part-exchange trade trade_in swap swap_out replace switch change".split()
-)
-STATE = frozenset(
-    """be have own drive ride live work use go attend see drink take do keep rent study
-    learn play bank""".split()
 )
 # Nouns that make a light verb an end ("say goodbye to", "hand in my notice at").
 END_NOUNS = frozenset("goodbye farewell notice quits resignation".split())
@@ -172,10 +168,10 @@ def read_events(text: str) -> Events:
             ends += [p.name for p in nominals if p.head in END_NOUNS and p.name]
         elif clause.speaker and classed(clause, START) and clause.tense != "present":
             # "I rent a flat" states; "I rented a flat", "Rented a flat" starts
-            start = start or _value(clause, started=True)
+            start = start or _value(clause)
             ends += [p.text for p in clause.attached("from") if _thing(p)]
         elif _mine_as_subject(clause):  # verbs of having and living: the phrase rules read them
-            state = state or _value(clause, started=False)
+            state = state or _value(clause)
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)
 
@@ -232,7 +228,7 @@ def _mine_as_subject(clause: Clause) -> bool:
     return clause.copula and any(s.mine for s in clause.subjects)
 
 
-def _value(clause: Clause, started: bool) -> Value | None:
+def _value(clause: Clause) -> Value | None:
     """The value a start or state clause names, with its family."""
     if clause.copula:  # "my car's a Honda"; "I'm at the gym" names no value
         for subject in clause.subjects:
@@ -280,11 +276,10 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
         return FAMILY_OF_HEAD[phrase.head]
     if any(w in CAR_MAKES for w in words):
         return "vehicle"
-    lemma = key(clause)
     if clause.attached("as") and any(r.head in ROLE_WORDS for r in clause.attached("as")):
         return "work"  # "joined Kestrel as an analyst"
-    if phrase.entity == "ORG" and (lemma in _WORK_VERBS or clause.lemma in _WORK_VERBS):
+    if phrase.entity == "ORG" and classed(clause, _WORK_VERBS):
         return "work"
-    if phrase.entity in _PLACE and (lemma in _HOME_VERBS or clause.lemma in _HOME_VERBS):
+    if phrase.entity in _PLACE and classed(clause, _HOME_VERBS):
         return "home"
     return None

@@ -202,12 +202,11 @@ def _clause(verb: Any) -> Clause:
         elif child.dep_ == "agent":
             for pobj in (c for c in child.children if c.dep_ == "pobj"):
                 attachments.append(("by", phrase(pobj)))
-    said = [s for s in subjects]
-    speaker = any(s.first_person for s in said) or (not said and _diary(verb))
+    speaker = any(s.first_person for s in subjects) or (not subjects and _diary(verb))
     return Clause(
         predicate=predicate,
         negated=negated,
-        subjects=tuple(said),
+        subjects=tuple(subjects),
         objects=tuple(objects),
         attachments=tuple(attachments),
         speaker=speaker,
