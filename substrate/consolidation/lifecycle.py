@@ -39,6 +39,7 @@ from functools import lru_cache
 from typing import Literal
 
 from substrate.consolidation.when import without_dates
+from substrate.meaning.anchors import anchor, thing_of
 from substrate.meaning.families import GENERIC, family_of, replaces, thing_family
 from substrate.meaning.reading import read_text, slot_reading
 from substrate.meaning.slots import SlotReading, mentions, same_value
@@ -163,7 +164,12 @@ def _cessation(new: FactBullet, reading: SlotReading, current: list[FactBullet])
     ended = ", ".join(reading.olds)
     family = family_of(reading.slot) or thing_family(reading.olds)
     older = [b for b in current if b.day <= new.day]
-    named = [b for b in older if any(_mentions_old(b, o) for o in reading.olds if not _generic(o))]
+    things = [o for o in reading.olds if not _generic(o)]
+    named = [b for b in older if any(_says_old(b, o) for o in things)]
+    if len(named) > 1 and not any(_named_thing(o) for o in things):
+        named = _anchored(named, things)  # "the league" in two facts: which one?
+    elif not named:
+        named = _anchored(older, things)
     if not named and any(_generic(o) for o in reading.olds) and family is not None:
         kin = [b for b in older if family_of(_slot(b)) == family]
         named = sorted(kin, key=lambda b: b.day)[-1:]
@@ -327,8 +333,29 @@ def _named_old(bullet: FactBullet, reading: SlotReading) -> bool:
 
 
 def _mentions_old(bullet: FactBullet, old: str) -> bool:
+    """The fact names what ended: as written, or by the lemmas of its head
+    (`anchors`: "the bowling league" in "bowling league at Bowlero")."""
+    return _says_old(bullet, old) or anchor(bullet.text, old) > 0
+
+
+def _says_old(bullet: FactBullet, old: str) -> bool:
     value = reading_of(bullet.text).value
     return same_value(value, old) or mentions(bullet.text, old)
+
+
+def _named_thing(old: str) -> bool:
+    """What ended is called by a name (or its words have no parse to weigh)."""
+    thing = thing_of(old)
+    return thing is None or bool(thing.names)
+
+
+def _anchored(facts: list[FactBullet], olds: list[str]) -> list[FactBullet]:
+    """The one fact that names an ended thing best by its lemmas (`anchors`);
+    none when two name it equally well ("the league": which one?)."""
+    scored = [(max((anchor(b.text, o) for o in olds), default=0), b) for b in facts]
+    top = max((score for score, _ in scored), default=0)
+    best = [b for score, b in scored if score == top and top > 0]
+    return best if len(best) == 1 else []
 
 
 _DIRECT = linear(

@@ -273,7 +273,9 @@ class Writer:
     ) -> _Target | None:
         """The page of the same subject as `slug` holding a fact that `holds`: the
         page and its continuation pages, then, for the person's own pages
-        (`me/…`), every other one of them and the pages search found `nearby`."""
+        (`me/…`), every other one of them; then, whoever the statement is about,
+        a fact of the person's on the pages search found `nearby` ("Jordan moved
+        out", filed under Jordan, ends "my partner is Jordan" on `me/family`)."""
         base = _base(slug)
         family = [base, *self._continuations().get(base, [])]
         family += [s for s in self._targets if _base(s) == base and s not in family]
@@ -286,7 +288,7 @@ class Writer:
             target = self._target(slug, None)
             if any(holds(b) for b in target.facts):
                 return target
-        for slug in nearby if base.startswith(MINE) else ():
+        for slug in nearby:
             if slug in family or slug not in self._index.entries:
                 continue
             target = self._target(slug, None)  # a page of anyone's: the person's own facts only

@@ -45,15 +45,17 @@ END = frozenset(
     step_down drop resign retire divorce scrap end close lose pass_away put_down write_off
     unsubscribe ditch dump terminate pack_in hang_up drop_out separate walk_out get_rid
     give_away call_off move_on lapse expire run_out shut_down sell_off let_go pass
-    graduate dissolve discontinue""".split()
+    graduate dissolve discontinue wrap_up come_off withdraw no_more""".split()
 )
+# A state of being through with something: "it's over with Ben", "done with the gym".
+OVER = frozenset("over through done finish".split())
 EXCHANGE = frozenset(
     "exchange part-exchange trade trade_in swap swap_out replace switch change".split()
 )
 # Nouns that make a light verb an end ("say goodbye to", "hand in my notice at").
 END_NOUNS = frozenset("goodbye farewell notice quits resignation".split())
 # What an end names through an attachment: "broke up with", "moved out of".
-END_PREPS = ("with", "from", "of", "out", "out of", "at")
+END_PREPS = ("with", "from", "of", "out", "out of", "at", "as")
 START_PREPS = ("to", "into", "in", "at", "with", "for", "on")
 EXCHANGE_FOR = ("for", "with", "to", "into")
 # A value's family by its head noun.
@@ -160,6 +162,8 @@ def read_events(text: str) -> Events:
             start = start or new
         elif classed(clause, END):
             ends += _ended(clause)
+        elif _over_with(clause):
+            ends += [_named(p) for p in clause.attached("with") if _thing(p)]
         elif clause.speaker and _ending_noun(clause):
             # a light verb with an ending noun: "said goodbye to X", "handed in my notice at X"
             said = clause.attached("to", "at", "with")
@@ -174,6 +178,15 @@ def read_events(text: str) -> Events:
             state = state or _value(clause)
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)
+
+
+def _over_with(clause: Clause) -> bool:
+    """ "It's over with Ben", "I'm done with the gym", "we're finished with the
+    agency": being through with what the clause is "with"."""
+    through = (clause.copula and any(a in OVER for a in clause.adverbs)) or (
+        clause.passive and clause.speaker and clause.lemma in (*OVER, "do")
+    )
+    return through and bool(clause.attached("with"))
 
 
 def _ending_noun(clause: Clause) -> bool:

@@ -55,9 +55,16 @@ READ_CHARS = 600  # what one statement is parsed of
 FIRST_PERSON = frozenset({"i", "we", "me", "us"})
 _PHRASE_PARTS = frozenset({"compound", "amod", "nummod", "nmod", "flat", "quantmod", "npadvmod"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
-_OBJECTS = frozenset({"dobj", "attr", "oprd", "dative", "acomp", "intj"})
+_OBJECTS = frozenset({"dobj", "attr", "oprd", "dative", "acomp", "intj", "xcomp"})
 _CLAUSE_LINKS = frozenset({"conj", "xcomp", "ccomp", "advcl", "parataxis", "relcl", "acl", "pcomp"})
 _lock = threading.Lock()
+# The predicate of a thing said to be no more (`_no_more`), a clause of its own.
+NO_MORE = "no_more"
+_MORE = ("more", "longer")
+_LIGHT = frozenset("do have get go make take".split())
+# Adverbs right after their verb that carry its meaning as a particle would
+# ("moved out", tagged an adverb where "moved out of" tags a particle).
+_PARTICLES = frozenset("out up off away down back over".split())
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,8 @@ class Clause:
     copula: bool = False
     tense: str = ""  # "past", "present", "future" (will/going to), "" when unsaid
     modal: bool = False  # might, could, should, want to …
+    adverbs: tuple[str, ...] = ()  # its adverbs' lemmas ("over" of "it's over with Ben")
+    passive: bool = False  # "I'm done with the gym": be + participle
 
     def attached(self, *preps: str) -> tuple[Phrase, ...]:
         return tuple(p for prep, p in self.attachments if prep in preps)
@@ -154,23 +163,45 @@ def clauses(text: str) -> tuple[Clause, ...]:
         return ()
     doc = pipeline()(head)
     if _verb_read_as_name(doc):  # "Quit the gym": read again with the verb in lower case
-        doc = pipeline()(head[0].lower() + head[1:])
+        again = pipeline()(head[0].lower() + head[1:])
+        doc = again if again[0].pos_ == "VERB" else doc
     out: list[Clause] = []
     for token in doc:
         if _is_predicate(token):
             out.append(_clause(token))
+        elif _no_more(token):
+            out.append(_no_more_clause(token))
     return tuple(out)
+
+
+def _no_more(token: Any) -> bool:
+    """A thing said to be no more ("no more meal kit boxes", "no more daily pill
+    for me"): a noun phrase that opens with "no more" (or "no longer"), not
+    "no more than"."""
+    if token.pos_ not in ("NOUN", "PROPN") or token.dep_ in ("compound", "amod"):
+        return False
+    words = [t.lower_ for t in token.doc[token.left_edge.i : token.i]]
+    return len(words) >= 2 and words[0] == "no" and words[1] in _MORE and "than" not in words
+
+
+def _no_more_clause(token: Any) -> Clause:
+    thing = phrase(token)
+    text = " ".join(w for w in thing.text.split() if w.lower() not in ("no", *_MORE))
+    thing = Phrase(text, thing.head, thing.entity, thing.possessor, thing.proper, thing.words,
+                   thing.name)  # fmt: skip
+    return Clause(NO_MORE, False, (), (thing,), (), True, tense="present")
 
 
 def _verb_read_as_name(doc: Any) -> bool:
     """The opening word tagged a proper noun while it governs an object: a
     diary's verb the tagger took for a name by its capital."""
     first = doc[0]
-    if first.tag_ not in ("NNP", "NN") or first.dep_ != "ROOT" or not first.is_title:
+    if first.tag_ not in ("NNP", "NN") or not first.is_title:
         return False
-    return any(c.dep_ in ("dobj", "npadvmod") for c in first.children) and not any(
-        t.pos_ == "VERB" for t in doc
-    )
+    if len(doc) > 1 and doc[1].tag_ in ("DT", "PRP$"):
+        return True  # "Quit the …", "Sold my …": a name is not followed by a determiner
+    governs = ("dobj", "npadvmod") if first.dep_ == "ROOT" else ("dobj",)  # a noun has no object
+    return any(c.dep_ in governs for c in first.children) and not any(t.pos_ == "VERB" for t in doc)
 
 
 def _is_predicate(token: Any) -> bool:
@@ -182,7 +213,11 @@ def _is_predicate(token: Any) -> bool:
 
 
 def _clause(verb: Any) -> Clause:
-    particle = [c.lemma_.lower() for c in verb.children if c.dep_ == "prt"]
+    particle = [
+        c.lemma_.lower()
+        for c in verb.children
+        if c.dep_ == "prt" or (c.dep_ == "advmod" and c.i == verb.i + 1 and c.lower_ in _PARTICLES)
+    ]
     subjects = _subjects_of(verb)
     prefix = _hyphened(verb)
     if prefix:  # "Part-exchanged": the parser took the prefix for a subject
@@ -196,6 +231,8 @@ def _clause(verb: Any) -> Clause:
     for child in verb.children:
         if child.dep_ in _OBJECTS and child.pos_ not in ("VERB", "AUX"):
             objects += [phrase(t) for t in _with_conj(child)]
+        elif child.dep_ in ("xcomp", "dobj") and child.tag_ == "VBG":
+            objects += _activity(child)
         elif child.dep_ == "prep":
             for pobj in (c for c in child.children if c.dep_ == "pobj"):
                 attachments += [(child.lemma_.lower(), phrase(t)) for t in _with_conj(pobj)]
@@ -213,7 +250,20 @@ def _clause(verb: Any) -> Clause:
         copula=verb.lemma_ == "be",
         tense=_tense(verb),
         modal=_modal(verb),
+        adverbs=tuple(
+            c.lemma_.lower() for c in verb.children if c.dep_ in ("advmod", "acomp", "prt")
+        ),
+        passive=any(c.dep_ == "auxpass" for c in verb.children),
     )
+
+
+def _activity(gerund: Any) -> list[Phrase]:
+    """What a gerund names as a thing ("gave up running", "stopped doing the
+    charity shop shifts"): the activity itself, or, for a light verb, its object."""
+    if gerund.lemma_.lower() in _LIGHT:
+        return [phrase(c) for c in gerund.children if c.dep_ == "dobj"]
+    lemma = gerund.lemma_.lower()
+    return [Phrase(gerund.text, lemma, words=(lemma,))]
 
 
 def verb_lemma(verb: Any) -> str:
@@ -326,7 +376,8 @@ def phrase(token: Any) -> Phrase:
         possessor=possessor,
         proper=token.pos_ == "PROPN",
         words=tuple(t.lemma_.lower() for t in words),
-        name=_joined([t for t in words if t.pos_ == "PROPN"]),
+        # a name is written with its capital; a lower-case word tagged proper is a guess
+        name=_joined([t for t in words if t.pos_ == "PROPN" and not t.text[:1].islower()]),
     )
 
 

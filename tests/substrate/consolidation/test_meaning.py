@@ -281,3 +281,36 @@ def test_the_card_leads_with_the_drink_the_person_changed_to(
     lines = [line.strip() for line in card.splitlines() if "Earl Grey" in line or "coffee" in line]
     assert lines and "black coffee" in lines[0] and not lines[0].startswith("- [3 August")
     assert any(line.startswith("- [3 August 2026] was: I drink Earl Grey") for line in lines)
+
+
+def current_facts(settings: Settings) -> dict[str, list[str]]:
+    """Every page's current facts, by slug."""
+    out: dict[str, list[str]] = {}
+    index = load_page_index(settings.workspace)
+    for entry in index.entries.values():
+        text = (settings.workspace.concepts_dir / entry.path).read_text()
+        out[entry.slug] = [b.text for b in fact_bullets(text) if b.current]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My partner is {n}, together since college.", "{n} moved out in January."),
+        ("I live with {n}, my boyfriend, in Clapham.", "{n} and I broke up last weekend."),
+        ("Thursdays I play in the {n} pub quiz team.", "It's over with the {n} quiz team."),
+    ],
+)
+def test_an_end_filed_under_another_name_ends_the_persons_fact_on_its_own_page(
+    settings: Settings, index: SearchIndex, old: str, new: str
+) -> None:
+    """What an end names may sit on any page: the person's fact that names it is
+    found (search's nearby pages) and ended, wherever the statement is filed."""
+    for n, name in enumerate(("Jorvik", "Tamsel", "Brennor")):
+        first = old.format(n=name)
+        say(settings, first, at(3, 1 + n))
+        consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+        say(settings, new.format(n=name), at(4, 1 + n))
+        consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+        now = [t for facts in current_facts(settings).values() for t in facts]
+        assert first not in now, (first, current_facts(settings))

@@ -22,6 +22,8 @@ ALLOWED = {
     # the embedding model's files, installed with the package (reached through
     # the link `.substrate/models/` keeps to them): hashed for the index identity
     "substrate/index/embedding.py",
+    # the English parser's installed files, hashed against their pinned digests
+    "substrate/meaning/parser.py",
     # a package root's own source, read for its declared names (the lazy exports)
     "substrate/lazy.py",
 }

@@ -1,0 +1,133 @@
+"""Which current fact a statement's ended thing names, read by the words'
+lemmas, not by the words as written.
+
+A person names what ended the way they think of it, not the way they first
+said it: "quit the bowling league" ends "Wednesday nights = bowling league at
+Bowlero"; "resigned as a trustee" ends "trustee of the food bank since
+2019"; "cancelled the meal kit boxes" ends "we get a HelloFresh box every
+week"; "wrapped up tutoring" ends "I tutor maths on Tuesdays"; "Kai's
+placement ended" ends "we foster a teenager, Kai". Every one shares the
+ended thing's head noun (or its verb: tutoring, tutor), or the name of whose
+thing it was, with the fact, and no more of the sentence.
+
+`anchor(fact, thing)` scores how well a fact names a thing: 0 when it does not
+(the head lemma, or a name in the thing, is missing from the fact; or the
+thing has words that tell it from others of its kind, "the community choir",
+and the fact holds none of them), else one plus the number of those words
+the fact shares, so the caller can choose "bowling league at Bowlero" over
+"I help coach Little League" for "the bowling league" and refuse to choose
+when two facts name it equally well. A head that only names a kind of thing
+("job", "car": `families.GENERIC`) anchors nothing here; the families decide
+those. English only (the parse); other scripts score 0 and the callers keep
+their phrase match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from substrate.meaning.families import GENERIC
+from substrate.meaning.parser import pipeline
+
+READ_CHARS = 600
+# Lemmas that name no thing of their own: a light verb, a pronoun's stand-in.
+_EMPTY = frozenset(
+    """be have do get go make take give put keep let say come see use thing stuff lot
+    day week month year time morning evening night weekend today one bit way""".split()
+)
+_CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
+# Words that say how one sees a thing, not which thing it is.
+_PLAIN = frozenset(
+    """old new last current usual regular daily weekly monthly whole little big local only
+    own first second same other""".split()
+)
+
+
+@dataclass(frozen=True)
+class Thing:
+    """An ended thing's lemmas: `head`, the other content lemmas `words`, and
+    the proper names it holds (lower case)."""
+
+    head: str
+    words: frozenset[str]
+    names: frozenset[str]
+
+
+@lru_cache(maxsize=4096)
+def thing_of(text: str) -> Thing | None:
+    """The thing a short noun phrase names ("the allotment committee", "Kai's
+    placement"); None for one that names nothing (no English words, a
+    pronoun, a kind alone)."""
+    if not text or not any(ch.isascii() and ch.isalpha() for ch in text):
+        return None
+    doc = pipeline()(" ".join(text.split())[:READ_CHARS])
+    content = [t for t in doc if t.pos_ in _CONTENT and t.is_alpha]
+    if not content:
+        return None
+    root = next((t for t in doc if t.dep_ == "ROOT" and t.pos_ in _CONTENT), content[-1])
+    # a name is written with its capital (a phrase parsed alone tags loosely)
+    names = frozenset(
+        t.lower_
+        for t in doc
+        if t.text[:1].isupper() and (t.pos_ == "PROPN" or t.dep_ == "poss")  # "Kai's placement"
+    )
+    head = _lemma(root)
+    # what tells this one from others of its kind ("Spanish", "community"), not "old"
+    words = frozenset(
+        w for t in content if t is not root and t.lower_ not in _PLAIN and (w := _lemma(t))
+    )
+    if (not head or head in GENERIC) and not names:
+        return None
+    return Thing(head, words - {head}, names)
+
+
+@lru_cache(maxsize=8192)
+def lemmas_of(text: str) -> frozenset[str]:
+    """A fact's content lemmas and proper names (lower case), verbs included:
+    "I tutor maths" holds `tutor`, which "tutoring" is stemmed to."""
+    if not text or not any(ch.isascii() and ch.isalpha() for ch in text):
+        return frozenset()
+    doc = pipeline()(" ".join(text.split())[:READ_CHARS])
+    out: set[str] = set()
+    for token in doc:
+        if token.pos_ in _CONTENT and token.is_alpha and (lemma := _lemma(token)):
+            out |= {lemma, token.lower_}
+    return frozenset(out)
+
+
+def anchor(fact: str, thing_text: str) -> int:
+    """How well `fact` names the thing `thing_text` (see the module doc)."""
+    thing = thing_of(thing_text)
+    if thing is None:
+        return 0
+    held = lemmas_of(fact)
+    if thing.names and not (thing.names & held):
+        return 0
+    if not thing.names and (not thing.head or thing.head not in held):
+        return 0
+    told = len(thing.words & held)
+    if thing.words and not told and not thing.names:
+        return 0  # "the community choir" is not said to be "the choir at St Mary's"
+    return 1 + told + (1 if thing.names and thing.head in held else 0)
+
+
+def _lemma(token: Any) -> str:
+    """The token's lemma, stemmed (`_stem`); '' for one that names nothing."""
+    lemma = str(token.lemma_.lower())
+    if lemma in _EMPTY:
+        return ""
+    word = str(token.lower_)  # a gerund stems from its word: "babysitting", not "babysitte"
+    return _stem(word if word.endswith("ing") else lemma)
+
+
+def _stem(lemma: str) -> str:
+    """A gerund's verb ("tutoring" → "tutor", "swimming" → "swim"), so a thing
+    named by its activity meets the fact that does it."""
+    if len(lemma) > 6 and lemma.endswith("ing"):
+        stem = lemma[:-3]
+        if len(stem) > 3 and stem[-1] == stem[-2]:
+            stem = stem[:-1]
+        return stem
+    return lemma
