@@ -274,8 +274,9 @@ class Writer:
         """The page of the same subject as `slug` holding a fact that `holds`: the
         page and its continuation pages, then, for the person's own pages
         (`me/…`), every other one of them; then, whoever the statement is about,
-        a fact of the person's on the pages search found `nearby` ("Jordan moved
-        out", filed under Jordan, ends "my partner is Jordan" on `me/family`)."""
+        a fact of the person's (`_unnamed_own`) on the pages search found
+        `nearby` ("Jordan moved out", filed under Jordan, ends "my partner is
+        Jordan" on `me/family`)."""
         base = _base(slug)
         family = [base, *self._continuations().get(base, [])]
         family += [s for s in self._targets if _base(s) == base and s not in family]
@@ -292,7 +293,7 @@ class Writer:
             if slug in family or slug not in self._index.entries:
                 continue
             target = self._target(slug, None)  # a page of anyone's: the person's own facts only
-            if any(holds(b) and read_text(b.text).subject.kind == "me" for b in target.facts):
+            if any(holds(b) and _unnamed_own(b.text) for b in target.facts):
                 return target
         return None
 
@@ -374,6 +375,14 @@ class Writer:
             _, snapshot = read_text_snapshot(path)
             out.append((name, PlannedWrite(path, text.encode("utf-8"), snapshot)))
         return out
+
+
+def _unnamed_own(text: str) -> bool:
+    """A fact the person may end: their own words about themselves or about no
+    one named ("عربيتي هيونداي فيرنا" has no pronoun to say whose), never words
+    passed on or a fact about someone named."""
+    reading = read_text(text)
+    return not reading.passed_on and reading.subject.kind != "named"
 
 
 def _base(slug: str) -> str:

@@ -18,8 +18,8 @@ the fact shares, so the caller can choose "bowling league at Bowlero" over
 "I help coach Little League" for "the bowling league" and refuse to choose
 when two facts name it equally well. A head that only names a kind of thing
 ("job", "car": `families.GENERIC`) anchors nothing here; the families decide
-those. English only (the parse); other scripts score 0 and the callers keep
-their phrase match.
+those. English is read by the parse; Arabic is scored the same way over its
+words' stems (`arabic.stems`: clitics off, letters folded).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from substrate.meaning.arabic import has_arabic, stems
 from substrate.meaning.families import GENERIC
 from substrate.meaning.parser import pipeline
 
@@ -99,6 +100,8 @@ def lemmas_of(text: str) -> frozenset[str]:
 
 def anchor(fact: str, thing_text: str) -> int:
     """How well `fact` names the thing `thing_text` (see the module doc)."""
+    if has_arabic(thing_text):
+        return _arabic_anchor(fact, thing_text)
     thing = thing_of(thing_text)
     if thing is None:
         return 0
@@ -111,6 +114,22 @@ def anchor(fact: str, thing_text: str) -> int:
     if thing.words and not told and not thing.names:
         return 0  # "the community choir" is not said to be "the choir at St Mary's"
     return 1 + told + (1 if thing.names and thing.head in held else 0)
+
+
+def _arabic_anchor(fact: str, thing_text: str) -> int:
+    """The same score over Arabic stems (`arabic.stems`): the thing's first
+    word is its head ("دكتور الأسنان"), the rest tell it apart."""
+    said = stems(thing_text)
+    if not said:
+        return 0
+    held = frozenset().union(*stems(fact))
+    head, words = said[0], said[1:]
+    if not any(len(f) >= 3 for f in head) or not head & held:
+        return 0
+    told = sum(1 for w in words if w & held)
+    if words and not told:
+        return 0
+    return 1 + told
 
 
 def _lemma(token: Any) -> str:

@@ -24,7 +24,9 @@ subscription → membership; …), else from its entity type beside the
 predicate (an organisation one works at, joins or leaves → work; a place one
 lives in or moves to → home). A negated clause, a modal one or one in the
 future says nothing happened. The person's own clauses only, except an end
-whose subject is the thing itself.
+whose subject is the thing itself. Arabic has no parse here: its ends and
+exchanges are read by the verb's lemma from a morphological analyser
+(`arabic`), what they name by Arabic's verb-first order.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from substrate.meaning.arabic import arabic_ends, has_arabic
 from substrate.meaning.parser import Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
 
@@ -176,6 +179,7 @@ def read_events(text: str) -> Events:
             ends += [p.text for p in clause.attached("from") if _thing(p)]
         elif _mine_as_subject(clause):  # verbs of having and living: the phrase rules read them
             state = state or _value(clause)
+    ends += arabic_ends(text) if has_arabic(text) else ()
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)
 

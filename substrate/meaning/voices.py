@@ -22,6 +22,7 @@ length.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from substrate.meaning.sentences import sentence_ends
 from substrate.safety import IGNORECASE, short
@@ -113,12 +114,19 @@ _HYPOTHETICAL = short(
     IGNORECASE,
 )
 _SAYING_QUOTE = short(
-    r"\b(said|says|wrote|writes|told me|asked|replied|texted|posted)\b[,:]?\s*"
+    r"\b(said|says|saying|wrote|writes|told me|asked|replied|texted|posted|joked|jokes|"
+    r"swears by|swore|reckons|insists|messaged|whatsapped)\b[,:]?\s*"
     r"[\"“«‘']|(قال|قالت|كتب|كتبت)\s*:?\s*[\"“«]",
     LINE_CHARS,
     IGNORECASE,
 )
-_CLOSE = {'"': '"', "“": "”", "«": "»", "‘": "’", "'": "'"}
+# A request to the assistant: what it quotes next is text to work on.
+_ASKS = short(
+    r"^(?:(?:hi|hey|ok|okay|so)[,!]? )?(?:can|could|would|will) (?:you|u)\b"
+    r"|^(?:please|pls|help me|i need you to)\b|^(?:هل )?(?:ممكن|يمكنك|ساعدني|ساعديني)",
+    LINE_CHARS,
+    IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -172,6 +180,7 @@ def _sentences(line: str, start: int) -> tuple[list[Span], Span | None]:
     someone else's text (or of text to transform) to the line's end, if any."""
     out: list[Span] = []
     cut = 0
+    asked = False
     for end in [*sentence_ends(line), len(line)]:
         sentence = line[cut:end]
         if not sentence.strip():
@@ -179,12 +188,15 @@ def _sentences(line: str, start: int) -> tuple[list[Span], Span | None]:
             continue
         at = start + cut
         head = sentence[:LINE_CHARS]
+        if asked and _opens_quote(head):  # "can you fill out this form for my son? 'Conditions: …'"
+            return out, Span(at, line[cut:], TRANSFORM)
+        asked = head.rstrip().endswith(("?", "؟")) and _ASKS.search(head.strip()) is not None
         intro = _introduced(head)
         if intro is not None:
             why, after = intro
             out.append(Span(at, sentence[:after]))
             return out, Span(at + after, line[cut + after :], why)
-        if _REPORTED.match(head.strip()):
+        if _REPORTED.match(head.strip()) and not _quote_then_own(head):
             out.append(Span(at, sentence, REPORTED))
         elif _HYPOTHETICAL.match(head):
             out.append(Span(at, sentence, HYPOTHETICAL))
@@ -192,6 +204,11 @@ def _sentences(line: str, start: int) -> tuple[list[Span], Span | None]:
             out += _without_quotes(sentence, at)
         cut = end
     return out, None
+
+
+def _opens_quote(sentence: str) -> bool:
+    head = sentence.lstrip()
+    return bool(head) and head[0] in _PAIRS and head[0] != "`"
 
 
 def _introduced(sentence: str) -> tuple[str, int] | None:
@@ -226,8 +243,7 @@ def _without_quotes(sentence: str, at: int) -> list[Span]:
     said = _SAYING_QUOTE.search(sentence[:LINE_CHARS])
     if said is None:
         return _marked_spans(sentence, at)
-    opener = sentence[said.end() - 1]
-    close = sentence.find(_CLOSE.get(opener, opener), said.end())
+    close = closing(sentence, said.end() - 1)
     end = len(sentence) if close < 0 else close + 1
     parts = [
         Span(at, sentence[: said.end() - 1]),
@@ -239,13 +255,74 @@ def _without_quotes(sentence: str, at: int) -> list[Span]:
 
 
 QUOTED_WORDS = 4  # a quotation this long is someone's words, not a phrase
-_PAIRS = {"`": ("`", CODE), '"': ('"', QUOTED), "“": ("”", QUOTED), "«": ("»", QUOTED)}
+_PAIRS = {
+    "`": ("`", CODE), '"': ('"', QUOTED), "“": ("”", QUOTED), "«": ("»", QUOTED),
+    "‘": ("’", QUOTED), "'": ("'", QUOTED),
+}  # fmt: skip
+_SINGLE = ("'", "‘", "’")
+_AFTER_CLOSE = frozenset(' .,;:!?)]—–-…"“”')
+
+
+def closing(sentence: str, i: int) -> int:
+    """Where the quotation opened at `i` closes, or -1. A single quote opens
+    only before a word and after a space or the start ("'we're in Swindon'"),
+    and closes only after a word and before a space, a punctuation mark or the
+    end: the apostrophes of "we're" and "Sam's" are neither."""
+    mark = sentence[i]
+    if mark not in _PAIRS:
+        return -1
+    if mark not in _SINGLE:
+        return sentence.find(_PAIRS[mark][0], i + 1)
+    if not _opens(sentence, i):
+        return -1
+    return _single_closers(sentence).get(i, -1)
+
+
+@lru_cache(maxsize=64)
+def _single_closers(sentence: str) -> dict[int, int]:
+    """Each single quote's nearest closing quote after it, in one pass from the
+    end (a sentence of many apostrophes costs one read, not one per mark)."""
+    out: dict[int, int] = {}
+    nearest = -1
+    for j in range(len(sentence) - 1, -1, -1):
+        if sentence[j] in _SINGLE:
+            out[j] = nearest
+            if j > 0 and _closes(sentence, j):
+                nearest = j
+    return out
+
+
+def _opens(sentence: str, i: int) -> bool:
+    before = sentence[i - 1] if i > 0 else " "
+    after = sentence[i + 1] if i + 1 < len(sentence) else " "
+    return (before.isspace() or before in '([:—–-"“') and not after.isspace()
+
+
+def _closes(sentence: str, j: int) -> bool:
+    before = sentence[j - 1]
+    after = sentence[j + 1] if j + 1 < len(sentence) else " "
+    return not before.isspace() and (after in _AFTER_CLOSE or after.isspace())
+
+
+def _quote_then_own(sentence: str) -> bool:
+    """Reported speech that quotes its words, then goes on in the person's own
+    ("Tom texted 'we're in Swindon' — funny timing, we moved on Saturday"):
+    the quotation is cut out, not the whole sentence."""
+    said = _SAYING_QUOTE.search(sentence[:LINE_CHARS])
+    if said is None:
+        return False
+    close = closing(sentence, said.end() - 1)
+    return close >= 0 and len(sentence[close + 1 :].split()) > _OWN_AFTER
+
+
+_OWN_AFTER = 2  # words after a quotation that are more than "— so jealous"
 
 
 def _marked_spans(sentence: str, at: int) -> list[Span]:
-    """Inline code (`…`) and double-quoted text of `QUOTED_WORDS` words or more cut
-    out of the sentence; one pass, each mark looked for once from where the
-    last span ended."""
+    """Inline code (`…`) and quoted text of `QUOTED_WORDS` words or more (or any
+    quotation a colon opens: "for my son: 'Medication: Clenil'") cut out of the
+    sentence; one pass, each mark looked for once from where the last span
+    ended."""
     out: list[Span] = []
     cut = i = 0
     while i < len(sentence):
@@ -253,16 +330,23 @@ def _marked_spans(sentence: str, at: int) -> list[Span]:
         if pair is None:
             i += 1
             continue
-        close = sentence.find(pair[0], i + 1)
+        close = closing(sentence, i)
         if close < 0:
+            if sentence[i] in _SINGLE:
+                i += 1
+                continue
             break
         inner = sentence[i + 1 : close]
-        if pair[1] == CODE or _speech(inner):
+        if pair[1] == CODE or _speech(inner) or _colon_before(sentence, i):
             out += [Span(at + cut, sentence[cut:i]), Span(at + i, sentence[i : close + 1], pair[1])]
             cut = close + 1
         i = close + 1
     out.append(Span(at + cut, sentence[cut:]))
     return [span for span in out if span.text]
+
+
+def _colon_before(sentence: str, i: int) -> bool:
+    return sentence[:i].rstrip().endswith((":", "："))
 
 
 _VOICE = frozenset("i i'm i've i'd i'll my me we we're our you your he she they".split())

@@ -1,0 +1,231 @@
+"""The Arabic reading: which verb ends or exchanges what, by the verb's lemma,
+and which fact an ended thing names, by its words' stems.
+
+Arabic has no parser here; it has a morphological analyser that ships its
+dictionary (`qalsadi`, over `arramooz`'s verb and noun tables): "بعت",
+"بعنا" and "يبيع" are all the verb باع, "تركت" is ترك. A predicate's class
+is its lemma's (`END`, `EXCHANGE`), in standard Arabic and the dialects'
+common verbs; a dialect form the dictionary does not hold ("كنسلت",
+"وقفت" read as قفى) is also tried as its bare stem, the person's ending
+(ت، نا، وا…) and a leading و/ف taken off. Arabic puts the verb before what
+it acts on, so what an end or exchange names is the words right after the
+verb, up to a preposition, a conjunction, a comma or the next verb ("بعت
+اللكزس وخذيت جيب": اللكزس); an end with nothing after it names what came
+before it ("لولو ماتت": لولو). A negated verb (ما، لا، لم، مش، مو…) or one in
+the future (سوف، راح، ح…) says nothing happened.
+
+`stems(text)` are a text's content words with the clitics Arabic writes onto
+a word taken off (و، ف، ب، ل، ك، ال before; a possessive ending after:
+"بالكورال" and "الكورال" meet, "اشتراكي" meets "اشتراك") and the letter
+variants folded, so `anchors` can match an ended thing against a fact the way
+it matches English lemmas.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Any
+
+from substrate.safety.patterns import runs
+
+READ_CHARS = 600
+_MARKS = runs("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed\u0640]")
+_FOLD = str.maketrans(
+    {"آ": "ا", "أ": "ا", "إ": "ا", "ٱ": "ا", "ؤ": "و", "ئ": "ي", "ى": "ي", "ة": "ه"}
+)
+_ARABIC = runs("[\u0600-\u06ff]")
+_PUNCT = frozenset("،,.!؟?:;()[]\u2014\u2013\"'“”«»")
+
+
+def fold(word: str) -> str:
+    """A word without its marks, its letter variants folded."""
+    return _MARKS.sub("", word).translate(_FOLD)
+
+
+# Verbs that end what they act on (lemmas, folded), standard and dialect.
+END = frozenset(
+    fold(w)
+    for w in """باع ترك بطل وقف أوقف توقف مات توفي ألغى كنسل أغلق غلق قفل انسحب استقال
+    فسخ طلق انفصل أنهى نهى خلص ودع تخلى سيب فارق لغى""".split()
+)
+# Ends whose thing is their subject, said before them ("لولو ماتت").
+INTRANSITIVE = frozenset(fold(w) for w in "مات توفي".split())
+# What an end is "from" or "of": "انسحبت من الكورال", "تخليت عن السيارة".
+_FROM = frozenset(fold(w) for w in "من عن".split())
+EXCHANGE = frozenset(fold(w) for w in "بدل استبدل غير حول".split())
+# The person's endings a dialect verb is tried without, longest first.
+_ENDINGS = ("تهم", "تها", "ناها", "ناه", "ته", "تو", "تي", "نا", "وا", "ت")
+_NEGATIONS = frozenset(fold(w) for w in "ما لا لم لن مش مو مب ماني مانيش".split())
+_FUTURE = frozenset(fold(w) for w in "سوف راح رح ح بدي ناوي ناويه حاب".split())
+# Words that close the thing a verb acts on.
+_STOPS = frozenset(
+    fold(w)
+    for w in """في من على إلى الى عن مع عشان علشان لأن لان بعد قبل بس لكن بسبب حتى منذ من
+    اللي الذي التي هو هي انا أنا احنا نحن كل""".split()
+)
+_ADVERBS = frozenset(fold(w) for w in "خالص خلاص بالمره نهائي ابدا كمان برضو".split())
+_CLITIC_BEFORE = ("وال", "فال", "بال", "كال", "لل", "ال")
+_POSSESSIVE = ("هما", "هم", "كم", "ها", "نا", "ي", "ك")
+_lock = threading.Lock()
+_loaded: list[Any] = []
+
+
+def has_arabic(text: str) -> bool:
+    return _ARABIC.search(text) is not None
+
+
+def _lemmatizer() -> Any:
+    with _lock:
+        if not _loaded:
+            import qalsadi.lemmatizer
+
+            _loaded.append(qalsadi.lemmatizer.Lemmatizer())
+        return _loaded[0]
+
+
+@lru_cache(maxsize=16384)
+def verb_lemma(word: str) -> str:
+    """The analyser's lemma of `word` read as a verb, folded ('' when it reads
+    no verb there)."""
+    found = _lemmatizer().lemmatize(_MARKS.sub("", word), return_pos=True)
+    lemma, pos = found if isinstance(found, tuple) else (found, "")
+    return fold(str(lemma)) if pos == "verb" else ""
+
+
+def verb_class(word: str) -> str | None:
+    """`end`, `intransitive` (an end of its subject), `exchange` or None for
+    one Arabic word (see the module doc)."""
+    bare = fold(word)
+    tries = [verb_lemma(word), *_bare_stems(bare)]
+    for lemma in tries:
+        if lemma in INTRANSITIVE:
+            return "intransitive"
+        if lemma in END:
+            return "end"
+        if lemma in EXCHANGE:
+            return "exchange"
+    return None
+
+
+def _bare_stems(word: str) -> list[str]:
+    out = []
+    for head in (word, word[1:] if word[:1] in ("و", "ف") and len(word) > 4 else ""):
+        if not head:
+            continue
+        out.append(head)
+        out += [head[: -len(e)] for e in _ENDINGS if head.endswith(e) and len(head) - len(e) >= 3]
+    return out
+
+
+@lru_cache(maxsize=4096)
+def arabic_ends(text: str) -> tuple[str, ...]:
+    """What `text`'s Arabic verbs of ending or exchange name (see the module doc)."""
+    tokens = _tokens(text)
+    out: list[str] = []
+    for i, token in enumerate(tokens):
+        if not has_arabic(token) or len(token) < 3:
+            continue
+        kind = verb_class(token)
+        if kind is None or _unreal(tokens, i):
+            continue
+        start = i + 1
+        if start < len(tokens) and fold(tokens[start]) in _FROM:
+            start += 1  # "انسحبت من الكورال"
+        after = "" if kind == "intransitive" else _thing_after(tokens, start, kind)
+        if after:
+            out.append(after)
+        elif kind == "intransitive" or _object_suffix(fold(token)):
+            before = _thing_before(tokens, i)  # "والأهلي قفلته": what "it" is
+            if before:
+                out.append(before)
+    return tuple(dict.fromkeys(out))
+
+
+def _tokens(text: str) -> list[str]:
+    """Words and punctuation marks, each its own token."""
+    head = text[:READ_CHARS]
+    return "".join(f" {ch} " if ch in _PUNCT else ch for ch in head).split()
+
+
+def _object_suffix(word: str) -> bool:
+    """A verb that carries its object as a pronoun ("قفلته", "بعناها")."""
+    return word.endswith(("ته", "تها", "ناه", "ناها", "تهم"))
+
+
+def _adverb(token: str) -> bool:
+    """An adverb in the accusative ("نهائياً", "أخيراً") or a dialect one."""
+    return token.endswith(("ً", "ًا")) or fold(token) in _ADVERBS
+
+
+def _unreal(tokens: list[str], i: int) -> bool:
+    """A negated verb, or one in the future, says nothing happened."""
+    before = fold(tokens[i - 1]) if i > 0 else ""
+    word = fold(tokens[i])
+    return before in _NEGATIONS or before in _FUTURE or word.startswith(("سي", "ست", "سن", "حي"))
+
+
+def _closes(token: str) -> bool:
+    folded = fold(token)
+    return (
+        not any(ch.isalnum() for ch in token) or folded in _STOPS or verb_class(token) is not None
+    )
+
+
+def _thing_after(tokens: list[str], start: int, kind: str) -> str:
+    words: list[str] = []
+    for token in tokens[start : start + 3]:
+        if _closes(token) or _adverb(token) or (words and fold(token).startswith("و")):
+            break
+        if words and kind == "exchange" and fold(token).startswith(("ب", "ل")):
+            break  # "بدلت البيكانتو بهايبرد": what it was exchanged for
+        words.append(token)
+    return " ".join(words)
+
+
+def _thing_before(tokens: list[str], end: int) -> str:
+    words: list[str] = []
+    for token in reversed(tokens[max(0, end - 2) : end]):
+        if _closes(token):
+            break
+        words.insert(0, token)
+    return " ".join(words)
+
+
+def forms(word: str) -> frozenset[str]:
+    """The stems a word may have (see the module doc): a leading و، ف، ب، ل or ك
+    may be a clitic ("بكورال") or the word's own letter ("بيكانتو"), and a last
+    ي or ك a possessive ("اشتراكي") or its own ("اشتراك"), so each both ways."""
+    folded = fold(word)
+    for clitic in _CLITIC_BEFORE:
+        if folded.startswith(clitic) and len(folded) - len(clitic) >= 3:
+            return _endings(folded[len(clitic) :])
+    if folded[:1] in ("و", "ف", "ب", "ل", "ك") and len(folded) > 4:
+        return _endings(folded) | forms(folded[1:])
+    return _endings(folded)
+
+
+def _endings(word: str) -> frozenset[str]:
+    """The word as written and without a possessive ending, its ta marbuta
+    folded away ("سيارة", "سيارتي" and "سيارته" meet at سيار)."""
+    out = {_marbuta(word)}
+    for ending in _POSSESSIVE:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            bare = word[: -len(ending)]
+            out.add(_marbuta(bare[:-1] + "ه" if bare.endswith("ت") else bare))
+            break
+    return frozenset(out)
+
+
+def _marbuta(word: str) -> str:
+    return word[:-1] if word.endswith("ه") and len(word) >= 4 else word
+
+
+@lru_cache(maxsize=8192)
+def stems(text: str) -> tuple[frozenset[str], ...]:
+    """The content words of `text`, each as the stems it may have (`forms`), in
+    order."""
+    tokens = _tokens(text)
+    return tuple(
+        forms(t) for t in tokens if has_arabic(t) and len(t) >= 2 and fold(t) not in _STOPS
+    )
