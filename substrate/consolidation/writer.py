@@ -37,6 +37,7 @@ from substrate.consolidation.outcome import EntryOutcome
 from substrate.consolidation.plan import Placement, Plan
 from substrate.consolidation.when import with_dates
 from substrate.lineage import encode_sources
+from substrate.meaning.attribution import own_words
 from substrate.meaning.reading import read_text
 from substrate.meaning.slots import SlotReading
 from substrate.pages import (
@@ -171,7 +172,8 @@ class Writer:
         target = self._room_for(p, reading)
         target.placements.append(p)
         target.related += [s for s in p.related if s != target.slug and s not in target.related]
-        text = with_dates(bullet_text(p.entry.text, target.slug), p.entry.at.date())
+        words = own_words(p.entry.text)  # the person's own, without words passed on beside them
+        text = with_dates(bullet_text(words, target.slug), p.entry.at.date())
         attrs = {SOURCES: encode_sources(p.entry.sources)} if p.entry.sources else {}
         said = read_text(p.entry.text).attribution
         attrs |= voice_marks(said.voice, said.speaker)

@@ -37,7 +37,8 @@ _REL = r"(?:[Mm]y|[Oo]ur) (?:(?:old|new|ex|former|best|older|younger|little|big|
 _SAYING = (
     r"(?:said|says|wrote|writes|texted|texts|emailed|e-mailed|messaged|sent|told|tells|posted|"
     r"replied|tweeted|forwarded|shared|asked|answered|mentioned|announced|explained|insisted|"
-    r"claims|claimed|added|whatsapped|dm'd|dmed|pinged|put it|keeps saying|kept saying)"
+    r"claims|claimed|added|whatsapped|dm'd|dmed|pinged|put it|keeps saying|kept saying|"
+    r"joked|jokes|swears by|swore by|reckons)"
 )
 _SPEAKER_EN = [
     # "Karim texted me", "my boss wrote:", "Karim just said"
@@ -155,6 +156,19 @@ def attribute(text: str) -> Attribution:
     if stated:
         return Attribution(OWN, " ".join(stated), words, why, speaker)
     return Attribution(PASSED_ON, "", words, why, speaker)
+
+
+def own_words(text: str) -> str:
+    """What of `text` goes on a page as the person's fact: the whole text, or,
+    for one that also passes someone's words on beside the person's own
+    ("Tom texted 'we're in Swindon' — funny timing, we moved on Saturday!"),
+    the person's own sentences alone (the archive keeps the text as said), so
+    no page holds the passed-on words as the person's."""
+    said = attribute(text)
+    if said.voice != OWN or not said.passed or not said.own.strip():
+        return text
+    own = said.own.strip(" \t—–-,;:")
+    return own[:1].upper() + own[1:] if own else text
 
 
 def _sentences(span: Span) -> list[str]:

@@ -109,6 +109,8 @@ ROLE_WORDS = frozenset(
 _WORK_VERBS = frozenset("work join start leave quit hire employ resign retire accept".split())
 _HOME_VERBS = frozenset("live move move_in move_into rent buy settle_in".split())
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
+# What a parse may take for an object and is none ("I've packed anyway in the …").
+_NOT_OBJECTS = frozenset("anyway then now though too also".split())
 _NOT_ENDED = frozenset(
     """i we me us it this that he she they you something everything nothing one thing
     day week month year time morning night weekend""".split()
@@ -156,9 +158,10 @@ def read_events(text: str) -> Events:
     ends: list[str] = []
     start: Value | None = None
     state: Value | None = None
-    for clause in clauses(text):
-        if clause.negated or clause.modal or clause.tense == "future":
+    for said in clauses(text):
+        if said.negated or said.modal or said.tense == "future":
             continue
+        clause = _particled(said)
         if classed(clause, EXCHANGE) and clause.speaker:
             gone, new = _exchanged(clause)
             ends += gone
@@ -182,6 +185,24 @@ def read_events(text: str) -> Events:
     ends += arabic_ends(text) if has_arabic(text) else ()
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)
+
+
+def _particled(clause: Clause) -> Clause:
+    """A preposition the parser hung where a particle belongs ("packed in the
+    violin", "handed in the keys"): when verb and preposition make a predicate
+    of a class, the predicate takes it and what it governs is the object."""
+    for prep, phrase in clause.attachments:
+        joined = f"{key(clause)}_{prep}"
+        if any(joined in table for table in (END, START, EXCHANGE)):
+            rest = tuple((p, x) for p, x in clause.attachments if x is not phrase)
+            kept = tuple(o for o in clause.objects if o.head not in _NOT_OBJECTS)
+            return replace(
+                clause,
+                predicate=f"{clause.predicate} {prep}",
+                objects=(*kept, phrase),
+                attachments=rest,
+            )
+    return clause
 
 
 def _over_with(clause: Clause) -> bool:

@@ -116,7 +116,9 @@ _HYPOTHETICAL = short(
 _SAYING_QUOTE = short(
     r"\b(said|says|saying|wrote|writes|told me|asked|replied|texted|posted|joked|jokes|"
     r"swears by|swore|reckons|insists|messaged|whatsapped)\b[,:]?\s*"
-    r"[\"“«‘']|(قال|قالت|كتب|كتبت)\s*:?\s*[\"“«]",
+    r"[\"“«‘']|(قال|قالت|كتب|كتبت|أرسل|ارسل|أرسلت|ارسلت|بعتتلي|بعتلي)"
+    r"(?: [^\s:'\"“«‘]{1,20})?(?: [^\s:'\"“«‘]{1,20})?"  # "كتبت لي زميلتي:"
+    r"\s*:?\s*[\"“«‘']",
     LINE_CHARS,
     IGNORECASE,
 )
@@ -195,6 +197,11 @@ def _sentences(line: str, start: int) -> tuple[list[Span], Span | None]:
         if intro is not None:
             why, after = intro
             out.append(Span(at, sentence[:after]))
+            quoted = _quotation_then_own(line, cut + after)
+            if quoted is not None:  # "كتبت لي زميلتي: '…' — أما أنا فقد انتقلت…"
+                out.append(Span(at + after, line[cut + after : quoted], why))
+                more, rest = _sentences(line[quoted:], start + quoted)
+                return out + more, rest
             return out, Span(at + after, line[cut + after :], why)
         if _REPORTED.match(head.strip()) and not _quote_then_own(head):
             out.append(Span(at, sentence, REPORTED))
@@ -204,6 +211,16 @@ def _sentences(line: str, start: int) -> tuple[list[Span], Span | None]:
             out += _without_quotes(sentence, at)
         cut = end
     return out, None
+
+
+def _quotation_then_own(line: str, at: int) -> int | None:
+    """Where the person's own words resume when what a colon introduces is one
+    quotation followed by more than a few words of their own; else None."""
+    start = at + len(line[at:]) - len(line[at:].lstrip())
+    close = closing(line, start) if start < len(line) else -1
+    if close < 0 or len(line[close + 1 :].split()) <= _OWN_AFTER:
+        return None
+    return close + 1
 
 
 def _opens_quote(sentence: str) -> bool:

@@ -119,3 +119,14 @@ def test_a_thing_told_apart_by_its_words_is_not_another_of_its_kind(head: str) -
     told, other, kind = made_up(rng).lower(), made_up(rng), head.split()[-1]
     assert anchor(f"I sing in the {kind} at {other}", f"the {told} {head}") == 0
     assert anchor(f"I sing in the {told} {head} at {other}", f"the {told} {head}") > 0
+
+
+@pytest.mark.parametrize(
+    "frame", ["anyway I've packed in the {t}", "We traded in the {t} last week"]
+)
+def test_a_preposition_parsed_where_a_particle_belongs_still_makes_the_end(frame: str) -> None:
+    rng = random.Random(frame)
+    for head in ("violin", "flat", "allotment", "van"):
+        thing = f"{made_up(rng).lower()} {head}"
+        ends = read_events(frame.format(t=thing)).ends
+        assert any(head in e for e in ends), (frame, thing, ends)

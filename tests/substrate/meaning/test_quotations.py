@@ -84,3 +84,32 @@ def test_apostrophes_are_never_read_as_quotation_marks(text: str) -> None:
     for _ in range(3):
         said = attribute(text.format(n=made_up(rng)))
         assert said.voice == OWN and said.passed == "", said
+
+
+@pytest.mark.parametrize("sayer", SAYERS)
+def test_a_page_gets_the_persons_own_words_never_the_quotation_beside_them(sayer: str) -> None:
+    from substrate.meaning.attribution import own_words
+
+    rng = random.Random(sayer + "page")
+    for _ in range(3):
+        place, own_place = made_up(rng), made_up(rng)
+        text = f"{sayer} '{rng.choice(QUOTED).format(p=place)}' {rng.choice(OWN_AFTER).format(q=own_place)}"
+        words = own_words(text)
+        assert own_place in words and place not in words, (text, words)
+    plain = f"I moved to {made_up(rng)} in May"
+    assert own_words(plain) == plain
+
+
+@pytest.mark.parametrize("frame", ["كتبت لي زميلتي: '{q}' — {o}", "{s} قال '{q}' على كل حال، {o}"])
+def test_an_arabic_quotation_is_passed_on_and_the_own_words_after_it_kept(frame: str) -> None:
+    from substrate.meaning.attribution import own_words
+
+    for place, own_place in (("المحرق", "دلة"), ("الخبر", "الدمام"), ("جدة", "الطائف")):
+        text = frame.format(
+            s="أستاذي",
+            q=f"أنا راحلة إلى مستشفى {place} بعد العيد",
+            o=f"أما أنا فانتقلت إلى مستشفى {own_place}",
+        )
+        said = attribute(text)
+        assert place in said.passed and own_place in own_words(text), (text, said)
+        assert place not in own_words(text)
