@@ -172,8 +172,8 @@ def read_events(text: str) -> Events:
             ends += [_named(p) for p in clause.attached("with") if _thing(p)]
         elif clause.speaker and _ending_noun(clause):
             # a light verb with an ending noun: "said goodbye to X", "handed in my notice at X"
-            said = clause.attached("to", "at", "with")
-            ends += [_named(p) for p in said if _thing(p) and p.head not in END_NOUNS]
+            told = clause.attached("to", "at", "with")
+            ends += [_named(p) for p in told if _thing(p) and p.head not in END_NOUNS]
             nominals = [*clause.objects, *(p for _, p in clause.attachments)]
             ends += [p.name for p in nominals if p.head in END_NOUNS and p.name]
         elif clause.speaker and classed(clause, START) and clause.tense != "present":
