@@ -258,12 +258,19 @@ def _clause(verb: Any) -> Clause:
 
 
 def _activity(gerund: Any) -> list[Phrase]:
-    """What a gerund names as a thing ("gave up running", "stopped doing the
-    charity shop shifts"): the activity itself, or, for a light verb, its object."""
+    """What a gerund names as a thing ("gave up running", "stopped drinking
+    Earl Grey", "stopped doing the charity shop shifts"): the activity with its
+    object, or, for a light verb, the object alone."""
+    done = [phrase(c) for c in gerund.children if c.dep_ == "dobj"]
     if gerund.lemma_.lower() in _LIGHT:
-        return [phrase(c) for c in gerund.children if c.dep_ == "dobj"]
+        return done
     lemma = gerund.lemma_.lower()
-    return [Phrase(gerund.text, lemma, words=(lemma,))]
+    if not done:
+        return [Phrase(gerund.text, lemma, words=(lemma,))]
+    # "stopped drinking Earl Grey": the activity with what it is done to
+    what = done[0]
+    text = f"{gerund.text} {what.text}"
+    return [Phrase(text, lemma, what.entity, "", what.proper, (lemma, *what.words), what.name)]
 
 
 def verb_lemma(verb: Any) -> str:

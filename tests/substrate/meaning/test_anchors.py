@@ -130,3 +130,18 @@ def test_a_preposition_parsed_where_a_particle_belongs_still_makes_the_end(frame
         thing = f"{made_up(rng).lower()} {head}"
         ends = read_events(frame.format(t=thing)).ends
         assert any(head in e for e in ends), (frame, thing, ends)
+
+
+@pytest.mark.parametrize("verb", [("drink", "drinking"), ("play", "playing"), ("read", "reading")])
+def test_an_activity_with_its_object_ends_only_the_fact_of_that_object(
+    verb: tuple[str, str],
+) -> None:
+    rng = random.Random(verb[0])
+    for _ in range(3):
+        said, other = made_up(rng), made_up(rng, 3)
+        kept = fact(f"I {verb[0]} {other} every morning", "aaaaaaaaaaaa")
+        new = FactBullet("bbbbbbbbbbbb", date(2024, 2, 1), f"I stopped {verb[1]} {said}.")
+        assert decide(new, reading_of(new.text), [kept]).action != "retract", (said, other)
+        ended = fact(f"I {verb[0]} {said} every morning", "cccccccccccc")
+        decision = decide(new, reading_of(new.text), [kept, ended])
+        assert decision.action == "retract" and decision.targets == ("cccccccccccc",), decision
