@@ -155,16 +155,85 @@ def pipeline() -> Any:
         return _loaded[0]
 
 
-@lru_cache(maxsize=8192)
-def clauses(text: str) -> tuple[Clause, ...]:
-    """Every clause of `text` (English), in the order said."""
+@lru_cache(maxsize=512)
+def _parsed(text: str) -> Any:
+    """The parse of one statement (English), shared by the readings of it."""
     head = " ".join(text.split())[:READ_CHARS]
     if not head or not any(ch.isascii() and ch.isalpha() for ch in head):
-        return ()
+        return None
     doc = pipeline()(head)
     if _verb_read_as_name(doc):  # "Quit the gym": read again with the verb in lower case
         again = pipeline()(head[0].lower() + head[1:])
         doc = again if again[0].pos_ == "VERB" else doc
+    return doc
+
+
+@lru_cache(maxsize=4096)
+def named_by_relation(text: str) -> tuple[str, str] | None:
+    """(name, relation) when the statement's main subject is someone the person
+    names beside what they are to them: "my buddy Darnell is moving …",
+    "my flatmate Georgie's new number is …"; None otherwise."""
+    doc = _parsed(text)
+    if doc is None:
+        return None
+    for token in doc:  # the first clause said, whichever the parser made the root
+        subjects = [c for c in token.children if c.dep_ in _SUBJECTS]
+        if not subjects:
+            continue
+        if any(t.lower_ in FIRST_PERSON for s in subjects for t in _with_conj(s)):
+            return None  # "my partner Jordan and I moved": the person's own
+        for subject in subjects:
+            beside = [t for t in subjects if _name(t) and t.i == subject.i + 1]
+            if beside and _common(subject) and _owned(subject):  # two subjects, side by side
+                return str(beside[0].text), str(subject.lemma_.lower())
+            found = _apposed(subject)
+            for owner in (c for c in subject.children if c.dep_ == "poss"):
+                found = found or _apposed(owner)
+            if found is not None:
+                return found
+        return None
+    return None
+
+
+def _apposed(token: Any) -> tuple[str, str] | None:
+    """ "my buddy Darnell": a common noun the person owns with a name beside it,
+    however the parser hangs the two ("my flatmate Georgie's new number": the
+    name may own what is beside the noun)."""
+    if _common(token) and _owned(token):
+        for child in token.children:
+            if child.dep_ in ("appos", "compound") and _name(child):
+                return str(child.text), str(token.lemma_.lower())
+            if child.dep_ == "appos":
+                for owner in (g for g in child.children if g.dep_ == "poss" and _name(g)):
+                    return str(owner.text), str(token.lemma_.lower())
+    if _name(token):
+        for noun in (c for c in token.children if c.dep_ in ("amod", "compound")):
+            if _common(noun) and (_owned(token) or _owned(noun)):
+                return str(token.text), str(noun.lemma_.lower())
+    return None
+
+
+def _common(token: Any) -> bool:
+    """A common noun (a lower-case word the tagger called proper, or a word it
+    called an adjective yet hung as a compound, is a guess)."""
+    guessed = token.pos_ in ("PROPN", "ADJ") and token.text[:1].islower()
+    return bool(token.pos_ == "NOUN" or (guessed and token.dep_ in ("compound", "nsubj")))
+
+
+def _name(token: Any) -> bool:
+    return bool(token.pos_ == "PROPN" and token.text[:1].isupper())
+
+
+def _owned(token: Any) -> bool:
+    return any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in token.children)
+
+
+@lru_cache(maxsize=8192)
+def clauses(text: str) -> tuple[Clause, ...]:
+    """Every clause of `text` (English), in the order said."""
+    doc = _parsed(text)
+    if doc is None:
+        return ()
     out: list[Clause] = []
     for token in doc:
         if _is_predicate(token):

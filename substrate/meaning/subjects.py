@@ -21,7 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from substrate.meaning.events import FAMILY_OF_HEAD
 from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS
+from substrate.meaning.parser import named_by_relation
 from substrate.meaning.slots import read_slot
 from substrate.safety import linear, runs
 
@@ -46,6 +48,9 @@ _RELATIVE = linear(
     r"youngest|best|new|twin|old) )?)(?P<rel>[a-z]+),? (?P<name>[A-Z][\w'’-]{1,30})"
     r"(?P<tail>(?:,| |$).*)$"
 )
+# Families whose named members are the person's things, not people.
+_THINGS = frozenset({"pet", "vehicle", "home", "membership", "course", "work"})
+_MY = linear(r"(?:^|\s)(?i:my|our) ")
 _RELATIVE_AR = linear(rf"^(?:و)?(?P<rel>[{_AR}]{{2,8}})\s+(?P<name>[{_AR}]{{2,20}})(?P<tail>\s.*)$")
 _NAME_LEAD = linear(
     r"^(?P<name>[A-Z][\w'’-]{1,30}(?: (?:[A-Z][\w'’-]{1,30}|of|de|van|von))*)(?P<tail>\W.*)$"
@@ -176,7 +181,7 @@ def _subject(head: str) -> Subject:
     cue = _CUE.match(head) or _CUE_AR.match(head)
     if cue is not None and _is_name(cue.group("name")) and not _is_label(cue.group("name")):
         return Subject("named", cue.group("rest"), cue.group("name"), cue=True)
-    relative = _relative(head)
+    relative = _relative(head) or _by_relation(head)
     if relative is not None:
         return relative
     opening = _opening(head)
@@ -225,6 +230,23 @@ def _relative(head: str) -> Subject | None:
         relation = RELATIONS_AR[match.group("rel")]
         return Subject("named", "أنا " + " ".join(tail), match.group("name"), relation)
     return None
+
+
+def _by_relation(head: str) -> Subject | None:
+    """Someone the person names beside what they are to them, read from the
+    parse wherever the sentence puts them ("Heads up, my buddy Darnell is
+    moving …", "save this — my flatmate Georgie's new number is …"), whatever
+    the relation's word; not a pet, a vehicle or a home, which are the
+    person's own things with names (their families read those)."""
+    found = named_by_relation(head)
+    mine = _MY.search(head)
+    if found is None and mine is not None and mine.start() > 0:
+        found = named_by_relation(head[mine.start() :].lstrip())  # "btw my flatmate …"
+    if found is None or FAMILY_OF_HEAD.get(found[1]) in _THINGS:
+        return None
+    name, relation = found
+    tail = head[head.find(name) + len(name) :]
+    return Subject("named", _first_person(tail), name, relation)
 
 
 def _acts(tail: str) -> bool:
