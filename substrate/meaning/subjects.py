@@ -48,6 +48,8 @@ _RELATIVE = linear(
     r"youngest|best|new|twin|old) )?)(?P<rel>[a-z]+),? (?P<name>[A-Z][\w'’-]{1,30})"
     r"(?P<tail>(?:,| |$).*)$"
 )
+# "… and I", "… & me": the person is a subject beside the one named.
+_WITH_ME = linear(r"^,? (?:and|&) (?i:i|me|we)\b")
 # Families whose named members are the person's things, not people.
 _THINGS = frozenset({"pet", "vehicle", "home", "membership", "course", "work"})
 _MY = linear(r"(?:^|\s)(?i:my|our) ")
@@ -214,6 +216,8 @@ def _relative(head: str) -> Subject | None:
     match = _RELATIVE.match(head)
     if match is not None and match.group("rel").lower() in RELATIONS:
         name = match.group("name")
+        if _WITH_ME.match(match.group("tail")):
+            return Subject("me", head)  # "My partner Jordan and I moved in": both, the person too
         if _is_name(name):
             return Subject(
                 "named", _first_person(match.group("tail")), name, match.group("rel").lower()

@@ -39,3 +39,15 @@ def test_a_named_pet_or_vehicle_stays_the_persons_own(thing: str) -> None:
     for _ in range(3):
         text = f"my {thing} {made_up(rng)} is three years old"
         assert read_subject(text).kind == "me", text
+
+
+@pytest.mark.parametrize("relation", ["partner", "sister", "boyfriend", "friend"])
+@pytest.mark.parametrize("joined", ["and I", "& I", "and me"])
+def test_a_relative_beside_the_person_makes_the_statement_the_persons(
+    relation: str, joined: str
+) -> None:
+    rng = random.Random(relation + joined)
+    for act in ("moved in together", "went to {p} for the weekend", "broke up last week"):
+        text = f"My {relation} {made_up(rng)} {joined} {act.format(p=made_up(rng))}"
+        subject = read_subject(text)
+        assert subject.kind == "me" and "I and I" not in subject.own, (text, subject)
