@@ -30,9 +30,8 @@ from typing import Any
 
 from substrate.meaning.arabic import has_arabic, stems
 from substrate.meaning.families import GENERIC
-from substrate.meaning.parser import pipeline
+from substrate.meaning.parser import parsed
 
-READ_CHARS = 600
 # Lemmas that name no thing of their own: a light verb, a pronoun's stand-in.
 _EMPTY = frozenset(
     """be have do get go make take give put keep let say come see use thing stuff lot
@@ -61,9 +60,9 @@ def thing_of(text: str) -> Thing | None:
     """The thing a short noun phrase names ("the allotment committee", "Kai's
     placement"); None for one that names nothing (no English words, a
     pronoun, a kind alone)."""
-    if not text or not any(ch.isascii() and ch.isalpha() for ch in text):
+    doc = parsed(text)
+    if doc is None:
         return None
-    doc = pipeline()(" ".join(text.split())[:READ_CHARS])
     content = [t for t in doc if t.pos_ in _CONTENT and t.is_alpha]
     if not content:
         return None
@@ -88,9 +87,9 @@ def thing_of(text: str) -> Thing | None:
 def lemmas_of(text: str) -> frozenset[str]:
     """A fact's content lemmas and proper names (lower case), verbs included:
     "I tutor maths" holds `tutor`, which "tutoring" is stemmed to."""
-    if not text or not any(ch.isascii() and ch.isalpha() for ch in text):
+    doc = parsed(text)  # the parse the fact's reading already made
+    if doc is None:
         return frozenset()
-    doc = pipeline()(" ".join(text.split())[:READ_CHARS])
     out: set[str] = set()
     for token in doc:
         if token.pos_ in _CONTENT and token.is_alpha and (lemma := _lemma(token)):

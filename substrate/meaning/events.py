@@ -174,8 +174,7 @@ def read_events(text: str) -> Events:
             # a light verb with an ending noun: "said goodbye to X", "handed in my notice at X"
             told = clause.attached("to", "at", "with")
             ends += [_named(p) for p in told if _thing(p) and p.head not in END_NOUNS]
-            nominals = [*clause.objects, *(p for _, p in clause.attachments)]
-            ends += [p.name for p in nominals if p.head in END_NOUNS and p.name]
+            ends += [p.name for p in clause.nominals if p.head in END_NOUNS and p.name]
         elif clause.speaker and classed(clause, START) and clause.tense != "present":
             # "I rent a flat" states; "I rented a flat", "Rented a flat" starts
             start = start or _value(clause)
@@ -217,8 +216,7 @@ def _over_with(clause: Clause) -> bool:
 def _ending_noun(clause: Clause) -> bool:
     """An ending noun anywhere among the clause's nominals (the parser may hang
     "goodbye" as an interjection or "my notice" under a preposition)."""
-    nominals = [*clause.objects, *(p for _, p in clause.attachments)]
-    return any(p.head in END_NOUNS for p in nominals)
+    return any(p.head in END_NOUNS for p in clause.nominals)
 
 
 def _exchanged(clause: Clause) -> tuple[list[str], Value | None]:

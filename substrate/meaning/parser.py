@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -112,6 +112,11 @@ class Clause:
         return tuple(p for prep, p in self.attachments if prep in preps)
 
     @property
+    def nominals(self) -> tuple[Phrase, ...]:
+        """Its objects and every attached phrase."""
+        return (*self.objects, *(p for _, p in self.attachments))
+
+    @property
     def lemma(self) -> str:
         return self.predicate.split(" ", 1)[0]
 
@@ -156,8 +161,10 @@ def pipeline() -> Any:
 
 
 @lru_cache(maxsize=512)
-def _parsed(text: str) -> Any:
-    """The parse of one statement (English), shared by the readings of it."""
+def parsed(text: str) -> Any:
+    """The parse of one statement (English), shared by the readings of it
+    (clauses, who it is about, which fact an ended thing names); None for a
+    text with no English words."""
     head = " ".join(text.split())[:READ_CHARS]
     if not head or not any(ch.isascii() and ch.isalpha() for ch in head):
         return None
@@ -173,7 +180,7 @@ def named_by_relation(text: str) -> tuple[str, str] | None:
     """(name, relation) when the statement's main subject is someone the person
     names beside what they are to them: "my buddy Darnell is moving …",
     "my flatmate Georgie's new number is …"; None otherwise."""
-    doc = _parsed(text)
+    doc = parsed(text)
     if doc is None:
         return None
     for token in doc:  # the first clause said, whichever the parser made the root
@@ -231,7 +238,7 @@ def _owned(token: Any) -> bool:
 @lru_cache(maxsize=8192)
 def clauses(text: str) -> tuple[Clause, ...]:
     """Every clause of `text` (English), in the order said."""
-    doc = _parsed(text)
+    doc = parsed(text)
     if doc is None:
         return ()
     out: list[Clause] = []
@@ -256,9 +263,7 @@ def _no_more(token: Any) -> bool:
 def _no_more_clause(token: Any) -> Clause:
     thing = phrase(token)
     text = " ".join(w for w in thing.text.split() if w.lower() not in ("no", *_MORE))
-    thing = Phrase(text, thing.head, thing.entity, thing.possessor, thing.proper, thing.words,
-                   thing.name)  # fmt: skip
-    return Clause(NO_MORE, False, (), (thing,), (), True, tense="present")
+    return Clause(NO_MORE, False, (), (replace(thing, text=text),), (), True, tense="present")
 
 
 def _verb_read_as_name(doc: Any) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from substrate.meaning.arabic import has_arabic
 from substrate.safety import IGNORECASE, linear
 
 Kind = Literal["assertion", "cessation", "hypothetical"]
@@ -119,7 +120,7 @@ def kind_of(text: str) -> tuple[Kind, tuple[str, ...]]:
     head = " ".join(text.split())[:READ_CHARS]
     if head.endswith(("?", "؟")) or _HYPOTHETICAL_EN.search(head):
         return HYPOTHETICAL, ()
-    if _arabic(head) and _HYPOTHETICAL_AR.search(head):
+    if has_arabic(head) and _HYPOTHETICAL_AR.search(head):
         return HYPOTHETICAL, ()
     ended = ended_in(head)
     return (CESSATION, ended) if ended else (ASSERTION, ())
@@ -128,7 +129,7 @@ def kind_of(text: str) -> tuple[Kind, tuple[str, ...]]:
 def ended_in(head: str) -> tuple[str, ...]:
     """What the sentence says ended, by name, in the order said."""
     found: list[tuple[int, str]] = []
-    patterns = [*_CESSATION_EN, *(_CESSATION_AR if _arabic(head) else [])]
+    patterns = [*_CESSATION_EN, *(_CESSATION_AR if has_arabic(head) else [])]
     for pattern in patterns:
         match = pattern.search(head)
         if match is not None and match.group("old"):
@@ -152,7 +153,3 @@ def _folded(value: str) -> str:
             if out.startswith(lead):
                 out, changed = out[len(lead) :], True
     return out
-
-
-def _arabic(text: str) -> bool:
-    return any("\u0600" <= ch <= "\u06ff" for ch in text)
