@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from substrate.meaning.arrangements import arranged
 from substrate.meaning.sentences import (
     MAX_SENTENCE,
     clauses_of,
@@ -373,7 +374,9 @@ def _kept(sentence: str, words: list[str]) -> bool:
         return False
     if not FIRST_PERSON.intersection(words[:FIRST_WORDS]):
         return False
-    return bool(_DURABLE.search(sentence) or _my_clause(words))
+    if _DURABLE.search(sentence) or _my_clause(words):
+        return True
+    return arranged(sentence)  # "I keep my beehives at …": read from the parse
 
 
 def _rescued(sentence: str) -> str | None:

@@ -93,6 +93,41 @@ def verb_lemma(word: str) -> str:
     return fold(str(lemma)) if pos == "verb" else ""
 
 
+# The analyser's person tags of a verb said by the speaker.
+_FIRST_PERSONS = frozenset({"أنا", "نحن"})
+
+
+@lru_cache(maxsize=8192)
+def first_person_verb(word: str) -> bool:
+    """Whether the analyser reads `word` as a verb the speaker says of themselves
+    ("أشتغل", "ربيت", "سافرنا"), in any of its readings; a dialect's present
+    with "ب" ("بشتغل") is read as the verb after it. A past form in "ت" is
+    also "she" or "you": the caller weighs where it stands."""
+    bare = _MARKS.sub("", word)
+    tries = [bare]
+    if bare.startswith("ب") and len(bare) > 3:  # "بشتغل": ب + أشتغل, "بنسكن": ب + نسكن
+        tries += ["أ" + bare[1:], bare[1:]]
+    return any(_speaker_tagged(t) for t in tries)
+
+
+def _speaker_tagged(word: str) -> bool:
+    for reading in _lemmatizer().analexer.check_word(word):
+        if getattr(reading, "type", "") != "Verb":
+            continue
+        if _FIRST_PERSONS.intersection(str(getattr(reading, "tags", "")).split(":")):
+            return True
+    return False
+
+
+@lru_cache(maxsize=8192)
+def only_verb(word: str) -> bool:
+    """Whether every reading the analyser has of `word` is a verb ("ربيت",
+    "أشتغل", "رجعت"): a word that can also be a noun ("بيت", "صقر") may still
+    name a subject."""
+    readings = [str(getattr(r, "type", "")) for r in _lemmatizer().analexer.check_word(word)]
+    return "Verb" in readings and all(t == "Verb" for t in readings)
+
+
 def verb_class(word: str) -> str | None:
     """`end`, `intransitive` (an end of its subject), `exchange` or None for
     one Arabic word (see the module doc)."""

@@ -107,6 +107,8 @@ class Clause:
     modal: bool = False  # might, could, should, want to …
     adverbs: tuple[str, ...] = ()  # its adverbs' lemmas ("over" of "it's over with Ben")
     passive: bool = False  # "I'm done with the gym": be + participle
+    # prepositional phrases hung on its objects ("rent a plot at Zanthorpe Gardens")
+    object_attachments: tuple[tuple[str, Phrase], ...] = ()
 
     def attached(self, *preps: str) -> tuple[Phrase, ...]:
         return tuple(p for prep, p in self.attachments if prep in preps)
@@ -302,9 +304,11 @@ def _clause(verb: Any) -> Clause:
     negated = any(c.dep_ == "neg" for c in verb.children)
     objects: list[Phrase] = []
     attachments: list[tuple[str, Phrase]] = []
+    held: list[tuple[str, Phrase]] = []
     for child in verb.children:
         if child.dep_ in _OBJECTS and child.pos_ not in ("VERB", "AUX"):
             objects += [phrase(t) for t in _with_conj(child)]
+            held += _prepositions(child)
         elif child.dep_ in ("xcomp", "dobj") and child.tag_ == "VBG":
             objects += _activity(child)
         elif child.dep_ == "prep":
@@ -328,7 +332,20 @@ def _clause(verb: Any) -> Clause:
             c.lemma_.lower() for c in verb.children if c.dep_ in ("advmod", "acomp", "prt")
         ),
         passive=any(c.dep_ == "auxpass" for c in verb.children),
+        object_attachments=tuple(held),
     )
+
+
+def _prepositions(token: Any) -> list[tuple[str, Phrase]]:
+    """The prepositional phrases hung on a noun, each with its preposition."""
+    return [
+        (prep.lemma_.lower(), phrase(t))
+        for prep in token.children
+        if prep.dep_ == "prep"
+        for pobj in prep.children
+        if pobj.dep_ == "pobj"
+        for t in _with_conj(pobj)
+    ]
 
 
 def _activity(gerund: Any) -> list[Phrase]:

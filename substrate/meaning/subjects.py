@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from substrate.meaning.arabic import first_person_verb, has_arabic
 from substrate.meaning.events import FAMILY_OF_HEAD
 from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS
 from substrate.meaning.parser import named_by_relation
@@ -189,6 +190,8 @@ def _subject(head: str) -> Subject:
     opening = _opening(head)
     if _FIRST.search(opening) or _FIRST_AR.search(opening) or opening.lower() in _ELIDED:
         return Subject("me", head)
+    if _speaks_arabic(head):
+        return Subject("me", head)
     lead = _NAME_LEAD.match(head)
     if lead is not None:
         name, tail = lead.group("name"), lead.group("tail")
@@ -200,6 +203,16 @@ def _subject(head: str) -> Subject:
     if _FIRST.search(head) or _FIRST_AR.search(head):
         return Subject("me", head)
     return Subject("other", head)
+
+
+def _speaks_arabic(head: str) -> bool:
+    """An Arabic statement that opens with a verb the analyser reads in the first
+    person ("ربيت صقراً", "بشتغل في …"), unless a relative stands after it as
+    its subject (verb first: "انتقلت أختي إلى دبي" is the sister's)."""
+    words = [w.strip(".،,!؟?:") for w in head.split()[:2]]
+    if not words or not has_arabic(words[0]) or not first_person_verb(words[0]):
+        return False
+    return len(words) < 2 or words[1] not in RELATIONS_AR
 
 
 def _opening(head: str) -> str:

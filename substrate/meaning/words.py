@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from substrate.meaning.arabic import only_verb
+
 
 def _words(spec: str) -> frozenset[str]:
     return frozenset(spec.split())
@@ -177,8 +179,8 @@ def _arabic(word: str) -> str | None:
         return "function"
     if bare.startswith("ال"):
         return None  # the article: a noun
-    if word in VERBS_AR or bare in VERBS_AR:
-        return "verb"
+    if word in VERBS_AR or bare in VERBS_AR or only_verb(word):
+        return "verb"  # a word the analyser reads only as a verb ("ربيت", "أشتغل")
     return None
 
 

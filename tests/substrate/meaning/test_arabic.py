@@ -12,8 +12,11 @@ from datetime import date
 import pytest
 
 from substrate.consolidation.lifecycle import decide, reading_of
+from substrate.consolidation.naming import subject_phrase
 from substrate.meaning.anchors import anchor
-from substrate.meaning.arabic import arabic_ends, verb_class
+from substrate.meaning.arabic import arabic_ends, first_person_verb, only_verb, verb_class
+from substrate.meaning.subjects import _speaks_arabic, read_subject
+from substrate.meaning.words import title_problem
 from substrate.pages import FactBullet
 
 _SYLLABLES = ["زور", "كام", "ليف", "نار", "سيم", "بوت", "رام", "تيك", "دون", "ميس"]
@@ -113,3 +116,43 @@ def test_an_arabic_end_retracts_the_fact_that_names_it_without_a_pronoun() -> No
         new = FactBullet("bbbbbbbbbbbb", date(2024, 2, 1), f"{form} ال{name} أخيراً")
         decision = decide(new, reading_of(new.text), [old, other])
         assert decision.action == "retract" and decision.targets == ("aaaaaaaaaaaa",), decision
+
+
+# Verbs the person says of themselves, in the past (ت, نا), the present (أ, ن)
+# and a dialect's present with ب, none of them in the subject reader's word list.
+FIRST_PERSON = ["طبخت", "غسلت", "رسمنا", "زرعت", "أطبخ", "نزرع", "برسم", "بنطبخ", "ربيت"]
+THIRD_PERSON = ["يطبخ", "يزرعون", "رسم", "طبخوا", "يغسل"]
+
+
+@pytest.mark.parametrize("verb", FIRST_PERSON)
+def test_a_verb_the_analyser_reads_in_the_first_person_makes_the_fact_the_persons(
+    verb: str,
+) -> None:
+    thing = made_up(random.Random(verb))
+    assert first_person_verb(verb)
+    assert read_subject(f"{verb} {thing} في البيت كل يوم").kind == "me"
+
+
+@pytest.mark.parametrize("verb", THIRD_PERSON)
+def test_a_verb_of_someone_else_is_not_the_persons(verb: str) -> None:
+    assert not first_person_verb(verb)
+    assert read_subject(f"{verb} {made_up(random.Random(verb))} في الحديقة").kind != "me"
+
+
+@pytest.mark.parametrize("verb", FIRST_PERSON)
+def test_a_relative_after_the_verb_is_its_subject(verb: str) -> None:
+    assert not _speaks_arabic(f"{verb} أختي {made_up(random.Random(verb))}")
+
+
+@pytest.mark.parametrize("verb", ["طبخت", "غسلت", "زرعت", "نزرع", "ربيت"])
+def test_a_page_is_never_titled_by_the_verb_a_fact_opens_with(verb: str) -> None:
+    thing = made_up(random.Random(verb))
+    title = subject_phrase(f"{verb} ال{thing} الكبير في البيت")
+    assert title is not None and not title.startswith(verb)
+    assert title_problem(f"{verb} ال{thing}") is not None
+
+
+@pytest.mark.parametrize("noun", ["بيت", "صقر", "زيت", "بنت"])
+def test_a_word_that_may_also_be_a_noun_still_names_a_subject(noun: str) -> None:
+    assert not only_verb(noun)
+    assert title_problem(f"{noun} {made_up(random.Random(noun))}") is None
