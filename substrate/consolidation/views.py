@@ -9,9 +9,9 @@ the change writes, None for a page it takes away), and the result joins the
 same journaled change, so a kill leaves pages and views agreeing:
 
 - `recent.md`: the newest current facts, one bullet each, newest first by the
-  fact's own date. Its rows are checked against their pages (a row whose fact
-  is no longer current on its page goes), then the changed pages' current
-  facts join them.
+  fact's own date; words the person passed on keep their marker. Its rows are
+  checked against their pages (a row whose fact is no longer current on its
+  page goes), then the changed pages' current facts join them.
 - `essentials.md`'s `## Now`: the newest current fact of each core slot on
   the person's own pages (`essentials.py`).
 - The free text of `essentials.md` and `threads.md` (a person's notes, the
@@ -31,7 +31,7 @@ from pathlib import Path
 from substrate.config import Settings
 from substrate.consolidation.essentials import ESSENTIALS, MINE, SECTION, now_section
 from substrate.errors import InvalidInputError, StaleWriteError
-from substrate.pages import PageIndex, fact_bullets, fold, path_for_slug
+from substrate.pages import FactBullet, PageIndex, fact_bullets, fold, path_for_slug, voice_note
 from substrate.safety import journal, linear, read_text_file, read_text_snapshot, write_atomic
 
 RECENT = "recent.md"
@@ -64,7 +64,7 @@ class Pages:
 
     def current(self, slug: str) -> set[str]:
         text = self.text(slug)
-        return {fold(b.text) for b in fact_bullets(text) if b.current} if text else set()
+        return {_shown(b) for b in fact_bullets(text) if b.current} if text else set()
 
 
 def view_steps(
@@ -161,7 +161,7 @@ def _recent(pages: Pages, text: str, changed: list[str], verify: set[str] | None
     for slug in changed:
         page = pages.text(slug) if slug in present else None
         for bullet in fact_bullets(page or ""):
-            fact = fold(bullet.text)
+            fact = _shown(bullet)
             if bullet.current and fact not in rows:
                 rows[fact] = (bullet.day, fact, slug)
     if not rows and not any(True for _ in _rows(text)):
@@ -172,6 +172,13 @@ def _recent(pages: Pages, text: str, changed: list[str], verify: set[str] | None
     return (
         RECENT_HEAD + "\n".join(f"- [{d.isoformat()}] {f} ([[{s}]])" for d, f, s in newest) + "\n"
     )
+
+
+def _shown(bullet: FactBullet) -> str:
+    """A fact as the view shows it: words the person passed on keep their
+    marker ("(Sam's words, passed on) …"), so `<info>` never shows them as the
+    person's own."""
+    return fold(voice_note(bullet) + bullet.text)
 
 
 def _rows(text: str) -> Iterable[Row]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from substrate.meaning.frames import hands_on
 from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR
 from substrate.meaning.sentences import sentence_pieces
 from substrate.meaning.voices import HYPOTHETICAL, REPORTED, Span, voices
@@ -183,7 +184,7 @@ def _frame(sentence: str) -> bool:
         return True
     if head.endswith(("?", "؟")) or _REQUEST.search(head):
         return True
-    return bool(_SAYS_AT_END.search(head.rstrip(" .,!")))
+    return bool(_SAYS_AT_END.search(head.rstrip(" .,!"))) or hands_on(head)
 
 
 def _speaker(frame: str) -> str | None:
@@ -231,6 +232,8 @@ def _named(who: str) -> str | None:
         return (
             f"{first} {' '.join(words[1:])}" if relation in RELATIONS or len(words) == 2 else None
         )
+    if first == "from" and len(words) > 1:  # "From Sam's email —"
+        return _named(" ".join(words[1:]))
     if first in _NOT_SPEAKERS or first in FILLER:
         return None
     return who

@@ -10,7 +10,8 @@ calls the person's own, and `--explain` says what it skipped and why.
 Line by line: a code fence (and what it holds), an indented code line, a `>`
 quoted line, and a forwarded-message header with everything after it are
 skipped. Sentence by sentence: an introduction of someone else's text
-("here is the email…", "my landlord wrote:", "Bob sent me this:") or of text
+("here is the email…", "my landlord wrote:", "Bob sent me this:", or a frame
+read from the parse: "Screenshot from the group chat:", `frames`) or of text
 to transform ("translate to French:", "summarise this email…?") skips the
 rest of the turn; reported speech ("Bob said he…", "she told me that…") and a
 hypothetical ("If I moved to Berlin…", "Imagine I lived in Paris", "لو
@@ -24,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from substrate.meaning.frames import framed
 from substrate.meaning.sentences import sentence_ends
 from substrate.safety import IGNORECASE, short
 
@@ -232,6 +234,9 @@ def _introduced(sentence: str) -> tuple[str, int] | None:
     """(why, where the introduced text starts in the sentence) when the sentence
     introduces someone else's text or text to transform ("rewrite my resume"
     without a colon introduces nothing: what follows is the person's)."""
+    handed = framed(sentence)  # "Screenshot from the group chat: …", read from the parse
+    if handed is not None:
+        return PASTED, handed
     pasted = _PASTED.search(sentence) or _SAID_COLON.search(sentence)
     if pasted is not None:
         return PASTED, _after(sentence, pasted.start(), pasted.end())

@@ -20,7 +20,7 @@ from substrate.pages.fact_section import (
     strip_markers,
     with_facts,
 )
-from substrate.pages.facts import FactBullet, Status, fold, in_words, reader_line
+from substrate.pages.facts import FactBullet, Status, fold, in_words, reader_line, voice_note
 from substrate.pages.live_index import LivePageIndex, fresh_index, fresh_pages
 from substrate.pages.page_file import (
     Link,
@@ -82,6 +82,7 @@ __all__ = [
     "split_frontmatter",
     "strip_markers",
     "validate_slug",
+    "voice_note",
     "wikilinks",
     "with_default_field",
     "with_facts",

@@ -176,3 +176,27 @@ def test_a_kill_inside_forget_or_correct_leaves_no_view_showing_the_old_value(
     )
     assert (old in pages) == (old in shown(settings))  # pages and views agree
     assert stale_views(settings, load_page_index(settings.workspace)) == []
+
+
+PASSED_ON = [
+    "Forwarding this from {s}: I'm moving to {p} in May.",
+    "An email from {s} — I booked our flights to {p} for June.",
+    "Screenshot from {s}'s message: I adopted a cat called {p}.",
+]
+
+
+@pytest.mark.parametrize("frame", PASSED_ON)
+@pytest.mark.parametrize("speaker", ["Dad", "my friend Oksana", "Ravi"])
+def test_recent_never_shows_words_passed_on_as_the_persons_own(
+    settings: Settings, frame: str, speaker: str
+) -> None:
+    place = "Quorvany" if "cat" not in frame else "Bristlewick"
+    said = frame.format(s=speaker, p=place)
+    remember(settings, HOME)
+    remember(settings, said)
+    consolidate(settings)
+    rows = [line for line in view(settings, "recent.md").split("\n") if place in line]
+    assert rows, view(settings, "recent.md")
+    assert all("passed on" in row for row in rows)
+    assert place not in view(settings, "essentials.md")
+    assert stale_views(settings, load_page_index(settings.workspace)) == []
