@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from substrate.meaning.arabic import arabic_ends, has_arabic
-from substrate.meaning.parser import Clause, Phrase, clauses
+from substrate.meaning.parser import FRAGMENT, Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
 
 START = frozenset(
@@ -98,6 +98,12 @@ FAMILY_SLOT: dict[str, tuple[str, str, bool]] = {
     "partner": ("partner", "family", True),
     "course": ("course", "education", False),
 }
+# Nouns of a person's standing with an organisation, and the family it gives
+# the organisation ("member of PureGym", "patient at Hollybrook Surgery").
+STANDING: dict[str, str] = {
+    **dict.fromkeys("member holder subscriber cardholder".split(), "membership"),
+    **dict.fromkeys("patient customer client".split(), "provider"),
+}
 # Job words: a value named beside one ("as an analyst") is an employer.
 ROLE_WORDS = frozenset(
     """engineer developer manager designer teacher nurse doctor analyst scientist lead
@@ -107,6 +113,8 @@ ROLE_WORDS = frozenset(
     clerk driver cleaner receptionist carer paramedic solicitor surveyor""".split()
 )
 _WORK_VERBS = frozenset("work join start leave quit hire employ resign retire accept".split())
+_TIMES = frozenset({"DATE", "TIME", "ORDINAL", "CARDINAL"})
+_EMPLOYING = frozenset("work start".split())  # verbs whose "at X" is where one works
 _HOME_VERBS = frozenset("live move move_in move_into rent buy settle_in".split())
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
 # What a parse may take for an object and is none ("I've packed anyway in the …").
@@ -175,15 +183,23 @@ def read_events(text: str) -> Events:
             told = clause.attached("to", "at", "with")
             ends += [_named(p) for p in told if _thing(p) and p.head not in END_NOUNS]
             ends += [p.name for p in clause.nominals if p.head in END_NOUNS and p.name]
-        elif clause.speaker and classed(clause, START) and clause.tense != "present":
-            # "I rent a flat" states; "I rented a flat", "Rented a flat" starts
+        elif clause.speaker and classed(clause, START) and _starts(clause):
+            # "I rent a flat" states; "I rented a flat", "I start on Monday" starts
             start = start or _value(clause)
             ends += [p.text for p in clause.attached("from") if _thing(p)]
+        elif clause.predicate == FRAGMENT:  # "content producer at Brightwave Media"
+            state = state or _fragment_value(clause)
         elif _mine_as_subject(clause):  # verbs of having and living: the phrase rules read them
             state = state or _value(clause)
     ends += arabic_ends(text) if has_arabic(text) else ()
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)
+
+
+def _starts(clause: Clause) -> bool:
+    """A start said as done, or as set for a day ahead ("I start at Orbital on
+    Monday"); a plain present states a habit ("I rent a flat")."""
+    return clause.tense != "present" or clause.scheduled
 
 
 def _particled(clause: Clause) -> Clause:
@@ -284,12 +300,48 @@ def _family_value(phrase: Phrase, clause: Clause) -> Value | None:
     family = family_of(phrase, clause)
     if family is None:
         return None
-    value = _as_value(family, phrase)
-    if not phrase.proper:  # "a flat" + "in Leith": the place names which
+    return _placed(_as_value(family, phrase), phrase, clause)
+
+
+def _placed(value: Value, phrase: Phrase, clause: Clause) -> Value:
+    """ "a flat" + "in Leith": the place names which."""
+    if not phrase.proper:
         where = [p for p in clause.attached("in", "at", "on") if p.entity in _PLACE | {"ORG"}]
         if where and where[0] is not phrase:
-            value = replace(value, text=f"{phrase.text} in {where[0].text}")
+            return replace(value, text=f"{phrase.text} in {where[0].text}")
     return value
+
+
+def _fragment_value(clause: Clause) -> Value | None:
+    """The value a verbless note names: a thing of a known family by its head
+    ("a flat in Leith"; a "dentist appointment" is no dentist), or an organisation the person stands
+    in a relation to by the noun before it: a job ("content producer at
+    Brightwave Media"), a membership or a provider's patient or customer."""
+    thing = clause.objects[0]
+    family = FAMILY_OF_HEAD.get(thing.head)
+    if family is None and thing.proper and any(w in CAR_MAKES for w in thing.words):
+        family = "vehicle"
+    if family is not None and family not in ("pet", "partner"):
+        return _placed(_as_value(family, thing), thing, clause)
+    bodies = [
+        p
+        for prep, p in clause.attachments
+        if prep in ("at", "for", "with", "of") and (p.proper or p.entity in _PLACE | {"ORG"})
+    ]
+    if not bodies:
+        return None
+    if thing.head in STANDING:
+        return _as_value(STANDING[thing.head], bodies[0])
+    return _as_value("work", bodies[0]) if _role(thing.head) else None
+
+
+def _role(head: str) -> bool:
+    """A job word: a listed one, or an agent noun ("producer", "barista" is
+    not one; "technician", "florist", "surveyor" are)."""
+    if head in ROLE_WORDS:
+        return True
+    agent = len(head) > 4 and head.endswith(("er", "or", "ist", "ian"))
+    return agent and head not in STANDING and head not in FAMILY_OF_HEAD
 
 
 def _as_value(family: str, phrase: Phrase) -> Value:
@@ -301,6 +353,10 @@ def _as_value(family: str, phrase: Phrase) -> Value:
         kind = next((PROVIDER_KINDS[w] for w in phrase.words if w in PROVIDER_KINDS), "gp")
         slot = f"provider:{kind}"
     return Value(family, slot, topic, single, phrase.text)
+
+
+def _at_work(phrase: Phrase, clause: Clause) -> bool:
+    return phrase.entity not in _TIMES and any(p is phrase for p in clause.attached("at", "for"))
 
 
 def family_of(phrase: Phrase, clause: Clause) -> str | None:
@@ -316,6 +372,8 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
         return "work"  # "joined Kestrel as an analyst"
     if phrase.entity == "ORG" and classed(clause, _WORK_VERBS):
         return "work"
+    if phrase.proper and clause.lemma in _EMPLOYING and _at_work(phrase, clause):
+        return "work"  # "I start at Parcelly": a name, however the recogniser typed it
     if phrase.entity in _PLACE and classed(clause, _HOME_VERBS):
         return "home"
     return None

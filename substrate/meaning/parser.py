@@ -61,6 +61,8 @@ _lock = threading.Lock()
 # The predicate of a thing said to be no more (`_no_more`), a clause of its own.
 NO_MORE = "no_more"
 _MORE = ("more", "longer")
+# The predicate of a statement with no verb at its root (`_fragment_clause`).
+FRAGMENT = "fragment"
 _LIGHT = frozenset("do have get go make take".split())
 # Adverbs right after their verb that carry its meaning as a particle would
 # ("moved out", tagged an adverb where "moved out of" tags a particle).
@@ -109,6 +111,9 @@ class Clause:
     passive: bool = False  # "I'm done with the gym": be + participle
     # prepositional phrases hung on its objects ("rent a plot at Zanthorpe Gardens")
     object_attachments: tuple[tuple[str, Phrase], ...] = ()
+    # a present that names one coming day or an ongoing start ("I start at Orbital
+    # on Monday", "I'm starting at Kestrel"): an event, not a habit
+    scheduled: bool = False
 
     def attached(self, *preps: str) -> tuple[Phrase, ...]:
         return tuple(p for prep, p in self.attachments if prep in preps)
@@ -249,7 +254,26 @@ def clauses(text: str) -> tuple[Clause, ...]:
             out.append(_clause(token))
         elif _no_more(token):
             out.append(_no_more_clause(token))
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is not None and _nominal_root(root) and not _no_more(root):
+        out.insert(0, _fragment_clause(root))
     return tuple(out)
+
+
+def _nominal_root(root: Any) -> bool:
+    """A noun at the root, or a word the tagger called an adjective that heads a
+    prepositional phrase as a noun would ("flat in Leith", "patient at …")."""
+    if root.pos_ in ("NOUN", "PROPN"):
+        return True
+    return bool(root.pos_ == "ADJ" and any(c.dep_ == "prep" for c in root.children))
+
+
+def _fragment_clause(root: Any) -> Clause:
+    """A statement with no verb at its root ("content producer at Brightwave
+    Media", "a two-bed flat in Leith"): a diary's note of what the person is
+    or has, read as a clause of its own with the noun phrase as its object."""
+    attachments = tuple(_prepositions(root))
+    return Clause(FRAGMENT, False, (), (phrase(root),), attachments, True, tense="present")
 
 
 def _no_more(token: Any) -> bool:
@@ -312,7 +336,7 @@ def _clause(verb: Any) -> Clause:
         elif child.dep_ in ("xcomp", "dobj") and child.tag_ == "VBG":
             objects += _activity(child)
         elif child.dep_ == "prep":
-            for pobj in (c for c in child.children if c.dep_ == "pobj"):
+            for pobj in _prep_objects(child):
                 attachments += [(child.lemma_.lower(), phrase(t)) for t in _with_conj(pobj)]
         elif child.dep_ == "agent":
             for pobj in (c for c in child.children if c.dep_ == "pobj"):
@@ -333,7 +357,57 @@ def _clause(verb: Any) -> Clause:
         ),
         passive=any(c.dep_ == "auxpass" for c in verb.children),
         object_attachments=tuple(held),
+        scheduled=_scheduled(verb),
     )
+
+
+def _prep_objects(prep: Any) -> list[Any]:
+    """A preposition's objects; a capitalised word the tagger read as an adverb
+    or adjective there ("at Parcelly", "at Orbital") is one too, even when the
+    parser hung it on the verb and left the preposition bare."""
+    found = [
+        c for c in prep.children if c.dep_ == "pobj" or (c.dep_ == "pcomp" and _capitalised(c))
+    ]
+    if not found and prep.i + 1 < len(prep.doc):
+        after = prep.doc[prep.i + 1]
+        if _capitalised(after) and after.head.i == prep.head.i:
+            found = [after]
+    return found
+
+
+def _capitalised(token: Any) -> bool:
+    """A capitalised word inside the sentence that is not a verb: a name,
+    whatever tag its ending earned it ("Parcelly" as an adverb)."""
+    inside = token.i > 0 and not token.is_sent_start
+    return bool(
+        inside and token.text[:1].isupper() and token.pos_ in ("ADV", "ADJ", "NOUN", "PROPN")
+    )
+
+
+def _scheduled(verb: Any) -> bool:
+    """A present verb said of one day ahead or as under way: "I start on
+    Monday", "on the 3rd", "I'm starting at Kestrel"; not a habit ("on
+    Mondays", "every day")."""
+    if verb.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children):
+        return True
+    for child in verb.children:
+        span = list(child.subtree)
+        when = [t for t in span if t.ent_type_ in ("DATE", "TIME") or _day_of_month(t)]
+        if not when:
+            continue
+        habitual = any(t.lower_ in ("every", "each", "since", "usually") for t in span)
+        plural = any(
+            t.tag_ in ("NNS", "NNPS") or (t.is_alpha and t.lower_.endswith("s")) for t in when
+        )
+        if not habitual and not plural:
+            return True
+    return False
+
+
+def _day_of_month(token: Any) -> bool:
+    """ "the 3rd", "the twenty-first": an ordinal after "on the"."""
+    before = token.doc[token.i - 2 : token.i]
+    return token.ent_type_ == "ORDINAL" and [t.lower_ for t in before] == ["on", "the"]
 
 
 def _prepositions(token: Any) -> list[tuple[str, Phrase]]:
@@ -472,7 +546,7 @@ def phrase(token: Any) -> Phrase:
         head=token.lemma_.lower(),
         entity=entity,
         possessor=possessor,
-        proper=token.pos_ == "PROPN",
+        proper=token.pos_ == "PROPN" or _capitalised(token),
         words=tuple(t.lemma_.lower() for t in words),
         # a name is written with its capital; a lower-case word tagged proper is a guess
         name=_joined([t for t in words if t.pos_ == "PROPN" and not t.text[:1].islower()]),

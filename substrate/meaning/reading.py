@@ -69,8 +69,9 @@ def read_text(text: str) -> Reading:
         return Reading(said, Subject("other", ""), NOTHING, ASSERTION)
     subject = read_subject(said.own)
     events = read_events(said.own)
-    if subject.kind == "other" and events.changed:
-        subject = replace(subject, kind="me")  # "Sold the Fiesta": the person, as diaries say
+    if subject.kind == "other" and (events.changed or events.state is not None):
+        # "Sold the Fiesta", "content producer at Brightwave": the person, as diaries say
+        subject = replace(subject, kind="me")
     reading = read_slot(subject.own)
     kind, ended = kind_of(subject.own)
     if kind == HYPOTHETICAL:
