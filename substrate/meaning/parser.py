@@ -231,11 +231,16 @@ def _common(token: Any) -> bool:
     """A common noun (a lower-case word the tagger called proper, or a word it
     called an adjective yet hung as a compound, is a guess)."""
     guessed = token.pos_ in ("PROPN", "ADJ") and token.text[:1].islower()
+    if token.ent_type_ in ("DATE", "TIME"):
+        return False  # "my Christmas nights": a time, not what someone is to the person
     return bool(token.pos_ == "NOUN" or (guessed and token.dep_ in ("compound", "nsubj")))
 
 
 def _name(token: Any) -> bool:
-    return bool(token.pos_ == "PROPN" and token.text[:1].isupper())
+    """A capitalised proper noun that is not a day or a time ("my Saturday
+    thing", "my Wednesday nights" name no one)."""
+    timed = token.ent_type_ in ("DATE", "TIME", "EVENT")
+    return bool(token.pos_ == "PROPN" and token.text[:1].isupper() and not timed)
 
 
 def _owned(token: Any) -> bool:

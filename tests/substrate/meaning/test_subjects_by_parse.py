@@ -51,3 +51,19 @@ def test_a_relative_beside_the_person_makes_the_statement_the_persons(
         text = f"My {relation} {made_up(rng)} {joined} {act.format(p=made_up(rng))}"
         subject = read_subject(text)
         assert subject.kind == "me" and "I and I" not in subject.own, (text, subject)
+
+
+@pytest.mark.parametrize("when", ["Saturday", "Wednesday", "Sunday", "June", "Christmas", "Friday"])
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "My {w} thing is {p} at the park",
+        "my {w} nights now belong to a {p} group",
+        "Our {w} plan is {p}",
+    ],
+)
+def test_a_day_or_a_season_beside_my_is_nobody_named(when: str, frame: str) -> None:
+    place = made_up(random.Random(when + frame))
+    subject = read_subject(frame.format(w=when, p=place))
+    assert subject.kind == "me"
+    assert subject.name is None
