@@ -14,7 +14,10 @@ messages it was drawn from (` <!-- src:captured from:1796…,1796… -->`, its
 lineage: forgetting those messages forgets it). A fact the scanner held for review
 (a person's own words that a judgement rule or the learned detector read as
 an attack) carries ` <!-- held:RULE -->` after it: consolidation leaves it in
-the buffer until the operator releases it (` <!-- released -->`). `parse_buffer` is the one matcher
+the buffer until the operator releases it (` <!-- released -->`). The text
+itself never holds a mark: its comment openers are stored escaped
+(`safety.markers`), so "… <!-- released -->" typed by anyone stays words.
+`parse_buffer` is the one matcher
 every reader uses (consolidation cutoff, the `<info>` buffer cap, pending
 graph nodes).
 
@@ -33,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from substrate.errors import InvalidInputError
 from substrate.lineage import decode_sources, encode_sources
 from substrate.pages.page_file import wikilinks
+from substrate.safety.markers import inert, restored
 from substrate.safety.patterns import DOTALL, anchored
 
 EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
@@ -120,8 +124,9 @@ def format_entry(
     review: str | None = None,
     sources: tuple[int, ...] = (),
 ) -> str:
-    """One entry as it is stored, ending in a newline; round-trips any text."""
-    first, *rest = text.split("\n")
+    """One entry as it is stored, ending in a newline; round-trips any text
+    (its comment openers escaped, `safety.markers`, so no text reads as a mark)."""
+    first, *rest = inert(text).split("\n")
     named = encode_sources(sources) if source else ""
     lineage = f"{FROM}{named}" if named else ""
     mark = f"{SOURCE_OPEN}{source}{lineage}{SOURCE_CLOSE}" if source else ""
@@ -186,7 +191,7 @@ def parse_buffer(content: str) -> list[BufferEntry]:
         elif raw:
             indented = line.startswith(INDENT)
             raw[-1][3].append((line[len(INDENT) :] if indented else line, indented))
-    return _with_ids([(at, _entry_text(lines), src, rev) for at, src, rev, lines in raw])
+    return _with_ids([(at, restored(_entry_text(lines)), src, rev) for at, src, rev, lines in raw])
 
 
 Line = tuple[str, bool]  # a line of an entry's text, and whether it was indented

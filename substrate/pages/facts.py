@@ -33,6 +33,7 @@ from datetime import date
 from typing import Literal
 
 from substrate.lineage import decode_sources
+from substrate.safety.markers import inert, restored
 from substrate.safety.patterns import linear
 
 INDENT = "  "
@@ -171,7 +172,7 @@ def make_bullet(
     return FactBullet(
         marker.get("e"),
         day,
-        "\n".join([first, *rest]),
+        restored("\n".join([first, *rest])),
         marker.get("src"),
         attrs,
         slot=marker.get("slot") or None,
@@ -196,7 +197,7 @@ def _day(value: str | None) -> date | None:
 def format_bullet(bullet: FactBullet, replaced_by: str | None = None) -> str:
     """The bullet's lines; a fact no longer current gets its visible note, quoting
     `replaced_by` (the replacing fact's text) when known."""
-    first, *rest = bullet.text.split("\n")
+    first, *rest = inert(bullet.text).split("\n")
     words = [f"e:{bullet.entry_id}"] if bullet.entry_id else []
     if bullet.entry_id:
         words += [f"src:{bullet.source}"] if bullet.source else []
@@ -219,7 +220,7 @@ def _note(bullet: FactBullet, replaced_by: str | None) -> str:
         return f"{NOTE_OPEN}{until}; {said}{NOTE_CLOSE}"
     if not replaced_by:
         return f"{NOTE_OPEN}{until}{NOTE_CLOSE}"
-    quote = fold(replaced_by)
+    quote = fold(inert(replaced_by))
     if len(quote) > NOTE_QUOTE:
         quote = quote[:NOTE_QUOTE].rsplit(" ", 1)[0] + "…"
     return f"{NOTE_OPEN}{until}; replaced by: {quote}{NOTE_CLOSE}"
