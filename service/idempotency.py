@@ -2,7 +2,8 @@
 
 A POST that carries the header is answered from the key store when the same
 request came with the same key within a day (`Idempotent-Replayed: true`),
-else run and its answer kept. Requests without the header, and every other
+else run and its answer kept (a read's never; a forget's by its ids alone:
+`replays.keeps`, `replays.ids_only`). Requests without the header, and every other
 method, pass through untouched.
 """
 
@@ -16,7 +17,7 @@ from starlette._utils import get_route_path
 
 from service.body_limit import App, Message, Receive, Scope, Send
 from service.host_guard import headers_of
-from service.replays import ReplayStore, check_key
+from service.replays import ReplayStore, check_key, ids_only, keeps
 from substrate.errors import MemoryServiceError
 
 HEADER = "idempotency-key"
@@ -30,15 +31,15 @@ class Idempotency:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = headers_of(scope).get(HEADER) if scope["type"] == "http" else None
-        store = self._store_for() if key is not None and scope["method"] == "POST" else None
-        if key is None or store is None:
+        writes = scope["type"] == "http" and scope["method"] == "POST"
+        store = self._store_for() if key is not None and writes else None
+        if key is None or store is None or not keeps(get_route_path(scope)):
             await self._app(scope, receive, send)
             return
         body = await _body(receive)
+        route = get_route_path(scope)
         try:
-            claim = await anyio.to_thread.run_sync(
-                store.begin, check_key(key), "POST", get_route_path(scope), body
-            )
+            claim = await anyio.to_thread.run_sync(store.begin, check_key(key), "POST", route, body)
         except MemoryServiceError as exc:
             await _send(send, exc.http_status, _error(exc))
             return
@@ -55,7 +56,8 @@ class Idempotency:
             elif message["type"] == "http.response.body":
                 chunks.append(bytes(message.get("body", b"")))
                 if not message.get("more_body"):  # kept before the client has it all
-                    await anyio.to_thread.run_sync(store.finish, claim, status, b"".join(chunks))
+                    kept_body = ids_only(route, b"".join(chunks))
+                    await anyio.to_thread.run_sync(store.finish, claim, status, kept_body)
             await send(message)
 
         try:

@@ -11,15 +11,22 @@ a fact twice. The key store (`.substrate/requests.sqlite`) keeps, per key:
   key derived from the request body and the idempotency key. The store alone
   cannot give back a fact's words: only the same request can read its answer.
 
+Only writes are kept: a read (`card`, `search`, an explanation) is repeatable
+by nature, so it is answered afresh and nothing of it is stored (`keeps`). A
+forget's or a purge's answer is kept by its ids alone (`ids_only`): the words
+it just forgot never enter the store after the forget emptied it.
+
 A forget or a purge empties the store (`clear`): what a forgotten fact's
 request and answer left, even encrypted, goes with it. A retry after that is
 run again, which is the cost of forgetting at once. Rows older than a day are
-dropped as new ones come.
+dropped as new ones come, and the store is bounded (`MAX_ROWS`, `MAX_BYTES` of
+answers): the oldest answers go first.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 import time
@@ -37,6 +44,14 @@ from substrate.safety import database_bytes
 KEPT_S = 24 * 3600.0
 STALE_RUNNING_S = 900.0  # a first request "still running" this long died with its process
 KEY_CHARS = 255
+MAX_ROWS = 2000  # kept answers, newest first
+MAX_BYTES = 4 * 1024 * 1024  # of kept answers
+# The last step of a route that reads (answered afresh, never kept) and of one
+# that forgets (kept by its ids alone).
+READS = frozenset({"card", "search", "explain"})
+FORGETS = frozenset({"forget", "purge"})
+# The words a forget's answer may carry back to its caller, never kept.
+_WORDS = frozenset({"content", "text"})
 PENDING = -1  # a first request with this key still runs
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS replays (
@@ -64,6 +79,42 @@ class Claim:
     id: str
     request: str
     secret: bytes
+
+
+def keeps(route: str) -> bool:
+    """Whether a POST to `route` is a write whose answer the store keeps."""
+    return _last_step(route) not in READS
+
+
+def ids_only(route: str, body: bytes) -> bytes:
+    """The answer as kept: a forget's or a purge's without the words it
+    names (ids, pages and counts stay); any other answer as it is."""
+    if _last_step(route) not in FORGETS:
+        return body
+    try:
+        answer = json.loads(body)
+    except ValueError:
+        return b"{}"
+    kept = _without_words(answer)
+    if isinstance(kept, dict) and not _an_id(kept.get("forgot")):
+        kept.pop("forgot", None)  # what was asked for in words is words too
+    return json.dumps(kept).encode()
+
+
+def _an_id(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 64 and value.replace("-", "").isalnum()
+
+
+def _without_words(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_words(v) for k, v in value.items() if k not in _WORDS}
+    if isinstance(value, list):
+        return [_without_words(v) for v in value]
+    return value
+
+
+def _last_step(route: str) -> str:
+    return route.rstrip("/").rsplit("/", 1)[-1]
 
 
 def replay_store(state_dir: Path) -> ReplayStore:
@@ -150,6 +201,7 @@ class ReplayStore:
                 "UPDATE replays SET status = ?, answer = ? WHERE id = ?",
                 (status, _seal(claim.secret, body), claim.id),
             )
+            _bounded(db)
 
     def abandon(self, claim: Claim) -> None:
         with self._db() as db:
@@ -169,6 +221,22 @@ class ReplayStore:
     def count(self) -> int:
         with self._db() as db:
             return int(db.execute("SELECT COUNT(*) FROM replays").fetchone()[0])
+
+
+def _bounded(db: sqlite3.Connection) -> None:
+    """Drop the oldest kept answers beyond `MAX_ROWS` or `MAX_BYTES`."""
+    rows = db.execute(
+        "SELECT id, LENGTH(answer) FROM replays WHERE status != ? ORDER BY created DESC",
+        (PENDING,),
+    ).fetchall()
+    total = 0
+    gone = []
+    for n, (ident, size) in enumerate(rows):
+        total += int(size or 0)
+        if n >= MAX_ROWS or total > MAX_BYTES:
+            gone.append((ident,))
+    if gone:
+        db.executemany("DELETE FROM replays WHERE id = ?", gone)
 
 
 def _hash(*parts: bytes) -> str:

@@ -105,6 +105,58 @@ def test_a_forget_or_a_purge_leaves_nothing_in_the_key_store(
     assert replay_store(workspace.state_dir).count() == 0
 
 
+@pytest.mark.parametrize("by", ["id", "words"])
+def test_a_forget_sent_with_a_key_keeps_its_ids_never_its_words(
+    api: httpx.Client, workspace: Workspace, by: str
+) -> None:
+    said = f"My safe word with my kids is {SECRET_WORDS}."
+    done = api.post("/v1/memory/remember", json={"text": said}).json()
+    what = done["id"] if by == "id" else "Quernmouth library"
+    body = {"what": what}
+    first = api.post("/v1/memory/forget", json=body, headers={"Idempotency-Key": "f-1"})
+    assert first.status_code == 200, first.text
+    again = api.post("/v1/memory/forget", json=body, headers={"Idempotency-Key": "f-1"})
+    assert again.headers["idempotent-replayed"] == "true"
+    assert "Quernmouth" not in again.text and "safe word" not in again.text
+    assert again.json().get("forgot") == (first.json()["forgot"] if by == "id" else None)
+    assert [f["id"] for f in again.json()["facts"]] == [f["id"] for f in first.json()["facts"]]
+
+
+@pytest.mark.parametrize(
+    ("route", "body"),
+    [
+        ("/v1/memory/search", {"query": "Quernmouth"}),
+        ("/v1/memory/card", {"message": "Quernmouth?"}),
+    ],
+)
+def test_a_read_with_a_key_is_answered_afresh_and_never_kept(
+    api: httpx.Client, workspace: Workspace, route: str, body: dict[str, Any]
+) -> None:
+    api.post("/v1/memory/remember", json={"text": f"I said {SECRET_WORDS}."})
+    before = replay_store(workspace.state_dir).count()
+    for _ in range(2):
+        answer = api.post(route, json=body, headers={"Idempotency-Key": "r-1"})
+        assert answer.status_code in (200, 404, 422), answer.text
+        assert "idempotent-replayed" not in answer.headers
+    assert replay_store(workspace.state_dir).count() == before
+
+
+def test_the_key_store_is_bounded_in_rows_and_bytes(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import service.replays as replays
+
+    monkeypatch.setattr(replays, "MAX_ROWS", 50)
+    monkeypatch.setattr(replays, "MAX_BYTES", 20_000)
+    store = replay_store(workspace.state_dir)
+    for n in range(200):
+        claim = store.begin(f"key-{n}", "POST", "/v1/memory/remember", b"%d" % n)
+        store.finish(claim, 200, b"x" * 300)
+    assert store.count() <= 50
+    newest = store.begin("key-199", "POST", "/v1/memory/remember", b"199")
+    assert newest.replay is not None  # the newest answers stay
+
+
 class DroppingProxy:
     """A loopback proxy that forwards each request and, for the first `drops`
     connections, closes without passing the answer on: a request that landed
