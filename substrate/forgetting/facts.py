@@ -49,6 +49,7 @@ from substrate.safety import (
     FileSnapshot,
     hold_lock,
     journal,
+    linear,
     read_text_snapshot,
     unlinked_folder,
 )
@@ -251,9 +252,15 @@ def _unlinked(
 
 
 def _without_links(line: str, gone: set[str]) -> str:
-    parts = [p.strip() for p in line[len(RELATED) :].split(",")]
-    kept = [p for p in parts if p[2:-2].split("|", 1)[0].strip() not in gone]
+    """The line's links but those to `gone`, each whole: a link's label may hold
+    a comma ("[[pets/pixel|Pixel, my cat]]"), so links are read as links, not
+    as the pieces between commas."""
+    links = list(_LINK.finditer(line[len(RELATED) :]))
+    kept = [m.group(0) for m in links if m.group(1).strip() not in gone]
     return RELATED + ", ".join(kept) if kept else ""
+
+
+_LINK = linear(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]")
 
 
 def _buffer_step(

@@ -29,6 +29,7 @@ from substrate.sessions import SessionLog
 from substrate.sessions.episodes import episodes_of
 
 Item = dict[str, Any]
+MESSAGE_IDS = 2**63  # a message id is below this (SQLite's largest integer + 1)
 
 
 def lineage(settings: Settings, log: SessionLog, what: str) -> dict[str, Any]:
@@ -37,6 +38,8 @@ def lineage(settings: Settings, log: SessionLog, what: str) -> dict[str, Any]:
     what = what.strip()
     graves = read_tombstones(settings.workspace)
     if what.isdigit() and len(what) <= 19:
+        if int(what) >= MESSAGE_IDS:  # past SQLite's integers: no message has it
+            raise NotFoundError(f"no logged message {what}")
         return _message(settings, log, int(what), graves.messages.get(int(what)))
     if is_entry_id(what):
         return _fact(settings, what, graves.facts.get(what))

@@ -198,3 +198,13 @@ def test_curation_candidates_lose_forgotten_evidence_and_go_with_none_left(
     assert [c.id for c in CurationStore.load(settings.workspace).candidates] == []
     assert "vegetarian" not in user.read_text()
     assert holding(settings.workspace.root / "memory", "Emacs") == []
+
+
+@pytest.mark.parametrize("what", [str(2**63), str(2**63 + 12345), "9" * 19])
+def test_a_message_id_past_the_databases_integers_names_nothing(
+    settings: Settings, log: SessionLog, what: str
+) -> None:
+    from substrate.forgetting.report import lineage
+
+    with pytest.raises(NotFoundError, match="no logged message"):
+        lineage(settings, log, what)

@@ -180,6 +180,17 @@ def test_a_page_made_for_the_fact_alone_goes_with_the_links_to_it(
     assert "Related: [[me/sport]]" in other.read_text()
 
 
+@pytest.mark.parametrize(
+    "label", ["Pixel, my cat", "Sam, Jo, and the kids", "a, b", "commas, everywhere, here"]
+)
+def test_links_kept_on_a_related_line_keep_their_labels_whole(label: str) -> None:
+    from substrate.forgetting.facts import _without_links
+
+    line = f"Related: [[pets/pixel|{label}]], [[gone/page|{label}]], [[me/sport]]"
+    assert _without_links(line, {"gone/page"}) == (f"Related: [[pets/pixel|{label}]], [[me/sport]]")
+    assert _without_links(line, {"pets/pixel", "gone/page", "me/sport"}) == ""
+
+
 def test_a_buffered_fact_is_erased_from_the_buffer_and_its_archive_too(
     settings: Settings, log: SessionLog
 ) -> None:
