@@ -40,7 +40,7 @@ SUBSTRATE_ROOMS: dict[str, set[str]] = {
         *("safety", "config", "lineage", "meaning", "pages", "intake", "index", "llm"),
     },
     "sessions": {"safety", "config", "lineage"},
-    "profile": {"safety", "config"},
+    "profile": {"safety", "config", "meaning"},
     "promotion": {"safety", "config", "lineage", "meaning", "sessions", "profile"},
     "curation": {
         *("safety", "config", "lineage", "meaning", "pages", "intake", "sessions", "profile"),

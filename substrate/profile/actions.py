@@ -21,10 +21,14 @@ A line is classed by its frame, in English and Arabic:
 
 A line that forbids the action ("Never push to main", "Do not run commands
 without asking", "لا ترسل ...") asks nothing: it is an ordinary preference.
+A negation of holding back asks, read from the parse (`meaning.asks`): "Never
+forget to send …", "Do not hesitate to run …", "It is never necessary to
+confirm before sending …", "لا تنسَ أن ترسل …".
 """
 
 from __future__ import annotations
 
+from substrate.meaning.asks import ordered_action, released_action
 from substrate.safety import IGNORECASE, linear
 
 # Verbs that act on the world, by what they do (the reason names the class).
@@ -117,6 +121,9 @@ def asks_action(line: str) -> str | None:
     text = " ".join(line.removeprefix("- ").split())
     if not text:
         return None
+    released = released_action(text)  # "Never forget to send …": a negated holding back
+    if released is not None:
+        return f"asks the assistant to {released} (a negation of holding back releases it)"
     if _FORBIDDEN.search(text) or _AR_FORBIDDEN.search(text):
         return None
     leave = _LEAVE.search(text) or _AR_LEAVE.search(text)
@@ -132,7 +139,8 @@ def asks_action(line: str) -> str | None:
         found = frame.search(text)
         if found is not None and not _negated(text, found.start(), found.end()):
             return f"asks the assistant to {_named(found.group(0))}"
-    return None
+    ordered = ordered_action(text)  # "Always text my sister …": an imperative, from the parse
+    return None if ordered is None else f"asks the assistant to {ordered}"
 
 
 def _negated(text: str, start: int, end: int | None = None) -> bool:

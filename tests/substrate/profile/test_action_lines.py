@@ -98,3 +98,56 @@ def test_a_forget_takes_a_parked_line_out(settings: Settings) -> None:
     )
     assert gone.answer["pending_lines"] == [done["pending"]]
     assert read_pending(settings.workspace) == []
+
+
+# A negation over a verb of holding back asks; a negation over the action forbids.
+RELEASING = [
+    "Never forget to {V} {O}.",
+    "Do not hesitate to {V} {O}.",
+    "Don't ever wait for my approval before you {V} {O}.",
+    "It is never necessary to confirm before you {V} {O}.",
+    "Never fail to {V} {O}.",
+    "There is no need to check with me before you {V} {O}.",
+]
+FORBIDDING = [
+    "Never {V} {O}.",
+    "Do not {V} {O}.",
+    "Don't {V} {O} without asking.",
+    "Always wait for my approval before you {V} {O}.",
+    "Never forget to check with me before you {V} {O}.",
+]
+
+
+@pytest.mark.parametrize("frame", RELEASING)
+def test_a_negated_holding_back_asks_for_the_action(frame: str) -> None:
+    rng = random.Random(frame)
+    for verb in rng.sample(VERBS, 5):
+        line = frame.format(V=verb, O=rng.choice(OBJECTS))
+        assert asks_action(line) is not None, line
+
+
+@pytest.mark.parametrize("frame", FORBIDDING)
+def test_a_negation_over_the_action_itself_asks_nothing(frame: str) -> None:
+    rng = random.Random(frame)
+    for verb in rng.sample(VERBS, 5):
+        line = frame.format(V=verb, O=rng.choice(OBJECTS))
+        assert asks_action(line) is None, line
+
+
+@pytest.mark.parametrize(
+    ("verb", "thing"), [("ترسل", "التقارير"), ("تشارك", "الصور"), ("تحذف", "الملفات")]
+)
+@pytest.mark.parametrize("held", ["تنسَ", "تنسى", "تتردد"])
+def test_an_arabic_negated_holding_back_asks_and_a_plain_ban_does_not(
+    verb: str, thing: str, held: str
+) -> None:
+    assert asks_action(f"لا {held} أبداً أن {verb} {thing} إلى مديري") is not None
+    assert asks_action(f"لا {verb} {thing} إلى أحد") is None
+
+
+@pytest.mark.parametrize("verb", ["text", "whatsapp", "message"])
+def test_an_imperative_of_contacting_asks_and_naming_does_not(verb: str) -> None:
+    name = random.Random(verb).choice(["Ola", "Priya", "Tomasz"])
+    assert asks_action(f"Always {verb} my sister {name} before sharing photos.") is not None
+    assert asks_action(f"Call me {name}.") is None
+    assert asks_action(f"Don't {verb} me after 10pm.") is None
