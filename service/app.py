@@ -36,6 +36,7 @@ from service.body_limit import BodyLimit
 from service.host_guard import HostGuard, allowed_hosts
 from service.idempotency import Idempotency
 from service.mcp import build_server
+from service.person import PersonGate
 from service.routes import (
     consolidation,
     conversations,
@@ -44,11 +45,13 @@ from service.routes import (
     memory,
     memory_graph,
     messages,
+    person,
     profile,
     promotions,
     sessions,
 )
 from service.routes.common import error_response
+from service.routes.person import LOGIN_PATH
 from service.routes.sessions import IMPORT_PATH
 from service.runtime import Runtime
 from substrate import (
@@ -143,7 +146,9 @@ def create_app(
             "advice": migration_advice(settings.config),
         }
 
+    app.state.person = PersonGate(settings.workspace.state_dir)  # the person, apart
     for module in (
+        person,
         memory,
         conversations,
         messages,
@@ -210,6 +215,8 @@ def _install_auth(app: FastAPI, token: str) -> None:
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
         path = request.url.path
+        if path == LOGIN_PATH:  # the one-time link's token is its own credential
+            return await call_next(request)
         if path.startswith("/v1/") or path == MCP_PATH or path.startswith(MCP_PATH + "/"):
             given = request.headers.get("authorization", "").encode()
             if not hmac.compare_digest(given, expected):

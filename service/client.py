@@ -19,10 +19,21 @@ RETRIES = 2  # a dropped connection is tried again this many times, with the sam
 RETRY_PAUSE_S = 0.5
 
 
+PERSON_HEADER = "X-Memory-Person"
+
+
 class ServiceClient:
-    def __init__(self, url: str, token: str | None = None, timeout_s: float = 900.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str | None = None,
+        timeout_s: float = 900.0,
+        person: str | None = None,
+    ) -> None:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         headers[SURFACE_HEADER] = "cli"  # what a forget's tombstone says it came through
+        if person:  # the person's key, read from the workspace at a terminal
+            headers[PERSON_HEADER] = person
         self.url = url.rstrip("/")
         self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout_s)
 

@@ -68,6 +68,13 @@ class NotFoundError(MemoryServiceError):
     code = "not_found"
 
 
+class PersonRequiredError(MemoryServiceError):
+    """Only the person may do this, not an assistant holding the workspace token."""
+
+    http_status = 403
+    code = "person_required"
+
+
 class InvalidInputError(MemoryServiceError):
     """Input that cannot be accepted as given (bad slug, bad field, bad file)."""
 

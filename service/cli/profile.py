@@ -136,7 +136,7 @@ def _confirmed_here(done: dict[str, Any]) -> bool:
 
 
 def _confirm(where: Path, line_id: str) -> dict[str, Any]:
-    client = served_client(where)
+    client = served_client(where, as_person=True)  # a terminal holds the person key
     if client is not None:
         done: dict[str, Any] = client.post(f"/v1/profile/pending/{line_id}/confirm", {})
         return done

@@ -139,6 +139,8 @@ async def _serve(
         announce(settings.workspace, url)
         click.echo(f"memory service for {settings.workspace.root} at {url}")
         click.echo(f"open {url}/ in a browser for the Memory tab; Ctrl-C stops it")
+        link = app.state.person.login_link(url)
+        click.echo(f"to confirm parked profile lines as yourself, open (once): {link}")
     try:
         await task
     finally:

@@ -55,15 +55,20 @@ class ServedElsewhereError(MemoryServiceError):
     code = "served_elsewhere"
 
 
-def served_client(workspace: Path) -> ServiceClient | None:
+def served_client(workspace: Path, as_person: bool = False) -> ServiceClient | None:
     """A client of the service that owns `workspace` (closed with the command), or
-    None when none runs: a command that writes goes through it."""
-    found = running_service(open_workspace(workspace))
+    None when none runs: a command that writes goes through it. `as_person`: it
+    also sends the person key the workspace keeps (`service.person`), which a
+    terminal can read and an assistant's token is not."""
+    opened = open_workspace(workspace)
+    found = running_service(opened)
     if found is None:
         return None
     from service.client import ServiceClient
+    from service.person import person_key
 
-    client = ServiceClient(found.url, service_token())
+    key = person_key(opened.state_dir) if as_person else None
+    client = ServiceClient(found.url, service_token(), person=key)
     click.get_current_context().call_on_close(client.close)
     return client
 

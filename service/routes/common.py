@@ -63,6 +63,17 @@ async def surface(request: Request) -> str:
     return said if said in CALLERS else "http"
 
 
+async def person(request: Request) -> None:
+    """Refuse (403) a request that does not come from the person: their key from
+    a terminal, or their web session with its CSRF token (`service.person`)."""
+    gate = request.app.state.person
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    gate.require(headers, request.cookies.get(PERSON_COOKIE), "confirming a parked line")
+
+
+PERSON_COOKIE = "memory_person"
+
+
 async def settings(request: Request) -> Settings:
     found: Settings = request.app.state.settings
     return found

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from service.routes.common import ERRORS, Strict, runtime, settings
+from service.routes.common import ERRORS, Strict, person, runtime, settings
 from service.runtime import Runtime
 from substrate import Settings
 from substrate.curation import LineFile
@@ -51,8 +51,10 @@ def profile_pending_get(rt: RuntimeDep) -> dict[str, Any]:
     return {"pending": rt.memory.pending_lines()}
 
 
-@router.post("/profile/pending/{line_id}/confirm")
+@router.post("/profile/pending/{line_id}/confirm", dependencies=[Depends(person)])
 def profile_pending_confirm(line_id: str, rt: RuntimeDep) -> dict[str, Any]:
     """The person confirms a parked line: it is written to its file (the web
-    tab's Confirm; `memory profile confirm ID` at a terminal)."""
+    tab's Confirm, in a session the service's printed link opened; `memory
+    profile confirm ID` at a terminal, with the person key). The workspace
+    token, the assistant's credential, cannot: 403 `person_required`."""
     return rt.memory.confirm_line(line_id)

@@ -12,11 +12,35 @@ const TOKEN_KEY = "memoryToken" + BASE;
 // `placeAt`: where a node about to appear goes (a renamed page takes its old place).
 const state = { token: sessionStorage.getItem(TOKEN_KEY) || "", cy: null, selected: null,
                 placeAt: {} };
+// The person's session (confirming parked profile lines is theirs alone): opened
+// once through the link `memory serve` prints (?person=…), kept as an HttpOnly
+// cookie the page cannot read and a CSRF token sent back with each call.
+const CSRF_KEY = "memoryCsrf" + BASE;
+state.csrf = sessionStorage.getItem(CSRF_KEY) || "";
+
+async function openPersonSession() {
+  const params = new URLSearchParams(location.search);
+  const token = params.get("person");
+  if (!token) return;
+  params.delete("person");
+  const rest = params.toString();
+  history.replaceState(null, "", location.pathname + (rest ? "?" + rest : ""));
+  const response = await fetch(BASE + "/v1/person/login", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token }),
+  });
+  const data = await response.json();
+  if (response.ok && data.csrf) {
+    state.csrf = data.csrf;
+    sessionStorage.setItem(CSRF_KEY, data.csrf);
+  }
+}
 
 async function api(path, body) {
   // The surface a change came through: a forget's tombstone records "web".
   const headers = { "Content-Type": "application/json", "X-Memory-Surface": "web" };
   if (state.token) headers["Authorization"] = "Bearer " + state.token;
+  if (state.csrf) headers["X-CSRF-Token"] = state.csrf;
   const response = await fetch(BASE + path, body === undefined
     ? { headers }
     : { method: "POST", headers, body: JSON.stringify(body) });

@@ -13,7 +13,7 @@ document.getElementById("token-save").addEventListener("click", () => {
   state.token = document.getElementById("token-input").value;
   sessionStorage.setItem(TOKEN_KEY, state.token);
   document.getElementById("token-bar").hidden = true;
-  boot();
+  openPersonSession().finally(boot);
 });
 
 function boot() {
@@ -27,4 +27,4 @@ function boot() {
   loadSessions();
 }
 
-boot();
+openPersonSession().finally(boot);

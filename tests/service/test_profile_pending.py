@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from service.app import create_app
 from service.cli import cli
+from service.person import person_key
 from service.runtime import Runtime
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace
@@ -42,13 +43,18 @@ def user_md(client: httpx.Client) -> str:
     return str(next(f["text"] for f in files if f["name"] == "USER.md"))
 
 
-def test_http_parks_an_action_line_and_the_person_s_confirm_writes_it(api: httpx.Client) -> None:
+def test_http_parks_an_action_line_and_the_person_s_confirm_writes_it(
+    api: httpx.Client, workspace: Workspace
+) -> None:
     parked = api.post("/v1/profile/lines", json={"text": LINE}).json()
     assert parked["pending"].startswith("l-") and "reason" in parked
     assert LINE not in user_md(api)
     [row] = api.get("/v1/profile/pending").json()["pending"]
     assert (row["id"], row["via"]) == (parked["pending"], "http")
-    done = api.post(f"/v1/profile/pending/{row['id']}/confirm", json={}).json()
+    theirs = api.post(f"/v1/profile/pending/{row['id']}/confirm", json={})
+    assert theirs.status_code == 403 and theirs.json()["error"]["code"] == "person_required"
+    mine = {"X-Memory-Person": person_key(workspace.state_dir)}
+    done = api.post(f"/v1/profile/pending/{row['id']}/confirm", json={}, headers=mine).json()
     assert done["line"] == f"- {LINE}" and LINE in user_md(api)
     assert api.get("/v1/profile/pending").json()["pending"] == []
     plain = api.post("/v1/profile/lines", json={"text": "Prefer metric units."}).json()
