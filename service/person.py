@@ -108,7 +108,7 @@ class PersonGate:
     def require(self, headers: dict[str, str], cookie: str | None, what: str) -> None:
         if not self.allows(headers, cookie):
             raise PersonRequiredError(
-                f"{what} is the person's to do, not the assistant's: run it at a terminal "
+                f"{what} is the person's to do, not the assistant's: do it at a terminal "
                 "(`memory profile confirm ID`), or in the web tab opened through the link "
-                "`memory serve` printed"
+                "`memory serve` printed (`memory person link` prints a new one)"
             )

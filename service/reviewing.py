@@ -78,12 +78,14 @@ class Reviewing:
         file: str = "USER.md",
         confirmed: bool = False,
         via: str = "user",
+        proposed: bool = False,
     ) -> dict[str, Any]:
         """A person's own line for a profile file, scanned (`curation.add_line`);
-        a line that asks the assistant to act is parked unless `confirmed`."""
+        a line that asks the assistant to act is parked unless `confirmed`, and
+        every line an assistant's surface `proposed` is parked."""
         from substrate.curation import add_line
 
-        return add_line(self.settings, file, text, confirmed, via)
+        return add_line(self.settings, file, text, confirmed, via, proposed)
 
     def pending_lines(self: _Workspace) -> list[dict[str, Any]]:
         """Profile lines parked for the person's confirmation."""

@@ -64,7 +64,7 @@ def add(workspace: Path | None, as_json: bool | None, text: str, name: str) -> N
     the scanner would hold is refused: profile lines are trusted on every card)."""
     ctx = click.get_current_context()
     where = workspace_of(ctx, workspace)
-    client = served_client(where)
+    client = served_client(where, as_person=True)  # the person, at their terminal
     if client is not None:  # the service owns the workspace: the line goes through it
         done = client.post("/v1/profile/lines", {"text": text, "file": name})
     else:

@@ -391,7 +391,9 @@ def _operator_tools(server: MCPServer, settings: Settings) -> None:
         MEMORY.md: project facts): budget-checked and scanned, and refused (never
         held) when the scanner doubts it, since profile lines are trusted on every
         card. `forget` with the same text takes it out."""
-        return r.Changed(result=await _call(lambda: add_line(settings, file, text, via="mcp")))
+        return r.Changed(
+            result=await _call(lambda: add_line(settings, file, text, via="mcp", proposed=True))
+        )
 
     @server.tool(annotations=READ)
     async def problems() -> r.Records:

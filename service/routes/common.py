@@ -68,7 +68,13 @@ async def person(request: Request) -> None:
     a terminal, or their web session with its CSRF token (`service.person`)."""
     gate = request.app.state.person
     headers = {k.lower(): v for k, v in request.headers.items()}
-    gate.require(headers, request.cookies.get(PERSON_COOKIE), "confirming a parked line")
+    gate.require(headers, request.cookies.get(PERSON_COOKIE), "confirming")
+
+
+async def is_person(request: Request) -> bool:
+    """Whether the request comes from the person (see `person`)."""
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    return bool(request.app.state.person.allows(headers, request.cookies.get(PERSON_COOKIE)))
 
 
 PERSON_COOKIE = "memory_person"

@@ -5,12 +5,12 @@ needs no bearer token."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from service.person import SESSION_S, PersonGate
-from service.routes.common import ERRORS, PERSON_COOKIE, Strict
+from service.routes.common import ERRORS, PERSON_COOKIE, Strict, person
 
 router = APIRouter(prefix="/v1/person", tags=["person"], responses=ERRORS)
 LOGIN_PATH = "/v1/person/login"
@@ -36,3 +36,11 @@ def person_login(body: LoginIn, request: Request) -> JSONResponse:
         path="/",
     )
     return answer
+
+
+@router.post("/link", dependencies=[Depends(person)])
+def person_link(request: Request) -> dict[str, str]:
+    """A new one-time link to open the person's web session, for the person
+    alone (their key, from a terminal: `memory person link`)."""
+    gate: PersonGate = request.app.state.person
+    return {"link": gate.login_link(str(request.base_url))}

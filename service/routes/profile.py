@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from service.routes.common import ERRORS, Strict, person, runtime, settings
+from service.routes.common import ERRORS, Strict, is_person, person, runtime, settings
 from service.runtime import Runtime
 from substrate import Settings
 from substrate.curation import LineFile
@@ -37,11 +37,15 @@ def profile_get(s: SettingsDep) -> dict[str, Any]:
 
 
 @router.post("/profile/lines")
-def profile_line_post(body: LineIn, rt: RuntimeDep) -> dict[str, Any]:
+def profile_line_post(
+    body: LineIn, rt: RuntimeDep, mine: Annotated[bool, Depends(is_person)]
+) -> dict[str, Any]:
     """Add `- TEXT` to a profile file: budget-checked and scanned under the user
     policy (refused, never held: a profile line is trusted on every card). A
-    line that asks the assistant to act is parked: `{pending, reason}`."""
-    return rt.memory.add_profile_line(body.text, body.file, via="http")
+    line that asks the assistant to act is parked: `{pending, reason}`; so is
+    every line sent without the person's credential (the assistant's token
+    proposes, the person confirms)."""
+    return rt.memory.add_profile_line(body.text, body.file, via="http", proposed=not mine)
 
 
 @router.get("/profile/pending")

@@ -179,7 +179,12 @@ def recent_json(settings: Settings) -> dict[str, Any]:
 
 
 def add_line(
-    settings: Settings, name: str, text: str, confirmed: bool = False, via: str = "user"
+    settings: Settings,
+    name: str,
+    text: str,
+    confirmed: bool = False,
+    via: str = "user",
+    proposed: bool = False,
 ) -> dict[str, Any]:
     """A person's own line, `- TEXT`, added to `name` (USER.md or MEMORY.md):
     checked like every profile write (budget, secret names, unsafe values) and
@@ -187,7 +192,10 @@ def add_line(
     refused too (a profile line is trusted on every card: it is never held).
     A line that asks the assistant to act is written only when `confirmed` (the
     person said so, at a terminal or in the web tab); otherwise it is parked
-    and the answer is `{pending, reason}`. `forget` takes it back by its text."""
+    and the answer is `{pending, reason}`. `proposed`: an assistant's surface
+    added it (MCP, the API without the person's credential): checked the same,
+    then parked whatever its wording, since only the person writes their trusted
+    profile. `forget` takes it back by its text."""
     content = " ".join(text.split())
     if not content:
         raise InvalidInputError("profile line: the text is empty")
@@ -207,6 +215,10 @@ def add_line(
         except NeedsConfirmationError as exc:
             parked = park(settings, name, content, via, exc.message)
             return {"pending": parked.id, "reason": exc.message, "file": name, "line": content}
+        if proposed:  # checked, not written: the person confirms what an assistant adds
+            why = f"added through {via}, an assistant's surface: the person confirms it"
+            parked = park(settings, name, content, via, why)
+            return {"pending": parked.id, "reason": why, "file": name, "line": content}
         if store.written.get(name) == sha256(before):
             store.written[name] = str(op.after_sha256)  # undo still sees its own write
         edits.commit(store)

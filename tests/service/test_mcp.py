@@ -22,6 +22,7 @@ from service.mcp import build_server
 from service.runtime import Runtime
 from service.settings_loader import build_settings
 from substrate import Settings, Workspace, read_buffer
+from substrate.curation import confirm_line
 from tests.conftest import PageWriter
 from tests.embedders import HashingEmbedder
 from tests.service.served import served, wait_for_startup_maintain
@@ -228,8 +229,10 @@ async def tend(client: Client, settings: Settings, fact_id: str) -> None:
     assert {f["name"] for f in files} >= {"USER.md", "MEMORY.md"}
     user_md = settings.workspace.memory_dir / "profile" / "USER.md"
     line = {"text": "Prefers answers in metric units"}
-    added = structured(await client.call_tool("add_profile_line", line))["result"]
-    assert added["line"] == "- Prefers answers in metric units"
+    proposed = structured(await client.call_tool("add_profile_line", line))["result"]
+    unwritten = user_md.read_text() if user_md.exists() else ""
+    assert proposed["pending"] and "metric" not in unwritten  # the person confirms it
+    confirm_line(settings, proposed["pending"])
     assert "- Prefers answers in metric units" in user_md.read_text()
     files = structured(await client.call_tool("profile", {}))["items"]
     assert (

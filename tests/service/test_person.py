@@ -110,3 +110,22 @@ def test_a_made_up_session_cookie_confirms_nothing(
     line = parked(client)
     forged = confirm(client, line, headers={"Cookie": "memory_person=x", "X-CSRF-Token": "x"})
     assert forged.status_code == 403
+
+
+ORDINARY = ["Prefer metric units.", "Answer in Dutch.", "Keep replies under five lines.",
+            "Use British spelling.", "My timezone is Europe/Lisbon."]  # fmt: skip
+
+
+@pytest.mark.parametrize("line", ORDINARY)
+def test_every_line_the_assistants_token_adds_waits_whatever_its_wording(
+    served_app: tuple[httpx.Client, Any, str], workspace: Workspace, line: str
+) -> None:
+    client, _, _ = served_app
+    proposed = client.post("/v1/profile/lines", json={"text": line}).json()
+    assert proposed["pending"] and "reason" in proposed
+    user_md = workspace.memory_dir / "profile" / "USER.md"
+    assert line not in (user_md.read_text() if user_md.exists() else "")
+    mine = {"X-Memory-Person": person_key(workspace.state_dir)}
+    other = line.replace(".", " please.")
+    written = client.post("/v1/profile/lines", json={"text": other}, headers=mine).json()
+    assert "pending" not in written and other in user_md.read_text()

@@ -57,8 +57,10 @@ def test_http_parks_an_action_line_and_the_person_s_confirm_writes_it(
     done = api.post(f"/v1/profile/pending/{row['id']}/confirm", json={}, headers=mine).json()
     assert done["line"] == f"- {LINE}" and LINE in user_md(api)
     assert api.get("/v1/profile/pending").json()["pending"] == []
-    plain = api.post("/v1/profile/lines", json={"text": "Prefer metric units."}).json()
-    assert "pending" not in plain and "Prefer metric units." in user_md(api)
+    proposed = api.post("/v1/profile/lines", json={"text": "Prefer metric units."}).json()
+    assert "pending" in proposed and "Prefer metric units." not in user_md(api)  # waits
+    plain = api.post("/v1/profile/lines", json={"text": "Prefer metric units."}, headers=mine)
+    assert "pending" not in plain.json() and "Prefer metric units." in user_md(api)
 
 
 def test_the_cli_off_a_terminal_parks_and_confirms_only_with_yes(workspace: Workspace) -> None:

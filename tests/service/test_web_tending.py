@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from service.person import person_key
 from service.settings_loader import build_settings
 from substrate import Workspace, read_buffer, remember
 from substrate.consolidation import consolidate
@@ -204,7 +205,11 @@ def test_profile_lines_are_added_refused_and_forgotten_from_the_tab(
     page.on("dialog", lambda d: d.accept())
     with serve_workspace(workspace) as base:
         wait_for_index(base)
-        open_tab(page, base)
+        key = {"X-Memory-Person": person_key(workspace.state_dir)}
+        link = httpx.post(base + "/v1/person/link", headers=key, timeout=30).json()["link"]
+        page.goto(link)  # the person's session, as the printed link opens it
+        page.wait_for_selector("body[data-graph-ready='yes']")
+        assert "person=" not in page.url  # the one-time token leaves the address bar
         page.fill("#line-text", "Prefers answers in metric units")
         page.click("#line-form button")
         acted(page, 1)
