@@ -5,7 +5,9 @@ the handler never runs, so nothing is stored. The limit is checked against
 `Content-Length` when the client sends one, and counted as the body arrives
 either way (a chunked upload cannot lie its way past it); bodies within the
 limit are buffered here and replayed to the app, which would read them whole
-anyway.
+anyway. The rest of a body over the limit is read and dropped (up to
+`DRAIN_BYTES`) before the 413 goes out, so a client that writes its whole body
+first reads the answer rather than a broken pipe.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
+# What is read and dropped of a body over its limit before the 413 is sent.
+DRAIN_BYTES = 64 * 1024 * 1024
 
 
 class BodyLimit:
@@ -35,6 +39,7 @@ class BodyLimit:
         limit = self._limit_for(get_route_path(scope))  # under /w/{workspace}: the app's own
         declared = content_length(scope)
         if declared is not None and declared > limit:
+            await _drain(receive, DRAIN_BYTES if declared <= DRAIN_BYTES else 0)
             await _too_large(send, declared, limit)
             return
         chunks: list[bytes] = []
@@ -46,6 +51,8 @@ class BodyLimit:
             chunk = bytes(message.get("body", b""))
             size += len(chunk)
             if size > limit:
+                if message.get("more_body", False):
+                    await _drain(receive, DRAIN_BYTES)
                 await _too_large(send, size, limit)
                 return
             chunks.append(chunk)
@@ -62,6 +69,21 @@ class BodyLimit:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self._app(scope, replay, send)
+
+
+async def _drain(receive: Receive, budget: int) -> None:
+    """Read and drop what the client still sends, up to `budget` bytes, so a
+    client that writes its whole body before it reads (Python's own HTTP
+    clients do) reads the 413 instead of a broken pipe; a body past the budget
+    is cut off by closing the connection."""
+    read = 0
+    while read < budget:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        read += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
 
 
 def content_length(scope: Scope) -> int | None:

@@ -186,3 +186,35 @@ def test_disabled_memory_is_409(workspace: Workspace) -> None:
             "memory_disabled",
             "memory is disabled",
         )
+
+
+@pytest.mark.parametrize("extra", [1, 200_000, 3 * 1024 * 1024])
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_client_that_writes_its_whole_body_first_reads_the_413(
+    workspace: Workspace, extra: int, chunked: bool
+) -> None:
+    """Python's own http.client sends the body whole before it reads: answered
+    413 (and the connection closed) before the body was read, it saw a broken
+    pipe instead of the answer."""
+    import http.client
+
+    from service.app import create_app
+    from tests.service.served import served
+    from tests.service.test_idempotency import runtime
+
+    app = create_app(build_settings(workspace.root), runtime_factory=runtime)
+    body = json.dumps({"text": "x" * (1024 * 1024 + extra)}).encode()
+    with served(app) as base:
+        host, port = base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        headers = {"Content-Type": "application/json"}
+        if chunked:
+            parts = (body[i : i + 65536] for i in range(0, len(body), 65536))
+            connection.request("POST", "/v1/memory/remember", parts, headers, encode_chunked=True)
+        else:
+            connection.request("POST", "/v1/memory/remember", body, headers)
+        answer = connection.getresponse()
+        assert answer.status == 413
+        assert json.loads(answer.read())["error"]["code"] == "too_large"
+        connection.close()
+    assert read_buffer(build_settings(workspace.root)) == []
