@@ -38,7 +38,13 @@ from typing import Any
 
 from lanes.checks import conversation_problems, edges_problems
 from service.discovery import running_service, service_file, stale_service_file
-from service.doctor_forgetting import FINISH_FORGET, finish_forgetting, residue_problems
+from service.doctor_forgetting import (
+    FINISH_FORGET,
+    clear_compaction,
+    compaction_problems,
+    finish_forgetting,
+    residue_problems,
+)
 from service.doctor_memory import DERIVE, derive_views, memory_problems
 from service.doctor_records import FORGET_RECORD, RELINK, record_problems, repair_record
 from service.jobs import JobQueue
@@ -92,6 +98,7 @@ def diagnose(
     notes = []
     index, cache_trouble = checked_page_index(corpus.workspace)
     problems = page_cache_problems(corpus, cache_trouble)
+    problems += compaction_problems(settings)  # before the store opens (opening recovers)
     service = running_service(settings.workspace)
     if not store and index_checks is not None:
         problems += index_checks(index)
@@ -161,6 +168,7 @@ def repair(settings: Settings, found: Checkup, maintain: Maintain) -> Checkup:
         elif problem.repair == DERIVE:
             derive_views(settings, checked_page_index(settings.workspace)[0])
     finish_forgetting(settings, [p for p in found.problems if p.repair == FINISH_FORGET])
+    clear_compaction(found.problems)
     needs_index = rebuild or any(p.repair == REINDEX for p in found.problems)
     if reindex and not rebuild:
         mark_stale(state_path(corpus.workspace.index_dir), reindex)

@@ -11,12 +11,44 @@ them), which is a change of `memory/` the person already asked for.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from substrate import PageIndex, Settings
 from substrate.index.consistency import Problem
 from substrate.sessions import open_session_log
 
 FINISH_FORGET = "finish_forget"
 KIND = "forgotten_residue"
+
+
+CLEAR_COMPACTION = "clear_compaction"
+
+
+def compaction_problems(settings: Settings) -> list[Problem]:
+    """A compaction of the vector store killed midway leaves the old shard
+    beside the new one: every point a forget or a purge took out is still in
+    it, so it is a forgotten residue too."""
+    from substrate.index.qdrant_edge import compaction_leftovers
+
+    shard = settings.workspace.index_dir / "qdrant"
+    return [
+        Problem(
+            KIND,
+            f"a compaction cut short left {left.name} beside the vector store: it may hold "
+            "points a forget or a purge took out",
+            "remove it (`memory doctor --fix`)",
+            CLEAR_COMPACTION,
+            (str(shard),),
+        )
+        for left in compaction_leftovers(shard)
+    ]
+
+
+def clear_compaction(problems: list[Problem]) -> None:
+    from substrate.index.qdrant_edge import recover_compaction
+
+    for shard in {p.subject[0] for p in problems if p.repair == CLEAR_COMPACTION}:
+        recover_compaction(Path(shard))
 
 
 def residue_problems(settings: Settings, index: PageIndex) -> list[Problem]:

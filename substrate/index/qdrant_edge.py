@@ -134,6 +134,7 @@ class EdgeStore(Approximating):
         self._points_lock = threading.Lock()
         self._gate = _Gate()
         self._changed: set[str] | None = None  # pages written while a graph is built
+        recover_compaction(path)
         if (path / "wal").exists():
             check_free_space(path)  # loading replays the WAL into mapped files
             self._shard = self._open(lambda: qe.EdgeShard.load(str(path)))
@@ -419,8 +420,7 @@ class EdgeStore(Approximating):
         qe = self._qe
         before = folder_bytes(self._path)
         check_free_space(self._path.parent, MIN_FREE_BYTES + before)
-        fresh_path = self._path.with_name(self._path.name + ".compacting")
-        old_path = self._path.with_name(self._path.name + ".compacted")
+        fresh_path, old_path = _compaction_paths(self._path)
         for leftover in (fresh_path, old_path):
             shutil.rmtree(leftover, ignore_errors=True)
         with self._gate.shared():
@@ -550,3 +550,26 @@ def _made_quantized(path: Path) -> bool:
     except (OSError, ValueError):
         return False  # no readable record: searched as made without
     return isinstance(config, dict) and bool(config.get("quantization_config"))
+
+
+def _compaction_paths(path: Path) -> tuple[Path, Path]:
+    """(the fresh copy a compaction writes, the old shard it moves aside)."""
+    return path.with_name(path.name + ".compacting"), path.with_name(path.name + ".compacted")
+
+
+def compaction_leftovers(path: Path) -> list[Path]:
+    """What a compaction killed midway left beside the shard: the old shard it
+    moved aside still holds every point a forget or a purge took out."""
+    return [p for p in _compaction_paths(path) if p.exists()]
+
+
+def recover_compaction(path: Path) -> None:
+    """Finish or undo a compaction a kill cut short, before the shard opens: a
+    fresh copy already complete (the shard moved aside, the copy not yet in its
+    place) becomes the shard; the old shard and a partial copy are removed, so
+    the forgotten points the old one held are gone from disk."""
+    fresh, old = _compaction_paths(path)
+    if not path.exists() and fresh.exists() and old.exists():
+        os.rename(fresh, path)
+    for leftover in (fresh, old):
+        shutil.rmtree(leftover, ignore_errors=True)

@@ -243,3 +243,39 @@ def test_purge_runs_as_a_lowest_priority_job_on_a_schedule_and_after_a_session_f
         assert first is not None and first.kind == "memory_v3_maintain"  # purge goes last
     finally:
         rt.close()
+
+
+@pytest.mark.parametrize("cut", ["copying", "moved aside", "swapped"])
+def test_a_compaction_killed_at_any_step_leaves_no_old_shard_behind(
+    workspace: Workspace, cut: str
+) -> None:
+    """The three places a kill can cut a compaction: while copying (a partial
+    copy beside the shard), after the shard was moved aside (the copy complete,
+    not yet in place), after the swap (the old shard not yet removed). Doctor
+    names the leftover, and opening the store or `--fix` removes it."""
+    import shutil
+
+    settings = build_settings(workspace.root)
+    rt = runtime(settings)
+    try:
+        rt.memory.remember("My bike lock code is Qzm424242x.")
+        rt.maintain()
+    finally:
+        rt.close()
+    shard = workspace.index_dir / "qdrant"
+    fresh, old = shard.with_name("qdrant.compacting"), shard.with_name("qdrant.compacted")
+    if cut == "copying":
+        shutil.copytree(shard, fresh)
+    elif cut == "moved aside":
+        shutil.copytree(shard, fresh)
+        shard.rename(old)
+    else:
+        shutil.copytree(shard, old)
+    ws = ["--workspace", str(workspace.root), "--json"]
+    found = CliRunner().invoke(cli, ["doctor", *ws])
+    problems = json.loads(found.stdout)["problems"]
+    assert any(p["kind"] == "forgotten_residue" and "compaction" in p["message"] for p in problems)
+    CliRunner().invoke(cli, ["doctor", "--fix", *ws])
+    assert not fresh.exists() and not old.exists() and (shard / "wal").exists()
+    again = CliRunner().invoke(cli, ["doctor", *ws])
+    assert not any("compaction" in p["message"] for p in json.loads(again.stdout)["problems"])
