@@ -21,16 +21,17 @@ credential the assistant never holds:
 from __future__ import annotations
 
 import hmac
-import os
 import secrets
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from substrate.errors import PersonRequiredError
+from substrate.errors import PersonRequiredError, StaleWriteError
+from substrate.safety import read_text_snapshot, write_atomic
 
 KEY_FILE = "person.key"
+KEY_CAP = 4096
 HEADER = "x-memory-person"
 CSRF_HEADER = "x-csrf-token"
 COOKIE = "memory_person"
@@ -40,18 +41,22 @@ SESSION_S = 12 * 3600.0
 
 
 def person_key(state_dir: Path) -> str:
-    """The workspace's person key, made on first use (owner-only file)."""
+    """The workspace's person key, made on first use (an owner-only file).
+
+    Two processes starting at once agree on one key: the write refuses when the
+    file appeared since it was read, and the loser reads the winner's key."""
     path = state_dir / KEY_FILE
-    try:
-        return path.read_text(encoding="ascii").strip()
-    except FileNotFoundError:
-        pass
-    state_dir.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_urlsafe(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as out:
-        out.write(key + "\n")
-    return key
+    for _ in range(3):
+        text, seen = read_text_snapshot(path, cap=KEY_CAP)
+        if text.strip():
+            return text.strip()
+        key = secrets.token_urlsafe(32)
+        try:
+            write_atomic(path, key + "\n", seen)  # a new file is created 0o600
+        except StaleWriteError:
+            continue
+        return key
+    raise StaleWriteError(f"{path}: the person key keeps changing while it is made")
 
 
 @dataclass
