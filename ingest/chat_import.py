@@ -43,7 +43,12 @@ from pathlib import Path
 from typing import Any
 
 from substrate import InvalidInputError
-from substrate.lineage import message_fingerprint, read_tombstones
+from substrate.lineage import (
+    Tombstones,
+    message_fingerprint,
+    message_word_prints,
+    read_tombstones,
+)
 from substrate.safety import read_regular_file, surrogate_offset
 from substrate.sessions import LoggedMessage, NewMessage, SessionLog
 
@@ -145,7 +150,7 @@ def import_conversations(
     finished by the next)."""
     conversations, skipped = read_conversations(fmt, path, data=data)
     done = Imported(fmt, str(path), dry_run, skipped_messages=skipped)
-    forgotten = set() if include_forgotten else read_tombstones(log.workspace).message_prints
+    graves = None if include_forgotten else read_tombstones(log.workspace)
     for n, conversation in enumerate(conversations, start=1):
         done.sessions += 1
         done.messages += len(conversation.messages)
@@ -153,9 +158,7 @@ def import_conversations(
         logged = log.messages(conversation.session) if row is not None else []
         new = _not_logged(conversation.messages, Counter(_identity(m) for m in logged))
         done.already += len(conversation.messages) - len(new)
-        kept = [
-            m for m in new if not forgotten or _print(log, conversation.session, m) not in forgotten
-        ]
+        kept = [m for m in new if graves is None or not _forgotten(log, graves, conversation, m)]
         done.forgotten += len(new) - len(kept)
         new = kept
         if row is None:
@@ -183,6 +186,18 @@ def imported_session(log: SessionLog, given: str) -> str | None:
             f"{given!r} names {len(found)} imported conversations: {', '.join(found)}"
         )
     return found[0] if found else None
+
+
+def _forgotten(log: SessionLog, graves: Tombstones, conversation: Any, message: NewMessage) -> bool:
+    """A message the person forgot: the same message of the same conversation,
+    or the same words said within the same time window in any conversation (an
+    export that gave the conversation a new id, moved a time by seconds or
+    changed a final stop)."""
+    if _print(log, conversation.session, message) in graves.message_prints:
+        return True
+    at = message.at or 0.0
+    prints = message_word_prints(log.workspace, message.role, at, message.text)
+    return bool(graves.message_words & prints)
 
 
 def _print(log: SessionLog, session: str, message: NewMessage) -> str:

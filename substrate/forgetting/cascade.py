@@ -54,6 +54,7 @@ from substrate.lineage import (
     Row,
     fingerprint,
     message_fingerprint,
+    message_word_print,
     read_tombstones,
     tombstone_step,
     when,
@@ -454,6 +455,7 @@ def _message_rows(settings: Settings, order: Order, kind: str, erased: list[Eras
             "id": e.id,
             "session": e.session_id,
             "fingerprint": message_fingerprint(ws, e.session_id, e.role, e.at, e.text),
+            "words": message_word_print(ws, e.role, e.at, e.text),
             **_stamp(order),
         }
         for e in erased

@@ -29,7 +29,13 @@ from substrate.forgetting.cascade import finish_orders, forget_lock, run_order
 from substrate.forgetting.facts import trash_pages
 from substrate.forgetting.orders import Order, new_order_id, pending_orders
 from substrate.intake import parse_buffer, read_buffer
-from substrate.lineage import Tombstones, fingerprint, message_fingerprint, read_tombstones
+from substrate.lineage import (
+    Tombstones,
+    fingerprint,
+    message_fingerprint,
+    message_word_prints,
+    read_tombstones,
+)
 from substrate.pages import PageIndex, fact_bullets, load_page_index
 from substrate.promotion import PromotionStore
 from substrate.safety import read_text_snapshot
@@ -194,11 +200,13 @@ def _evidence(what: str, message: int, graves: Tombstones) -> Residue:
 def _in_the_log(settings: Settings, log: SessionLog, graves: Tombstones) -> list[Residue]:
     out: list[Residue] = []
     ws = settings.workspace
-    if not graves.message_prints:
+    if not graves.message_prints and not graves.message_words:
         return out
     for row in log.sessions(10_000):
         for m in log.messages(row.id):
-            if message_fingerprint(ws, m.session_id, m.role, m.at, m.text) in graves.message_prints:
+            same = message_fingerprint(ws, m.session_id, m.role, m.at, m.text)
+            words = message_word_prints(ws, m.role, m.at, m.text)
+            if same in graves.message_prints or graves.message_words & words:
                 out.append(
                     Residue(
                         f"session {m.session_id}: message {m.id} was forgotten and is logged again",

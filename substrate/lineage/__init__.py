@@ -16,6 +16,8 @@ from substrate.lineage.fingerprints import (
     forget_key,
     key_path,
     message_fingerprint,
+    message_word_print,
+    message_word_prints,
     normalized,
 )
 from substrate.lineage.sources import (
@@ -43,6 +45,8 @@ __all__ = [
     "forget_key",
     "key_path",
     "message_fingerprint",
+    "message_word_print",
+    "message_word_prints",
     "normalized",
     "read_tombstones",
     "tombstone_step",

@@ -98,6 +98,35 @@ def message_fingerprint(
     return _keyed(workspace, "\0".join([session_id, role, f"{at:.3f}", normalized(text)]))
 
 
+# A forgotten message is found again by its words within this window of its
+# time, whatever conversation an export puts it in (`message_word_prints`).
+WORDS_WINDOW_S = 120.0
+
+
+def loose(text: str) -> str:
+    """The words alone: case, spacing and punctuation folded away (an export
+    that changes a final stop or a quote mark still says the same words)."""
+    kept = "".join(ch if ch.isalnum() else " " for ch in text.casefold())
+    return " ".join(kept.split())
+
+
+def message_word_print(workspace: Workspace, role: str, at: float, text: str) -> str:
+    """A forgotten message's print by its words and its time's window, in no
+    conversation: what a re-import with a new conversation id, a time shifted
+    by seconds or other punctuation still matches (`message_word_prints`)."""
+    window = int(at // WORDS_WINDOW_S)
+    return _keyed(workspace, "\0".join(["words", role, str(window), loose(text)]))
+
+
+def message_word_prints(workspace: Workspace, role: str, at: float, text: str) -> set[str]:
+    """The prints a message arriving at `at` matches: its window's and each
+    neighbour's, so a time shifted across a window's edge still matches."""
+    return {
+        message_word_print(workspace, role, at + shift, text)
+        for shift in (-WORDS_WINDOW_S, 0.0, WORDS_WINDOW_S)
+    }
+
+
 def _keyed(workspace: Workspace, value: str) -> str:
     digest = hmac.new(forget_key(workspace), value.encode("utf-8", "surrogatepass"), hashlib.sha256)
     return PREFIX + digest.hexdigest()[:DIGEST_HEX]

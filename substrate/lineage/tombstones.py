@@ -71,6 +71,7 @@ class Tombstones:
     fingerprints: dict[str, Row] = field(default_factory=dict)  # fact, line, promotion, …
     messages: dict[int, Row] = field(default_factory=dict)
     message_prints: set[str] = field(default_factory=set)  # forgotten or redacted messages
+    message_words: set[str] = field(default_factory=set)  # the same, by words and time window
     sessions: dict[str, Row] = field(default_factory=dict)
     records: dict[str, Row] = field(default_factory=dict)  # promotion and candidate ids
 
@@ -84,6 +85,8 @@ class Tombstones:
                 self.messages.setdefault(ident, row)
             if isinstance(print_, str):
                 self.message_prints.add(print_)
+            if isinstance(row.get("words"), str):
+                self.message_words.add(row["words"])
         elif isinstance(print_, str):
             self.fingerprints.setdefault(print_, row)
         if kind == "session" and isinstance(row.get("session"), str):

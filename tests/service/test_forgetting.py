@@ -279,3 +279,34 @@ def test_a_compaction_killed_at_any_step_leaves_no_old_shard_behind(
     assert not fresh.exists() and not old.exists() and (shard / "wal").exists()
     again = CliRunner().invoke(cli, ["doctor", *ws])
     assert not any("compaction" in p["message"] for p in json.loads(again.stdout)["problems"])
+
+
+@pytest.mark.parametrize(
+    ("change", "session", "shift", "text"),
+    [
+        ("a new conversation id", "trip-2", 0.0, "My parrot {m} talks."),
+        ("a final stop changed", "trip", 0.0, "My parrot {m} talks!"),
+        ("quotes and spacing changed", "trip", 0.0, "My  parrot “{m}” talks"),
+        ("a time shifted by a second", "trip", 1.0, "My parrot {m} talks."),
+        ("all of them at once", "renamed", 59.0, "my parrot {m} TALKS"),
+    ],
+)
+def test_a_forgotten_message_is_skipped_when_an_export_rewords_its_frame(
+    workspace: Workspace, change: str, session: str, shift: float, text: str
+) -> None:
+    export = workspace.root.parent / "chat.jsonl"
+    said = {"session": "trip", "role": "user", "text": f"My parrot {MARKER} talks.", "time": 1.7e9}
+    export.write_text(json.dumps(said) + "\n")
+    ws = ["--workspace", str(workspace.root)]
+    runner = CliRunner()
+    runner.invoke(cli, ["import", "jsonl", str(export), *ws, "--json"])
+    runner.invoke(cli, ["forget", "--session", "import:jsonl:trip", *ws])
+    again = {**said, "session": session, "time": 1.7e9 + shift, "text": text.format(m=MARKER)}
+    export.write_text(json.dumps(again) + "\n")
+    done = json.loads(runner.invoke(cli, ["import", "jsonl", str(export), *ws, "--json"]).stdout)
+    assert (done["appended"], done["skipped_as_forgotten"]) == (0, 1), change
+    assert holding(workspace.memory_dir, MARKER) == []
+    other = {**said, "session": "later", "time": 1.7e9 + 86_400}  # the same words a day later
+    export.write_text(json.dumps(other) + "\n")
+    later = json.loads(runner.invoke(cli, ["import", "jsonl", str(export), *ws, "--json"]).stdout)
+    assert later["appended"] == 1  # said again another day: a new message
