@@ -18,7 +18,8 @@ from typing import Any
 from substrate import MemoryConfig, Settings, load_config, open_workspace
 from substrate.config import resolve_substrate_tuning
 from substrate.config.schema import LLM_KEYS
-from substrate.safety import RULES, DeferredDetector, Scanner
+from substrate.meaning.secrets import stated_values
+from substrate.safety import DeferredDetector, Scanner
 
 
 def build_settings(workspace: Path, tenant: str | None = None) -> Settings:
@@ -55,10 +56,11 @@ def sentence_embedder(state_dir: Path | None) -> Callable[[str], Any]:
 def build_scanner(config: MemoryConfig | None, embed: Callable[[str], Any]) -> Scanner:
     """The rules, with the learned detector unless `scanner_detector = false`,
     embedding with `embed` (`sentence_embedder`) on the first text the rules let
-    through."""
+    through; a secret stated in words is read from the parse (`meaning.secrets`),
+    loaded on the first text that names a password or a PIN."""
     if config is not None and not resolve_substrate_tuning(config).scanner_detector:
-        return RULES
-    return Scanner(DeferredDetector(embed))
+        return Scanner(reader=stated_values)
+    return Scanner(DeferredDetector(embed), reader=stated_values)
 
 
 def service_token() -> str | None:

@@ -95,6 +95,10 @@ async def round_trip(client: Client, settings: Settings, surrogates: bool = Fals
     assert (passed["voice"], passed["speaker"]) == ("passed_on", "Karim")
     rejected = await client.call_tool("remember", {"text": "my key is ghp_" + "a1" * 18})
     assert rejected.is_error and "rejected by scanner rule 'credential'" in rejected.content[0].text
+    # a password named after a phrase that modifies it: read from the parse
+    stated = "My password for the council portal is Hunter2-Xq!9"
+    rejected = await client.call_tool("remember", {"text": stated})
+    assert rejected.is_error and "rejected by scanner rule 'credential'" in rejected.content[0].text
 
     hits = structured(await client.call_tool("search", {"query": "shellfish allergy", "k": 2}))
     assert hits["hits"][0]["slug"] == "people/sam"

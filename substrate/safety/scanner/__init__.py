@@ -42,7 +42,7 @@ from typing import Any
 
 from substrate.errors import InvalidInputError, ScannerRejection
 from substrate.safety.scanner.classifier import DeferredDetector, Detector, LearnedDetector
-from substrate.safety.scanner.credentials import credential
+from substrate.safety.scanner.credentials import StatedReader, StatedValue, credential
 from substrate.safety.scanner.findings import Finding, quoted, rx
 from substrate.safety.scanner.guidance import only_sentences
 from substrate.safety.scanner.injection import injection
@@ -144,10 +144,15 @@ class Admitted:
 
 
 class Scanner:
-    """The rules, plus a learned detector when one is given."""
+    """The rules, plus a learned detector when one is given, and a reading of
+    where a text states a secret's value by its structure (`reader`, the
+    parse's: `meaning.secrets`); without one, that rule reads by pattern."""
 
-    def __init__(self, detector: Detector | None = None) -> None:
+    def __init__(
+        self, detector: Detector | None = None, reader: StatedReader | None = None
+    ) -> None:
         self.detector = detector
+        self.reader = reader
 
     def findings(self, text: str, source: str = "user", *, learned: bool = True) -> list[Finding]:
         """Every rule that fires on `text` (hidden reasoning stripped first);
@@ -155,7 +160,7 @@ class Scanner:
         refuses a user's own words, so it need not be asked on their write path)."""
         policy = policy_for(source)
         cleaned = strip_hidden_reasoning(text)
-        found = [f for f in (invisible(cleaned), credential(cleaned)) if f is not None]
+        found = [f for f in (invisible(cleaned), credential(cleaned, self.reader)) if f is not None]
         readings = views(cleaned)
         spoofed = mixed_script_word(readings.folded)
         if spoofed is not None:
@@ -243,6 +248,8 @@ __all__ = [
     "Finding",
     "LearnedDetector",
     "Scanner",
+    "StatedReader",
+    "StatedValue",
     "Verdict",
     "policy_for",
     "strip_hidden_reasoning",

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from substrate.safety.patterns import Linear, any_of
 from substrate.safety.scanner.findings import Finding, rx
@@ -163,10 +165,15 @@ _STATED_PASSWORD = rx(
     r"(?i)\b(password|passwd|passcode|passphrase|pin(?: code| number)?)(?:\s+(?:is|was)\s+|\s*:\s*)"
     r"[\"']?([^\s\"',;]+)"
 )
+# Arabic has no parser here: the name, up to four words that modify it ("الخاصة
+# بحساب البنك"), then هي / هو or a colon and the value.
 _STATED_PASSWORD_AR = rx(
-    r"(كلمة\s+(?:المرور|السر)|الرقم\s+السري|رمز\s+(?:المرور|الدخول))\s*(?:هي|هو|:)\s*"
+    r"(كلمة\s+(?:المرور|السر)|الرقم\s+السري|رمز\s+(?:المرور|الدخول))"
+    r"(?:\s+[^\s:]+){0,4}?(?:\s+(?:هي|هو)\s+|\s*:\s*)"
     r"[\"']?([^\s\"',;،]+)"
 )
+_STATED_PATTERNS = (_STATED_PASSWORD, _STATED_PASSWORD_AR)
+_HINT = rx(r"(?i)\b(?:pass(?:wd|word|code|phrase)s?|pin)\b")
 _AUTH_HEADER = rx(r"(?i)authorization\s*:\s*(?:basic|bearer|token)?\s*([A-Za-z0-9+/=._~-]{24,})")
 _VALUE = r"[\"']?\s*(?::=|=>|[:=])\s*[\"']?([^\s\"',;]+)"
 _ASSIGNMENT = rx(
@@ -208,7 +215,34 @@ _ANY_SHAPE = any_of(
 )
 
 
-def credential(text: str) -> Finding | None:
+@dataclass(frozen=True)
+class StatedValue:
+    """A value a text gives a secret's name, as a reading of its structure finds
+    it (`meaning.secrets`). `ends`: nothing of the sentence follows it (a plain
+    word the sentence goes on from is prose). `describing`: the parse reads it
+    as a word that describes the secret ("is incorrect")."""
+
+    name: str
+    value: str
+    ends: bool
+    describing: bool
+
+
+# Reads where a text states a value for a password, a PIN, a passcode or a
+# passphrase (English, by the parse); the composition root passes one.
+StatedReader = Callable[[str], Sequence[StatedValue]]
+# An argument's name in a usage line ("--password PASSWORD", "NEW_PASS").
+_ARGUMENT_NAME = rx(r"^[A-Z][A-Z_]{2,}$")
+
+
+def credential(text: str, reader: StatedReader | None = None) -> Finding | None:
+    """The first credential `text` holds. `reader`: where the text states a
+    secret's value by its structure; without one, a secret's name side by side
+    with "is" or a colon is read by pattern."""
+    if reader is not None and _HINT.search(text):
+        for stated in reader(text):
+            if _stated_credential(stated):
+                return Finding("credential", f"a {stated.name.lower()} stated in words")
     if not _ANY_SHAPE.search(text):
         return None
     for name, pattern in PROVIDERS:
@@ -223,11 +257,14 @@ def credential(text: str) -> Finding | None:
         for match in pattern.finditer(text):
             if looks_secret(match.group(match.lastindex or 1), loose=True):
                 return Finding("credential", f"looks like a {what}")
-    for pattern in (_STATED_PASSWORD, _STATED_PASSWORD_AR):
+    for pattern in (_STATED_PASSWORD_AR,) if reader is not None else _STATED_PATTERNS:
         for match in pattern.finditer(text):
             name, value = match.group(1), match.group(2).rstrip(".,;)]،")
             continues = bool(text[match.end(2) :].strip(" .,;:!?"))
-            if stated_secret(value) and not (continues and value.isalpha() and value.islower()):
+            # a plain word after words between the name and هي is read as prose
+            apart = len(match.group(0).split()) > len(name.split()) + 2
+            prose = value.isalpha() and (value.islower() or (apart and not value.isascii()))
+            if stated_secret(value) and not (prose and (continues or apart)):
                 return Finding("credential", f"a {' '.join(name.split()).lower()} stated in words")
     for pattern in (_ASSIGNMENT, _CAMEL_ASSIGNMENT, _STATED):
         for match in pattern.finditer(text):
@@ -238,12 +275,25 @@ def credential(text: str) -> Finding | None:
     return None
 
 
+def _stated_credential(stated: StatedValue) -> bool:
+    """A stated value is a secret unless it is a placeholder, a reference, an
+    argument's name, or a plain word that describes the secret or that the
+    sentence goes on from."""
+    value = stated.value
+    if not stated_secret(value) or _ARGUMENT_NAME.match(value):
+        return False
+    if value.replace("-", "").isalpha() and not any(c.isupper() for c in value):
+        return stated.ends and not stated.describing  # a plain word, any script
+    return True
+
+
 NOT_A_STATED_VALUE = frozenset(
     {"a", "an", "the", "my", "your", "in", "on", "at", "not", "no", "still", "now", "set",
      "wrong", "expired", "changed", "reset", "weak", "strong", "long", "short", "too",
      "stored", "saved", "written", "kept", "required", "needed", "missing", "correct",
      "what", "how", "that", "this", "it", "being", "used", "shared", "same", "case",
      "sensitive", "different", "easy", "hard", "simple", "old", "new",
+     "str", "string", "int", "bytes", "text", "optional",
      "هي", "هو", "في", "ليست", "ليس", "خاطئة", "قوية", "ضعيفة"}
 )  # fmt: skip
 
