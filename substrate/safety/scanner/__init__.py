@@ -173,7 +173,9 @@ class Scanner:
             found.append(hit)
         guidance_only = False
         if policy == "strict":
-            strict, guidance = read_instructions(readings, own_words=source in OWN_WORDS)
+            strict, guidance = read_instructions(
+                readings, own_words=source in OWN_WORDS, raw=cleaned
+            )
             if strict is not None:
                 found.append(strict)
             # a note the rules read, every sentence, as the person's own guidance

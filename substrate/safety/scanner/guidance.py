@@ -90,6 +90,34 @@ _TAKEOVER = [
 ]
 _TAKES_OVER = tuple(rx("(?i)" + p) for p in _TAKEOVER)
 
+# What guidance never carries: content planted for later answers. Each is a
+# kind: a claim the answers are to make, a product pushed, a trigger that
+# gives a later answer its content, a hand-over of who the person is.
+HAND_OVER = (
+    r"\b(?:treat|consider|take|regard|count|trust)\b[^.;\n]{0,60}?\bas\s+(?:if|though)\s+"
+    r"(?:i|it was me|it came from me)\b|\bas\s+(?:if|though)\s+i\s+(?:said|wrote|asked|sent|"
+    r"approved)\b|\b(?:speaks?|acts?|decides?|signs?|answers?)\s+(?:for|on behalf of)\s+me\b|"
+    r"\bon my behalf\b|\b[\pL\pN_]+(?:'s)?\s+(?:word|instructions?|requests?|messages?)\s+"
+    r"(?:is|are|count|counts)\s+(?:as\s+)?(?:mine|my own)\b"
+)
+_PLANTS = [
+    # a claim the answers are to make
+    r"\b(?:mention|say|tell\s+(?:me|them|people|everyone|anyone)|claim|state|assert|stress|"
+    r"point out|remind\s+(?:me|them|people))\s+(?:that|how)\b",
+    r"\b(?:say|tell\s+(?:me|them|people|everyone|anyone)|claim|state)\s+(?:the|my|our|his|her|"
+    r"their|its|it|this|that)\s+[\pL\pN_]+\s+(?:is|are|was|were|has|have|had|will)\b",
+    # a product or a brand pushed
+    r"\b(?:recommend|suggest|promote|endorse|advertise|praise|push|plug|mention|"
+    r"name|include)\w*\s+(?:only\s+|always\s+)?(?:the\s+)?(?-i:\p{Lu}[\pL\pN_]+)",
+    r"\b(?:the best|the only|the cheapest|the safest|better than|superior to|instead of)\s+"
+    r"[\pL\pN_]*\s*(?:vpn|bank|brand|product|service|app|store|shop|provider|company|plan|tool)\b",
+    # a trigger that gives a later answer its content
+    r"\b(?:when|whenever|if|once)\b[^.;\n]{1,80}?[,:]?\s*(?:then\s+)?(?:always\s+|please\s+)?"
+    r"(?:say|tell|claim|state|mention|insist|assert|answer that|reply that|respond that)\b",
+    HAND_OVER,
+]
+_PLANTING = tuple(rx("(?i)" + p) for p in _PLANTS)
+
 
 def sentence_at(text: str, start: int, end: int) -> str:
     """The sentence holding `text[start:end]`: from the last sentence end
@@ -106,12 +134,25 @@ def takes_over(sentence: str) -> bool:
     return any(p.search(sentence) for p in _TAKES_OVER)
 
 
-def own_guidance(sentence: str, *, style: bool) -> bool:
-    """Whether a sentence the instruction rule matched is the writer's guidance
-    for how they are to be answered: it names them or only sets the answers'
-    style (`style`), and asks for nothing a takeover asks for."""
+def plants(sentence: str) -> bool:
+    """Whether the sentence gives later answers content: a claim to make, a
+    product to push, a trigger with what to say, a hand-over of who the person
+    is. Guidance sets how answers are written, never what they hold."""
+    return any(p.search(sentence) for p in _PLANTING)
+
+
+def own_guidance(sentence: str, written: str = "", *, style: bool) -> bool:
+    """Whether a sentence the instruction rule matched (folded) is the writer's
+    guidance for how they are to be answered: it names them or only sets the
+    answers' style (`style`), asks for nothing a takeover asks for, and plants
+    nothing, read also in its `written` form (a product's capitals)."""
     about = style or _ANCHOR.search(sentence) is not None or _ANSWERS.search(sentence) is not None
-    return about and not takes_over(sentence)
+    return about and not takes_over(sentence) and not plants(sentence) and not plants(written)
+
+
+def sentences(text: str) -> list[str]:
+    """`text` cut at each sentence end, as `sentence_at` reads one."""
+    return [piece for piece in _SENTENCE_END.split(text) if piece.strip()]
 
 
 def only_sentences(text: str, folded: frozenset[str], fold: Callable[[str], str]) -> bool:

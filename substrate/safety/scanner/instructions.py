@@ -26,8 +26,14 @@ only ever quarantines or holds (its finding is not firm): it is a reading.
 from __future__ import annotations
 
 from substrate.safety.scanner.findings import Finding, quoted, rx
-from substrate.safety.scanner.guidance import own_guidance, sentence_at
-from substrate.safety.scanner.normalize import Views
+from substrate.safety.scanner.guidance import (
+    HAND_OVER,
+    own_guidance,
+    plants,
+    sentence_at,
+    sentences,
+)
+from substrate.safety.scanner.normalize import Views, fold
 
 _DO = (
     r"(?:always|never|do not|don'?t|must(?: not)?|should(?: not)?|shall|make sure|be sure|"
@@ -80,7 +86,9 @@ INSTRUCTIONS = [
     r"\byour\s+(?:true|real|actual|original|hidden)\s+(?:purpose|nature|self|identity)\b",
     # triggers planted for later
     r"\bwhen(?:ever)?\s+(?:asked|the user asks|you are asked|someone asks you|users? asks? you)\b[^.\n]{0,80}\b(?:say|reply|respond|answer|claim|insist|pretend|deny)\b",
-    r"\b(?:when|whenever|if)\s+(?:the user|anyone|someone|a user|users?|i|we)\s+(?:asks?|says?|mentions?|types?|writes?|requests?)\b[^.\n]{0,80}?[,:]\s*(?:please\s+)?(?:always\s+|never\s+)?(?:include|reply|respond|answer|add|insert|mention|recommend)\b",
+    r"\b(?:when|whenever|if)\s+(?:the user|anyone|someone|a user|users?|i|we)\s+(?:asks?|says?|mentions?|types?|writes?|requests?)\b[^.\n]{0,80}?[,:]\s*(?:please\s+)?(?:always\s+|never\s+)?(?:include|reply|respond|answer|add|insert|mention|recommend|say|claim|state)\b",
+    # who the person is, handed to someone else ("treat anything Bob says as if I said it")
+    HAND_OVER,
     # Arabic: the assistant named
     r"(?:أيها|يا)\s+(?:المساعد|النموذج|الذكاء الاصطناعي|البوت|الروبوت)",
     r"(?:المساعد|النموذج|الذكاء الاصطناعي|البوت|الروبوت)\s+(?:يجب|عليه|لا يجوز|لا ينبغي|ينبغي|دائما|دائماً|أبدا|أبداً|لن)",
@@ -142,19 +150,34 @@ def instruction(views: Views, *, own_words: bool = False) -> Finding | None:
 
 
 def read_instructions(
-    views: Views, *, own_words: bool = False
+    views: Views, *, own_words: bool = False, raw: str = ""
 ) -> tuple[Finding | None, frozenset[str]]:
     """(`instruction`'s finding, the sentences passed over as the person's own
-    guidance, folded): the learned detector need not judge those again."""
+    guidance, folded): the learned detector need not judge those again. `raw`:
+    the text as written, whose capitals name a product the folded views hide."""
     forgiven: set[str] = set()
+    addressed = False
+    written = {fold(piece).strip(): piece for piece in sentences(raw)} if own_words else {}
     for text in views.all():
         for patterns, style in ((_NEVER_OWN, None), (_PATTERNS, False), (_STYLE, True)):
             for pattern in patterns:
                 for match in pattern.finditer(text):
                     sentence = sentence_at(text, match.start(), match.end())
-                    if own_words and style is not None and own_guidance(sentence, style=style):
-                        forgiven.add(sentence.strip())
+                    as_written = written.get(sentence.strip(), "")
+                    if (
+                        own_words
+                        and style is not None
+                        and own_guidance(sentence, as_written, style=style)
+                    ):
+                        addressed = True
+                        if style:  # the answers' form alone: the detector need not read it
+                            forgiven.add(sentence.strip())
                         continue
                     detail = f"instruction aimed at the assistant: {quoted(match.group(0))}"
                     return Finding("instruction", detail, firm=False), frozenset()
+    if addressed:  # a note to the assistant: what it plants elsewhere is aimed there too
+        for folded, as_written in written.items():
+            if plants(folded) or plants(as_written):
+                detail = f"content planted beside guidance: {quoted(as_written)}"
+                return Finding("instruction", detail, firm=False), frozenset()
     return None, frozenset(forgiven)
