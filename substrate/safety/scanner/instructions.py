@@ -45,6 +45,27 @@ _AI = (
     r"(?:assistant|ai|a\.i\.|ai model|language model|llm|chatbot|the model|this model|the bot|"
     r"claude|chatgpt|gpt(?:-?\d\w*)?|gemini|copilot|the agent|ai agent)"
 )
+# A reader that is a machine, named by what it is or by what it does to this text
+# ("the AI model processing this page", "any summarizer reading this").
+_READER = (
+    r"(?:the\s+|any\s+|all\s+|every\s+|each\s+|an?\s+|my\s+|our\s+|you,?\s+(?:the\s+)?)?"
+    r"(?:[\pL\pN_-]+\s+){0,2}?"
+    r"(?:ai|a\.i\.|artificial intelligence|assistants?|model|ai models|llms?|language models?|"
+    r"chat ?bots?|bots?|ai agents?|summari[sz]ers?|summari[sz]ation (?:model|tool|bot|system|engine)|"
+    r"crawlers?|scrapers?|indexers?|gpt[\pL\pN_.-]*|chatgpt|copilot)"
+    r"(?:\s+(?:that is\s+|who is\s+|which is\s+|that's\s+)?(?:reading|processing|summari[sz]ing|"
+    r"parsing|analy[sz]ing|indexing|handling|viewing|ingesting|scanning|reviewing|crawling)"
+    r"\s+(?:this|the|these|my)(?:\s+[\pL\pN_-]+){0,2}?)?"
+)
+# Who a sentence is addressed to, by its frame: a lead before a colon or a comma
+# ("P.S. to the assistant:", "Note for the AI model processing this page:",
+# "For the summarizer:", "Dear assistant,", "Hey Claude —").
+_ADDRESS_LEAD = (
+    r"(?:p\.?\s?s\.?|n\.?\s?b\.?|(?:(?:a|one|quick|final|important|short|little)\s+){0,2}(?:note|message|"
+    r"instructions?|reminder|notice|memo|hint|directive|request|warning|update|aside))\s*"
+    r"(?:to|for)\s+"
+)
+_VOCATIVE = r"(?:to|for|attention|attn|dear|hey|hi|hello|ok|okay|listen|psst)\s*:?\s*"
 _MEMORY = r"(?:this memory|the memory system|memory\.md|user\.md|soul\.md|claude\.md|agents\.md)"
 _LANG = (
     r"(?:english|french|spanish|german|arabic|italian|portuguese|dutch|chinese|mandarin|"
@@ -70,7 +91,7 @@ INSTRUCTIONS = [
     rf"\bas\s+(?:an?\s+|the\s+|my\s+)?{_AI}\s*,?\s+(?:you\s+)?{_DO}\b",
     rf"\byou\s+(?:are|will be)\s+(?:an?\s+|the\s+|my\s+)?{_AI}\b[^.\n]{{0,40}}\b{_DO}\b",
     rf"\b{_MEMORY}\s+(?:\w+\s+){{0,3}}(?:must|should|shall|always|never|instructs?|overrides?|requires?)\b",
-    rf"\bif\s+you\s+are\s+(?:an?\s+|the\s+|[\w-]+'s\s+)?(?:digital\s+|virtual\s+|personal\s+)?{_AI}\b",
+    rf"\bif\s+you\s+are\s+(?:an?\s+|the\s+|[\pL\pN_-]+'s\s+)?(?:digital\s+|virtual\s+|personal\s+)?{_AI}\b",
     r"\bi\s+(?:want|need|would like)\s+you\s+to\s+(?:act|pretend|play|behave|roleplay|role-play|impersonate|become|only (?:reply|respond|answer)|always|never|ignore|forget|reveal|expose|disclose)\b",
     r"\byou\s+(?:must|should|need to|have to|shall|are (?:required|expected) to)\s+(?:\w+\s+){0,3}?(?:approve|expose|reveal|disclose|turn off|disable|obey|comply|follow (?:my|these|the following) (?:instructions|orders|commands)|do what i say|pretend|act as|forge|bypass|be able to)\b",
     r"\b(?:change|update|modify|remember that|recall that|override|replace|reveal|show me|share|print|repeat|output)\s+(?:\w+\s+){0,2}?your\s+(?:original\s+|initial\s+|system\s+|new\s+|current\s+|hidden\s+)?(?:instructions|programming|guidelines|system prompt|prompt|configuration)\b",
@@ -95,9 +116,31 @@ INSTRUCTIONS = [
     r"(?:بصفتك|كونك|أنت)\s+(?:مساعد\S*|نموذج\S*|ذكاء\s+اصطناعي)",
     r"(?:عندما|إذا|متى)\s+(?:يسأل|سأل|يسألك|سألك)\S*\s+(?:المستخدم\s+|أحد\s+)?[^.\n]{0,60}(?:قل|أجب|رد|أخبره)",
 ]
+# A sentence addressed to a machine reader by its frame ("P.S. to the
+# assistant:", "Note for the AI model processing this page:", "For the
+# summarizer:"): the person's own only when it is guidance on the answers' form.
+ADDRESSED = [
+    rf"(?:^|[.!?\n(\[]\s*|[-*>]\s+)(?:{_ADDRESS_LEAD}|{_VOCATIVE}){_READER}\s*(?:[:,\-—–)\]]|\.\s)",
+]
 # What to reveal or keep back, and code that runs what it downloads: never
 # guidance for how to answer the person, whoever wrote it.
 NEVER_OWN = [
+    # a request for what the assistant was set up with
+    r"\b(?:print|show|output|reveal|repeat|recite|display|list|dump|paste|write out|spell out|"
+    r"share|tell me|give me|copy|quote|reproduce)\b[^.\n]{0,50}?\b(?:instructions|prompts?|"
+    r"rules|guidelines|directives|configuration|setup|initial message)\b[^.\n]{0,15}?\b(?:you\s+"
+    r"(?:were|have been|are|got|was)\s+(?:\w+\s+)?(?:given|configured|told|set up|programmed|"
+    r"trained|initiali[sz]ed|provided|loaded|started|instructed)|you\s+(?:received|follow|operate "
+    r"under|run with|were started with)|you(?:'re|\s+are|\s+were)\s+(?:running|working|operating)\s+"
+    r"(?:with|from|under)|(?:written\s+)?above (?:this|my) (?:line|message)|before "
+    r"this (?:message|conversation)|at the (?:start|beginning) of (?:this|the) (?:conversation|chat|"
+    r"session))",
+    # a claim of precedence over what the assistant trusts
+    r"\b(?:this|the following|these|the above)\s+(?:entry|entries|note|notes|text|message|page|"
+    r"document|instructions?|memory|rules?|section|content|comment)\s+(?:[\pL\pN_-]+\s+){0,2}?"
+    r"(?:overrides?|supersedes?|takes? precedence over|replaces?|outranks?|trumps?|cancels?)\s+"
+    r"(?:\w+\s+){0,2}?(?:profile|instructions|prompt|rules|guidelines|settings|memory|"
+    r"preferences|system|policy|policies|everything|anything|all)\b",
     # what to reveal or keep back
     rf"\b(?:never|don'?t|do not|not to|refuse to|always|please|must not|should not)\s+(?:ever\s+)?(?:reveal|disclose|divulge|mention|share|tell (?:anyone|the user|users|them|people)(?: about)?|discuss|admit|say|confirm|deny|repeat)\b[^.\n]{{0,40}}\b{_SECRETS}",
     r"\b(?:don'?t|do not|never)\s+(?:tell|inform|let)\s+(?:the\s+)?user\s+(?:know\s+)?(?:about|that|of)\b",
@@ -138,7 +181,17 @@ ANSWER_STYLE = [
 ]
 _PATTERNS = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in INSTRUCTIONS)
 _NEVER_OWN = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in NEVER_OWN)
+_ADDRESSED = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in ADDRESSED)
 _STYLE = tuple(rx("(?i)" + p.replace(r"\w", r"[\pL\pN_]")) for p in (*REPLY_FORM, *ANSWER_STYLE))
+
+
+_MINE = rx(r"(?i)\b(?:my|our)\s")
+
+
+def _mine_or_form(address: str, sentence: str) -> bool:
+    """An addressed sentence the person may write as guidance: to their own
+    assistant ("Note for my assistant:"), or on the answers' form alone."""
+    return _MINE.search(address) is not None or any(p.search(sentence) for p in _STYLE)
 
 
 def instruction(views: Views, *, own_words: bool = False) -> Finding | None:
@@ -159,7 +212,12 @@ def read_instructions(
     addressed = False
     written = {fold(piece).strip(): piece for piece in sentences(raw)} if own_words else {}
     for text in views.all():
-        for patterns, style in ((_NEVER_OWN, None), (_PATTERNS, False), (_STYLE, True)):
+        for patterns, style in (
+            (_NEVER_OWN, None),
+            (_ADDRESSED, "form"),
+            (_PATTERNS, False),
+            (_STYLE, True),
+        ):
             for pattern in patterns:
                 for match in pattern.finditer(text):
                     sentence = sentence_at(text, match.start(), match.end())
@@ -167,7 +225,8 @@ def read_instructions(
                     if (
                         own_words
                         and style is not None
-                        and own_guidance(sentence, as_written, style=style)
+                        and own_guidance(sentence, as_written, style=style is True)
+                        and (style != "form" or _mine_or_form(match.group(0), sentence))
                     ):
                         addressed = True
                         if style:  # the answers' form alone: the detector need not read it
