@@ -70,13 +70,16 @@ def forget(
     if done.get("already_forgotten"):
         click.echo(f"{what} was already forgotten on {done['already_forgotten']}")
         return
+    # the answer names ids, never the words: the person typed them, they are here
     for fact in done.get("facts", []):
         where = f"on {fact['page']}" if fact["page"] else "in the buffer"
-        click.echo(f"forgot fact {fact['id']} {where}: {' '.join(fact['text'].split())}")
+        click.echo(f"forgot fact {fact['id']} {where}")
     for name in done.get("files", []):
-        click.echo(f"forgot the line from {name}: {done['content']}")
-    if not done.get("facts") and not done.get("files"):
-        click.echo(f"forgot {done['forgot']}: {done['content']}")
+        click.echo(f"forgot the line from {name}")
+    for line in done.get("pending_lines", []):
+        click.echo(f"forgot the parked profile line {line}")
+    if not any(done.get(k) for k in ("facts", "files", "pending_lines")):
+        click.echo(f"forgot {done['forgot']}")
     _derived(done.get("derived", {}))
 
 

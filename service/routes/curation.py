@@ -109,7 +109,7 @@ def populate_post(body: PopulateIn, rt: RuntimeDep) -> dict[str, Any]:
 
 @router.post("/forget")
 def forget_post(body: ForgetIn, rt: RuntimeDep, via: SurfaceDep) -> dict[str, Any]:
-    """`memory forget`'s answer: `{"forgot", "content"}` (+ `files` for a line's text)."""
+    """`memory forget`'s answer: `{"forgot", "facts", "files", "derived"}`, ids only."""
     return rt.memory.forget(body.what, via=via)
 
 

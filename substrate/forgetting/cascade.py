@@ -171,7 +171,7 @@ def forget(
     parked = drop_text(settings, what) if page is None else []  # lines never written
     nothing = _resolve(settings, what, page, every, via, now, wait=False) is None
     if nothing and parked:
-        return Outcome({"forgot": what, "pending_lines": parked, "facts": [], "files": []})
+        return Outcome({"forgot": named(what), "pending_lines": parked, "facts": [], "files": []})
     if nothing and not pending_orders(settings.workspace):
         # Nothing to forget: answered without waiting for the locks, which a
         # forget of something holds through a consolidation run (nor for a
@@ -295,7 +295,7 @@ def _already_or_missing(settings: Settings, what: str, page: str | None) -> dict
     if row is None:
         row = graves.fingerprints.get(fingerprint(settings.workspace, what.removeprefix("- ")))
     if row is not None:
-        return {"forgot": what, "already_forgotten": when(row), "facts": [], "files": []}
+        return {"forgot": named(what), "already_forgotten": when(row), "facts": [], "files": []}
     if page is None and what.startswith("p-"):
         raise NotFoundError(f"no promotion {what!r} (see `memory promotions`)")
     if page is None and what.startswith("c-"):
@@ -467,34 +467,26 @@ def _stamp(order: Order) -> Row:
 
 
 def _answer(what: str, done: Forgotten) -> dict[str, Any]:
+    """What a forget says went: ids, pages and files, never the words (the
+    answer travels to whoever asked, a replay store, an assistant's log)."""
     facts = [
-        {
-            "id": r["id"],
-            "page": r["page"],
-            "text": r["text"],
-            **({"buffer": True} if r["buffer"] else {}),
-        }
+        {"id": r["id"], "page": r["page"], **({"buffer": True} if r["buffer"] else {})}
         for r in done.facts.erased
         if r["id"] in done.order.facts and r["text"]
     ]
     files = sorted(set(done.profile.files))
     if done.order.promotions or done.order.candidates:
         ident = (done.order.promotions + done.order.candidates)[0]
-        return {
-            "forgot": ident,
-            "content": done.order.texts.get(ident, ""),
-            "files": files,
-            "facts": [],
-            "derived": done.derived_json(),
-        }
-    content = facts[0]["text"] if len(facts) == 1 and not files else what
-    return {
-        "forgot": what,
-        "content": content,
-        "files": files,
-        "facts": facts,
-        "derived": done.derived_json(),
-    }
+        return {"forgot": ident, "files": files, "facts": [], "derived": done.derived_json()}
+    return {"forgot": named(what), "files": files, "facts": facts, "derived": done.derived_json()}
+
+
+def named(what: str) -> str:
+    """`what` when it is an id (a fact's, a promotion's, a candidate's), else
+    `"text"`: a forget by its words answers without them."""
+    if is_entry_id(what) or (what[:2] in ("p-", "c-") and what.replace("-", "").isalnum()):
+        return what
+    return "text"
 
 
 def _finish(settings: Settings, log: SessionLog) -> list[Forgotten]:

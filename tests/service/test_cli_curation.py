@@ -214,7 +214,7 @@ def test_the_rest_of_the_controls_over_http(workspace: Workspace, llm_server: Sc
         edited = client.post(f"/v1/curation/{op['id']}/edit", json={"text": "Eats no meat."})
         assert edited.json()["text"] == "Eats no meat."
         forgot = client.post("/v1/curation/forget", json={"what": op["id"]}).json()
-        assert (forgot["forgot"], forgot["content"]) == (op["id"], "Eats no meat.")  # the CLI's
+        assert forgot["forgot"] == op["id"] and "meat" not in json.dumps(forgot)  # ids only
         assert forgot["files"] == ["USER.md"] and forgot["derived"]["candidates"] == [op["id"]]
         assert "meat" not in (workspace.memory_dir / "profile" / "USER.md").read_text()
         assert client.post("/v1/curation/mode", json={"mode": "review"}).status_code == 200

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 
@@ -101,7 +102,7 @@ def test_explain_and_forget(api: httpx.Client) -> None:
     assert set(row["evidence_sessions"]) == {"s1", "s2", "s3"} and row["promotes"]
     promotion_id = row["record"]["id"]
     forgotten = api.post(f"/v1/promotions/{promotion_id}/forget").json()
-    assert (forgotten["forgot"], forgotten["content"]) == (promotion_id, "Prefer TypeScript.")
+    assert forgotten["forgot"] == promotion_id and "TypeScript" not in json.dumps(forgotten)
     card = api.post("/v1/memory/card", json={"message": "which language?"}).json()
     assert "Prefer TypeScript" not in card["profile"]
     again = api.post(f"/v1/promotions/{promotion_id}/forget")  # a repeat says so

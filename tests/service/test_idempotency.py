@@ -115,10 +115,11 @@ def test_a_forget_sent_with_a_key_keeps_its_ids_never_its_words(
     body = {"what": what}
     first = api.post("/v1/memory/forget", json=body, headers={"Idempotency-Key": "f-1"})
     assert first.status_code == 200, first.text
+    assert "Quernmouth" not in first.text and "safe word" not in first.text  # ids, never words
     again = api.post("/v1/memory/forget", json=body, headers={"Idempotency-Key": "f-1"})
     assert again.headers["idempotent-replayed"] == "true"
     assert "Quernmouth" not in again.text and "safe word" not in again.text
-    assert again.json().get("forgot") == (first.json()["forgot"] if by == "id" else None)
+    assert again.json()["forgot"] == first.json()["forgot"] == (what if by == "id" else "text")
     assert [f["id"] for f in again.json()["facts"]] == [f["id"] for f in first.json()["facts"]]
 
 
