@@ -41,8 +41,10 @@ from service.discovery import running_service, service_file, stale_service_file
 from service.doctor_forgetting import (
     FINISH_FORGET,
     clear_compaction,
+    clear_replays,
     compaction_problems,
     finish_forgetting,
+    replay_problems,
     residue_problems,
 )
 from service.doctor_memory import DERIVE, derive_views, memory_problems
@@ -128,6 +130,7 @@ def diagnose(
     problems += record_problems(settings, index)
     problems += memory_problems(settings, index)
     problems += residue_problems(settings, index)
+    problems += replay_problems(settings)
     stale = stale_service_file(settings.workspace)
     if stale is not None:
         problems.append(
@@ -169,6 +172,7 @@ def repair(settings: Settings, found: Checkup, maintain: Maintain) -> Checkup:
             derive_views(settings, checked_page_index(settings.workspace)[0])
     finish_forgetting(settings, [p for p in found.problems if p.repair == FINISH_FORGET])
     clear_compaction(found.problems)
+    clear_replays(found.problems)
     needs_index = rebuild or any(p.repair == REINDEX for p in found.problems)
     if reindex and not rebuild:
         mark_stale(state_path(corpus.workspace.index_dir), reindex)

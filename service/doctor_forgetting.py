@@ -22,6 +22,43 @@ KIND = "forgotten_residue"
 
 
 CLEAR_COMPACTION = "clear_compaction"
+CLEAR_REPLAYS = "clear_replays"
+
+
+def replay_problems(settings: Settings) -> list[Problem]:
+    """The replay store (`service.replays`) is emptied by every forget and purge:
+    a kept answer made before the last forget is one a killed forget left, and
+    may hold what it forgot (an answer to a remember, a correction)."""
+    from service.replays import replay_store
+    from substrate.lineage import read_tombstones
+
+    times = [
+        r["at"]
+        for r in read_tombstones(settings.workspace).rows
+        if isinstance(r.get("at"), (int, float))
+    ]
+    if not times:
+        return []
+    store = replay_store(settings.workspace.state_dir)
+    kept = store.kept_before(max(times))
+    if not kept:
+        return []
+    return [
+        Problem(
+            KIND,
+            f"the request-key store keeps {kept} answers made before the last forget",
+            "empty it (`memory doctor --fix`)",
+            CLEAR_REPLAYS,
+            (str(settings.workspace.state_dir),),
+        )
+    ]
+
+
+def clear_replays(problems: list[Problem]) -> None:
+    from service.replays import replay_store
+
+    for state in {p.subject[0] for p in problems if p.repair == CLEAR_REPLAYS}:
+        replay_store(Path(state)).clear()
 
 
 def compaction_problems(settings: Settings) -> list[Problem]:

@@ -218,6 +218,17 @@ class ReplayStore:
                 db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return {"path": str(self._path), "before": before, "after": database_bytes(self._path)}
 
+    def kept_before(self, moment: float) -> int:
+        """How many kept answers were made before `moment` (a forget's time):
+        a forget empties the store, so any such answer is a forget's residue."""
+        if not self._path.exists():
+            return 0
+        with self._db() as db:
+            row = db.execute(
+                "SELECT COUNT(*) FROM replays WHERE status != ? AND created < ?", (PENDING, moment)
+            ).fetchone()
+            return int(row[0])
+
     def count(self) -> int:
         with self._db() as db:
             return int(db.execute("SELECT COUNT(*) FROM replays").fetchone()[0])

@@ -311,3 +311,39 @@ def test_a_forgotten_message_is_skipped_when_an_export_rewords_its_frame(
     export.write_text(json.dumps(other) + "\n")
     later = json.loads(runner.invoke(cli, ["import", "jsonl", str(export), *ws, "--json"]).stdout)
     assert later["appended"] == 1  # said again another day: a new message
+
+
+def test_doctor_names_request_answers_a_killed_forget_left_and_fix_empties_them(
+    api: httpx.Client, workspace: Workspace
+) -> None:
+    """A forget empties the request-key store after it writes its tombstone; a
+    kill between the two leaves answers made before the forget (a remember's
+    answer holds its words). Doctor names them without their words, `--fix`
+    empties the store; answers made after the last forget are no residue."""
+    import sqlite3
+
+    from service.replays import replay_store
+
+    words = "My bike lock code is Qzm424242x."
+    key = {"Idempotency-Key": "r-1"}
+    assert api.post("/v1/memory/remember", json={"text": words}, headers=key).status_code == 200
+    store = replay_store(workspace.state_dir)
+    with sqlite3.connect(workspace.state_dir / "requests.sqlite") as db:
+        kept = db.execute("SELECT id, request, status, answer FROM replays").fetchall()
+    assert len(kept) == 1
+    api.post("/v1/memory/forget", json={"what": "bike lock code"})
+    assert store.count() == 0
+    with sqlite3.connect(workspace.state_dir / "requests.sqlite") as db:  # the kill: put back
+        db.execute("INSERT INTO replays VALUES (?, ?, ?, ?, 0)", kept[0])
+    ws = ["--workspace", str(workspace.root), "--json"]
+    problems = json.loads(CliRunner().invoke(cli, ["doctor", *ws]).stdout)["problems"]
+    named = [p for p in problems if "request-key store" in p["message"]]
+    assert [p["kind"] for p in named] == ["forgotten_residue"]
+    assert "Qzm424242x" not in json.dumps(problems)
+    CliRunner().invoke(cli, ["doctor", "--fix", *ws])
+    assert store.count() == 0
+    api.post(
+        "/v1/memory/remember", json={"text": "I live in Leith."}, headers={"Idempotency-Key": "r-2"}
+    )
+    again = json.loads(CliRunner().invoke(cli, ["doctor", *ws]).stdout)["problems"]
+    assert not any("request-key store" in p["message"] for p in again)
