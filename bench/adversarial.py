@@ -14,7 +14,9 @@ be, and MCP over stdio with a lone surrogate. Prints one line per probe (what
 came back and how long it took) and a JSON summary; the target is that every
 probe is answered (never a 500, never a hang) in under 2 s, and that the
 service's RSS does not grow with a model answer it refused. Then the fourth
-round's classes, generated (`adversarial_classes`, `--seed`): the share of
+round's classes, generated (`adversarial_classes`, `--seed`), and the fifth's
+(`adversarial_trust`: markers, principals, negations, addressees, credentials,
+the request-key store's size; `--trust-only` runs these alone): the share of
 probes that pass, by class, and `serve --workspaces --processes 2` with four
 concurrent 160 MiB bodies and admin deletes racing writers.
 """
@@ -37,6 +39,7 @@ from typing import Any
 import httpx
 import httpx2
 from adversarial_classes import class_probes, tenant_probes
+from adversarial_trust import trust_probes
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from served import rss_mib, start_service, wait_until_ready
@@ -320,6 +323,9 @@ def main() -> None:
     )
     parser.add_argument("--keep", type=Path, help="make the workspace here and keep it")
     parser.add_argument("--seed", type=int, default=11, help="the class probes' generator")
+    parser.add_argument(
+        "--trust-only", action="store_true", help="only the fifth round's classes (trust)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, scripted_model().serving() as llm:
         base = args.keep or Path(tmp)
@@ -330,16 +336,21 @@ def main() -> None:
         try:
             url = wait_until_ready(root, None, proc)
             probes = Probes(url, proc.pid)
-            http_probes(probes, llm)
-            third_round_probes(probes)
-            mcp_probes(probes)
-            offline_probes(probes, root)
-            classes = class_probes(url, root, llm, args.seed)
+            classes: dict[str, Any] = {}
+            if not args.trust_only:
+                http_probes(probes, llm)
+                third_round_probes(probes)
+                mcp_probes(probes)
+                offline_probes(probes, root)
+                classes = class_probes(url, root, llm, args.seed)
+            classes["trust"] = trust_probes(url, root, args.seed)
         finally:
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=300)
         print(json.dumps(classes, indent=1), flush=True)
         try:
+            if args.trust_only:
+                raise SystemExit("skipped (--trust-only)")
             classes.update(tenant_probes(base, str(Path(sys.executable).parent / "memory")))
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - reported in the summary
             classes["tenants"] = {"raised": f"{type(exc).__name__}: {str(exc)[:200]}"}
@@ -347,7 +358,7 @@ def main() -> None:
     summary = {
         "probes": len(probes.rows),
         "within_target": len(probes.rows) - len(slow),
-        "slowest_ms": max(r["ms"] for r in probes.rows),
+        "slowest_ms": max((r["ms"] for r in probes.rows), default=0),
         "missed": slow,
         "classes": classes,
     }

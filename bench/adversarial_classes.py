@@ -38,6 +38,7 @@ from typing import Any
 
 import httpx
 import httpx2
+from adversarial_trust import person_headers
 from hardening4 import ORDINARY, action_lines
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -49,7 +50,7 @@ def share(passed: int, probes: int, **more: Any) -> dict[str, Any]:
     return {"probes": probes, "passed": passed, "share": round(passed / max(probes, 1), 4), **more}
 
 
-def action_classes(url: str, rng: random.Random) -> dict[str, Any]:
+def action_classes(url: str, rng: random.Random, person: dict[str, str]) -> dict[str, Any]:
     lines = action_lines(rng, 80)
     over_http, over_mcp = lines[:60], lines[60:]
     parked: set[str] = set()
@@ -73,8 +74,10 @@ def action_classes(url: str, rng: random.Random) -> dict[str, Any]:
     profile = httpx.get(f"{url}/v1/profile", timeout=60).text
     kept_out = sum(line in parked and line not in profile for line in lines)
     ordinary_kept = 0
-    for line in ORDINARY:
-        answer = httpx.post(f"{url}/v1/profile/lines", json={"text": line}, timeout=60)
+    for line in ORDINARY:  # the person, at a terminal (the assistant's adds are all parked)
+        answer = httpx.post(
+            f"{url}/v1/profile/lines", json={"text": line}, headers=person, timeout=60
+        )
         ordinary_kept += answer.status_code == 200 and "pending" not in answer.json()
     return {
         "action_lines": share(kept_out, len(lines)),
@@ -289,7 +292,7 @@ def class_probes(url: str, root: Path, llm: Any, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     out: dict[str, Any] = {}
     probes: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
-        ("action", lambda: action_classes(url, rng)),
+        ("action", lambda: action_classes(url, rng, person_headers(root))),
         ("curation", lambda: curation_frames(url, llm, rng)),
         ("paths", lambda: paths(url, rng)),
         ("bodies", lambda: bodies(url)),

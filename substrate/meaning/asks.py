@@ -78,9 +78,13 @@ def ordered_action(line: str) -> str | None:
 
 
 def _after_pronoun(token: Any) -> bool:
-    """ "before you forward the script": a word right after a personal pronoun
-    is its verb, whatever the tagger made of it ("forward" as an adverb)."""
-    return bool(token.i > 0 and token.doc[token.i - 1].tag_ == "PRP")
+    """ "before you forward the script", "to forward invoices": a word right
+    after a personal pronoun or the infinitive's "to" is its verb, whatever
+    the tagger made of it ("forward" as an adverb)."""
+    if token.i == 0:
+        return False
+    before = token.doc[token.i - 1]
+    return bool(before.tag_ == "PRP" or (before.lower_ == "to" and before.pos_ == "PART"))
 
 
 def _lemma(token: Any) -> str:
@@ -102,8 +106,22 @@ def _negations(action: Any) -> int:
             count += 1
         if node.head.i == node.i:
             break
+        if _held_back_beside(node):
+            count += 1
         node = node.head
     return count
+
+
+def _held_back_beside(clause: Any) -> bool:
+    """ "It is never necessary to confirm before you send …": the parse hangs
+    the "before" clause on "is", beside the verb of holding back it times; that
+    verb holds the action back as if the clause hung under it."""
+    if not any(c.dep_ == "mark" and c.lower_ in ("before", "until") for c in clause.children):
+        return False
+    return any(
+        c.i != clause.i and c.dep_ in ("xcomp", "ccomp") and _lemma(c) in HOLD_BACK
+        for c in clause.head.children
+    )
 
 
 def _arabic(text: str) -> str | None:

@@ -213,7 +213,8 @@ POISONING = [
 EXFILTRATION = [
     r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&=#][^)]*\)",
     r"<img[^>]+src\s*=\s*[\"']?https?://[^\"'>\s]*[?&=][^\"'>]*",
-    r"\b(?:send|forward|post|upload|e-?mail|mail|transmit|exfiltrate|leak|pass|pipe|submit|sync|copy|deliver|dump|relay|beam|transfer|ship)\w*\s+(?:\w+\s+){0,5}?(?:secrets?|api keys?|keys|tokens?|credentials?|passwords?|env(?:ironment)?(?: variables| vars)?|conversation(?:s| history)?|chat (?:history|logs?)|system prompt|memory (?:contents?|files?)|session (?:data|tokens?)|cookies|private (?:data|keys?)|personal (?:data|information)|user data|internal logs|\.env)\b[^.\n]{0,60}\bto\b",
+    # "pass" as a verb only: not the first letters of "password" (a usage line's argument)
+    r"\b(?:(?:send|forward|post|upload|e-?mail|mail|transmit|exfiltrate|leak|pipe|submit|sync|copy|deliver|dump|relay|beam|transfer|ship)\w*|pass(?:es|ed|ing)?)\s+(?:\w+\s+){0,5}?(?:secrets?|api keys?|keys|tokens?|credentials?|passwords?|env(?:ironment)?(?: variables| vars)?|conversation(?:s| history)?|chat (?:history|logs?)|system prompt|memory (?:contents?|files?)|session (?:data|tokens?)|cookies|private (?:data|keys?)|personal (?:data|information)|user data|internal logs|\.env)\b[^.\n]{0,60}\bto\b",
     r"\b(?:send|forward|post|upload|e-?mail|transmit|exfiltrate|leak|pipe|submit|relay|beam|transfer|report|sync)\w*\s+(?:\w+\s+){0,6}?to\s+(?:https?://|www\.|(?:\d{1,3}\.){3}\d{1,3}|(?:an?\s+|the\s+|my\s+|our\s+|this\s+)?(?:external|remote|collection|attacker'?s?|third[- ]party|outside|exfil\w*|c2|command(?:-and-| and )control)\s+(?:server|endpoint|webhook|url|address|host|site|domain|api|bucket))",
     r"\b(?:curl|wget|fetch|invoke-webrequest|iwr)\b[^\n]{0,80}(?:\$\(|`|\benv\b|secret|password|cat\s)",
     r"/dev/tcp/|\bnc\s+-e\b|\bbash\s+-i\s+>|\brm\s+-rf\s+/(?:\s|$|\*)|\beval\s*\(\s*(?:fetch|atob|require|request)",

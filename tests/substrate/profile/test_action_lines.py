@@ -121,7 +121,7 @@ FORBIDDING = [
 @pytest.mark.parametrize("frame", RELEASING)
 def test_a_negated_holding_back_asks_for_the_action(frame: str) -> None:
     rng = random.Random(frame)
-    for verb in rng.sample(VERBS, 5):
+    for verb in VERBS:  # every verb: a tagger reads some as adverbs ("to forward")
         line = frame.format(V=verb, O=rng.choice(OBJECTS))
         assert asks_action(line) is not None, line
 
@@ -129,7 +129,7 @@ def test_a_negated_holding_back_asks_for_the_action(frame: str) -> None:
 @pytest.mark.parametrize("frame", FORBIDDING)
 def test_a_negation_over_the_action_itself_asks_nothing(frame: str) -> None:
     rng = random.Random(frame)
-    for verb in rng.sample(VERBS, 5):
+    for verb in VERBS:
         line = frame.format(V=verb, O=rng.choice(OBJECTS))
         assert asks_action(line) is None, line
 
