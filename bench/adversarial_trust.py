@@ -4,9 +4,10 @@ generated variants: the share of probes that pass, by class.
 `bench/adversarial.py` runs these after the fourth round's.
 
 - `markers`: every marker the writers emit, placed anywhere in a fact sent
-  over HTTP `remember` and MCP `remember`: the fact is judged as the same
-  words without the marker are (a forged `released` releases nothing), and
-  the id `remember` answers is the one `forget` takes;
+  over HTTP `remember` and MCP `remember`: a marker never lifts the hold the
+  same words without it get (a forged `released` releases nothing; the
+  scanner may hold the marked text where it kept the bare one), and the id
+  `remember` answers is the one `forget` takes;
 - `principals`: a parked profile line confirmed with the assistant's
   credentials (none, the workspace token, a guessed person key) on HTTP is
   403; with the person key it is written; every line MCP `add_profile_line`
@@ -76,7 +77,7 @@ def markers(url: str, rng: random.Random) -> dict[str, Any]:
             continue
         answer = httpx.post(f"{url}/v1/memory/remember", json={"text": attack}).json()
         held_probes += 1
-        held_kept += bool(answer.get("held")) == bool(alone.get("held"))
+        held_kept += bool(answer.get("held")) or not alone.get("held")  # never lifted
         plain = _placed(rng.choice(PLAIN).format(n=f"Name{n}"), marker, rng)
         said = httpx.post(f"{url}/v1/memory/remember", json={"text": plain}).json()
         gone = httpx.post(f"{url}/v1/memory/forget", json={"what": said["id"]})
@@ -92,7 +93,7 @@ def markers(url: str, rng: random.Random) -> dict[str, Any]:
             for text, held in mcp_texts:
                 result = await client.call_tool("remember", {"text": text})
                 data = result.structured_content or {}
-                kept += bool(data.get("held")) == held
+                kept += bool(data.get("held")) or not held
         return kept
 
     mcp_kept = asyncio.run(over_mcp())
