@@ -45,6 +45,7 @@ from typing import Any
 from substrate import InvalidInputError
 from substrate.lineage import (
     Tombstones,
+    message_as_piece,
     message_fingerprint,
     message_word_prints,
     read_tombstones,
@@ -192,12 +193,17 @@ def _forgotten(log: SessionLog, graves: Tombstones, conversation: Any, message: 
     """A message the person forgot: the same message of the same conversation,
     or the same words said within the same time window in any conversation (an
     export that gave the conversation a new id, moved a time by seconds or
-    changed a final stop)."""
+    changed a final stop), or the first or last words of such a message (an
+    export that split it over two messages)."""
     if _print(log, conversation.session, message) in graves.message_prints:
         return True
     at = message.at or 0.0
     prints = message_word_prints(log.workspace, message.role, at, message.text)
-    return bool(graves.message_words & prints)
+    if graves.message_words & prints:
+        return True
+    return bool(
+        graves.message_pieces & message_as_piece(log.workspace, message.role, at, message.text)
+    )
 
 
 def _print(log: SessionLog, session: str, message: NewMessage) -> str:

@@ -54,6 +54,7 @@ from substrate.lineage import (
     Row,
     fingerprint,
     message_fingerprint,
+    message_piece_prints,
     message_word_print,
     read_tombstones,
     tombstone_step,
@@ -456,6 +457,7 @@ def _message_rows(settings: Settings, order: Order, kind: str, erased: list[Eras
             "session": e.session_id,
             "fingerprint": message_fingerprint(ws, e.session_id, e.role, e.at, e.text),
             "words": message_word_print(ws, e.role, e.at, e.text),
+            "pieces": message_piece_prints(ws, e.role, e.at, e.text),
             **_stamp(order),
         }
         for e in erased

@@ -127,6 +127,40 @@ def message_word_prints(workspace: Workspace, role: str, at: float, text: str) -
     }
 
 
+# A split message's pieces: each proper prefix and suffix of its words, of at
+# least this many words, up to this many words of the message.
+PIECE_MIN_WORDS = 2
+PIECE_MAX_WORDS = 200
+PIECE_HEX = 16  # 64 bits: a piece is matched only within its window and role
+
+
+def message_piece_prints(workspace: Workspace, role: str, at: float, text: str) -> list[str]:
+    """What a forgotten message keeps so that an export splitting it over two
+    messages is still matched: a keyed print of every proper prefix and suffix
+    of its words (no words kept), in its time's window."""
+    words = loose(text).split()[:PIECE_MAX_WORDS]
+    window = int(at // WORDS_WINDOW_S)
+    pieces = {" ".join(words[:n]) for n in range(PIECE_MIN_WORDS, len(words))}
+    pieces |= {" ".join(words[n:]) for n in range(1, len(words) - PIECE_MIN_WORDS + 1)}
+    return sorted(_piece(workspace, role, window, piece) for piece in pieces)
+
+
+def message_as_piece(workspace: Workspace, role: str, at: float, text: str) -> set[str]:
+    """The prints a message arriving at `at` matches as a piece of a forgotten
+    one: its own words in its window and each neighbour's."""
+    words = loose(text)
+    if len(words.split()) < PIECE_MIN_WORDS:
+        return set()
+    window = int(at // WORDS_WINDOW_S)
+    return {_piece(workspace, role, window + shift, words) for shift in (-1, 0, 1)}
+
+
+def _piece(workspace: Workspace, role: str, window: int, words: str) -> str:
+    return _keyed(workspace, "\0".join(["piece", role, str(window), words]))[
+        : len(PREFIX) + PIECE_HEX
+    ]
+
+
 def _keyed(workspace: Workspace, value: str) -> str:
     digest = hmac.new(forget_key(workspace), value.encode("utf-8", "surrogatepass"), hashlib.sha256)
     return PREFIX + digest.hexdigest()[:DIGEST_HEX]

@@ -72,6 +72,7 @@ class Tombstones:
     messages: dict[int, Row] = field(default_factory=dict)
     message_prints: set[str] = field(default_factory=set)  # forgotten or redacted messages
     message_words: set[str] = field(default_factory=set)  # the same, by words and time window
+    message_pieces: set[str] = field(default_factory=set)  # their words' prefixes and suffixes
     sessions: dict[str, Row] = field(default_factory=dict)
     records: dict[str, Row] = field(default_factory=dict)  # promotion and candidate ids
 
@@ -87,6 +88,9 @@ class Tombstones:
                 self.message_prints.add(print_)
             if isinstance(row.get("words"), str):
                 self.message_words.add(row["words"])
+            pieces = row.get("pieces")
+            if isinstance(pieces, list):
+                self.message_pieces.update(p for p in pieces if isinstance(p, str))
         elif isinstance(print_, str):
             self.fingerprints.setdefault(print_, row)
         if kind == "session" and isinstance(row.get("session"), str):

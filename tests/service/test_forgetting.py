@@ -347,3 +347,35 @@ def test_doctor_names_request_answers_a_killed_forget_left_and_fix_empties_them(
     )
     again = json.loads(CliRunner().invoke(cli, ["doctor", *ws]).stdout)["problems"]
     assert not any("request-key store" in p["message"] for p in again)
+
+
+@pytest.mark.parametrize("cut", [2, 5, 9])
+def test_a_forgotten_message_split_over_two_messages_is_skipped_on_reimport(
+    workspace: Workspace, cut: int
+) -> None:
+    """An export that splits a forgotten message in two (at any word, in a new
+    conversation, seconds apart): both pieces are its first and last words, so
+    both are skipped; another message said beside them is appended."""
+    export = workspace.root.parent / "chat.jsonl"
+    words = f"We drove to Narvik on Friday and my parrot {MARKER} talked the whole way."
+    said = {"session": "trip", "role": "user", "text": words, "time": 1.7e9}
+    export.write_text(json.dumps(said) + "\n")
+    ws = ["--workspace", str(workspace.root)]
+    runner = CliRunner()
+    runner.invoke(cli, ["import", "jsonl", str(export), *ws, "--json"])
+    runner.invoke(cli, ["forget", "--session", "import:jsonl:trip", *ws])
+    head, tail = " ".join(words.split()[:cut]), " ".join(words.split()[cut:])
+    rows = [
+        {"session": "split", "role": "user", "text": head, "time": 1.7e9 + 3},
+        {"session": "split", "role": "user", "text": tail, "time": 1.7e9 + 4},
+        {
+            "session": "split",
+            "role": "user",
+            "text": "The ferry was late again.",
+            "time": 1.7e9 + 5,
+        },
+    ]
+    export.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    done = json.loads(runner.invoke(cli, ["import", "jsonl", str(export), *ws, "--json"]).stdout)
+    assert (done["appended"], done["skipped_as_forgotten"]) == (1, 2), cut
+    assert holding(workspace.memory_dir, MARKER) == []

@@ -51,7 +51,9 @@ USAGE = [
 
 def frames(rng: random.Random, values: list[str], n: int) -> list[str]:
     every = list(itertools.product(LEADS, NAMES, MODIFIERS, LINKS, values))
-    return [f"{lead} {name}{mod}{link}{value}" for lead, name, mod, link, value in rng.sample(every, n)]
+    return [
+        f"{lead} {name}{mod}{link}{value}" for lead, name, mod, link, value in rng.sample(every, n)
+    ]
 
 
 def test_a_value_after_any_modifier_of_the_name_is_a_credential() -> None:
