@@ -68,6 +68,9 @@ _STRONG_WHAT = (
     r"system (?:prompt|message|rules)|conditioning|training)"
 )
 _ASSISTANT = r"(?:ai|assistant|llm|model|agent|bot|chatbot|claude|chatgpt|gpt|gemini|copilot)"
+# An addressee that is a machine whatever the note: "agent" and "model" alone
+# name people too (an estate agent, a fashion model), so they count qualified.
+_MACHINE = r"(?:ai|assistant|llm|language model|ai model|ai agent|bot|chatbot|claude|chatgpt|gpt|gemini|copilot)"
 
 OVERRIDE = [
     rf"\b{_IGNORE}\s+{_DET}{_WHICH}\s+(?:\w+\s+)?{_WHAT}\b",
@@ -248,8 +251,8 @@ TAMPERING = [
 ]
 
 BANNER = [
-    rf"\b(?:note|message|memo|instructions?|attention|notice|reminder|broadcast)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|other\s+)?{_ASSISTANT}s?(?:\s+(?:systems?|agents?|models?))?\s*(?:[:,.\-—!\"]|$)",
-    rf"\battention\s*,?\s*{_ASSISTANT}s?\b",
+    rf"\b(?:note|message|memo|instructions?|attention|notice|reminder|broadcast)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|other\s+)?{_MACHINE}s?(?:\s+(?:systems?|agents?|models?))?\s*(?:[:,.\-—!\"]|$)",
+    rf"\battention\s*,?\s*{_MACHINE}s?\b",
     rf"(?:^|[\n.!?]\s*){_ASSISTANT}(?:\s+assistant)?\s*[:,]\s*(?:you|ignore|please|always|never|from now|do not|don'?t|stop|forget|disregard)\b",
     r"\b(?:important|critical|urgent|mandatory|emergency|high[- ]priority|top[- ]priority)\s+(?:system\s+)?(?:instructions?|directives?|notice|update|override|message)\b[^\n]{0,40}(?:must|first|immediately|before|now|follow|comply)",
     r"\b(?:system|admin|administrator|developer|root|security)\s+(?:override|instruction|directive|update|notice|alert)\s*[:\-—!]",
