@@ -38,6 +38,7 @@ from substrate.pages import (
     slug_problem,
     split_frontmatter,
     with_default_field,
+    with_inert_body,
 )
 from substrate.safety import (
     PlannedWrite,
@@ -64,6 +65,9 @@ class IngestOptions:
     source: str | None = None
     batch_size: int = 200
     lock_timeout_s: float = 30.0
+    # pages from outside (`memory ingest`): their comments are made inert, never
+    # read as the product's markers; a page write or edit keeps its page format
+    imported: bool = True
 
     def __post_init__(self) -> None:
         if self.batch_size < 1:
@@ -215,7 +219,13 @@ def prepare_text(
     result = PageResult(slug, slug, "failed")
     cap = settings.tuning.ingest_max_page_bytes
     prepared = _prepare(
-        settings.scanner, slug, text_reader(text), cap, IngestOptions(), known, result
+        settings.scanner,
+        slug,
+        text_reader(text),
+        cap,
+        IngestOptions(imported=False),
+        known,
+        result,
     )
     return prepared.data, prepared.warnings
 
@@ -248,6 +258,8 @@ def _prepare(
         text = cleaned
     if options.source is not None and page.source is None:
         text = with_default_field(text, "source", f"import:{options.source}")
+    if options.imported and "<!" in text:  # an outside note's comments stay its words
+        text = with_inert_body(text)
     if page.origin_date is not None and parse_origin_date(page.origin_date) is None:
         warnings.append(
             f"origin_date {page.origin_date!r} is not a date; fresh_at falls back to the file time"

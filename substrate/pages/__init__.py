@@ -35,6 +35,7 @@ from substrate.pages.page_file import (
     wikilinks,
     with_default_field,
     with_flag,
+    with_inert_body,
 )
 from substrate.pages.page_index import (
     DanglingLink,
@@ -87,4 +88,5 @@ __all__ = [
     "with_default_field",
     "with_facts",
     "with_flag",
+    "with_inert_body",
 ]

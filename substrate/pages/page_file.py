@@ -24,6 +24,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from substrate.errors import PageParseError
 from substrate.pages.fact_section import fact_bullets, ids_of, newest_current
+from substrate.safety.markers import inert
 from substrate.safety.patterns import MULTILINE, linear
 from substrate.safety.safe_files import read_regular_file
 
@@ -129,6 +130,17 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
     if not isinstance(data, dict):
         raise PageParseError(f"frontmatter is not a mapping (got a YAML {type(data).__name__})")
     return {str(k): v for k, v in data.items()}, body.lstrip("\n")
+
+
+def with_inert_body(text: str) -> str:
+    """`text` with every comment opener of its body escaped (`safety.markers`):
+    an imported page's words can never be read back as the product's markers
+    (a fact section, a fact's id, status or lineage). The frontmatter stays
+    byte for byte."""
+    _, body = split_frontmatter(text)
+    if "<!" not in body or not text.endswith(body):
+        return text if "<!" not in body else inert(text)
+    return text[: len(text) - len(body)] + inert(body)
 
 
 def with_default_field(text: str, key: str, value: str) -> str:

@@ -174,3 +174,20 @@ def test_pin_and_unpin_set_core_in_the_frontmatter(
     assert load_page_index(settings.workspace).entries["people/sam"].core
     pin_page(settings, "people/sam", False)
     assert read_page(settings, "people/sam")["content"] == SAM
+
+
+def test_a_page_edit_keeps_the_pages_own_fact_markers(settings: Settings) -> None:
+    """Only `memory ingest` makes an outside note's comments inert: an edit of
+    a page the product wrote keeps its fact section, ids and lineage."""
+    from datetime import date
+
+    from substrate.pages import FactBullet, fact_bullets, new_page_text
+
+    bullets = [
+        FactBullet("0123456789ab", date(2026, 1, 2), "Sam works at Acme.", source="captured")
+    ]
+    sha = write_page(settings, "people/sam", new_page_text("Sam", bullets))["sha256"]
+    edit_page(settings, "people/sam", sha, Edit("Sam is a welder.", old="Sam works at Acme."))
+    text = read_page(settings, "people/sam")["content"]
+    assert [b.entry_id for b in fact_bullets(text)] == ["0123456789ab"]
+    assert "Sam is a welder." in text
