@@ -179,6 +179,9 @@ def parsed(text: str) -> Any:
     if _verb_read_as_name(doc):  # "Quit the gym": read again with the verb in lower case
         again = pipeline()(head[0].lower() + head[1:])
         doc = again if again[0].pos_ == "VERB" else doc
+    clitic = _clitic_copula(doc)
+    if clitic is not None:  # "The boat's sold": read again with the copula spelled out
+        doc = pipeline()(head[: clitic.idx] + " is" + head[clitic.idx + len(clitic.text) :])
     return doc
 
 
@@ -295,6 +298,37 @@ def _no_more_clause(token: Any) -> Clause:
     thing = phrase(token)
     text = " ".join(w for w in thing.text.split() if w.lower() not in ("no", *_MORE))
     return Clause(NO_MORE, False, (), (replace(thing, text=text),), (), True, tense="present")
+
+
+def _clitic_copula(doc: Any) -> Any | None:
+    """An "'s" the tagger read as a possessive where it is the verb: a noun's
+    "'s" followed by a participle that no noun follows ("The boat's sold.",
+    "Tom's moved to Leeds"), which leaves the clause without its subject.
+    A possessive is followed by what it owns and that by its verb ("my
+    sister's car", "Tom's shed is red")."""
+    for token in doc[1:-1]:
+        after = doc[token.i + 1]
+        if token.lower_ not in ("'s", "’s") or token.tag_ != "POS" or not _participle(after):
+            continue
+        rest = doc[after.i + 1] if after.i + 1 < len(doc) else None
+        if rest is None or rest.pos_ in ("ADP", "ADV", "PUNCT", "PART", "CCONJ", "SCONJ"):
+            return token  # what follows is no noun it owns and no verb of its own
+    return None
+
+
+def _participle(token: Any) -> bool:
+    """A past participle or an adjective, also where the tagger made a noun of
+    a participle after a possessive ("The boat's finished"): such a word
+    reads as one after "was"."""
+    if token.tag_ in ("VBN", "VBD", "JJ"):  # "Tom's left", "Tom's tall": "is" either way
+        return True
+    word = token.lower_
+    return len(word) > 4 and word.endswith("ed") and word.isalpha() and _participle_alone(word)
+
+
+@lru_cache(maxsize=1024)
+def _participle_alone(word: str) -> bool:
+    return bool(pipeline()(f"It was {word}.")[2].tag_ in ("VBN", "JJ"))  # "closed"
 
 
 def _verb_read_as_name(doc: Any) -> bool:
