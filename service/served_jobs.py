@@ -242,7 +242,9 @@ class ServedJobs:
 
     def run_now(self: _Served, dry_run: bool, limit: int | None, wait: bool) -> dict[str, Any]:
         """A dry run is planned on this thread; a real one runs on the worker, at most
-        one at a time: a request while one is queued or running joins it (`deduped`)."""
+        one at a time: a request while one is queued joins it (`deduped`); one that
+        waits while a run is already running waits it out and runs once more, so
+        what was remembered before the request is filed when it answers."""
         if dry_run:
             outcome = self.memory.file_buffer(dry_run=True, limit=limit)
             return {"job_id": None, "deduped": False, "state": "done", "outcome": outcome}
@@ -250,6 +252,12 @@ class ServedJobs:
         if limit is not None:
             payload["limit"] = limit
         queued = self.queue.enqueue(CONSOLIDATE, payload)
+        joined = self.queue.job(queued.id) if queued.deduped and wait else None
+        if joined is not None and joined["state"] == "running":
+            # a run that began before this request may have taken the buffer
+            # before the last remember: wait it out, then run once more
+            self.wait_for(queued, CONSOLIDATE_WAIT_S)
+            queued = self.queue.enqueue(CONSOLIDATE, payload)
         out: dict[str, Any] = {"job_id": queued.id, "deduped": queued.deduped, "outcome": None}
         job = self.wait_for(queued, CONSOLIDATE_WAIT_S) if wait else None
         out["state"] = job["state"] if job else "queued"
