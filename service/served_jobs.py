@@ -164,7 +164,7 @@ class ServedJobs:
                 return job
             if job is not None and job["state"] == "queued" and int(job["attempts"]) > tried:
                 return job  # the attempt failed; it is retried later
-            trouble = next((w.failing.why for w in self.workers if w.failing.why), None)
+            trouble = next((w.failing.stuck for w in self.workers if w.failing.stuck), None)
             if job is not None and trouble is not None:  # no attempt can start (a full disk)
                 return {**job, "last_error": trouble}
             time.sleep(0.2)

@@ -227,6 +227,7 @@ class Worker:
 
 FIRST_PAUSE_S = 0.5
 MOST_PAUSE_S = 60.0
+STUCK_TRIES = 3  # failed ticks in a row (0.5 + 1 + 2 s apart) before a waiting caller is told
 
 
 class Failing:
@@ -242,6 +243,13 @@ class Failing:
     def why(self) -> str | None:
         """What the failing ticks say, while they fail."""
         return self._said
+
+    @property
+    def stuck(self) -> str | None:
+        """What the failing ticks say once they have failed `STUCK_TRIES` times in
+        a row (a full disk), not after one passing failure (a database file
+        deleted under a running service, which the next tick recreates)."""
+        return self._said if self._tries >= STUCK_TRIES else None
 
     @property
     def pause_s(self) -> float:

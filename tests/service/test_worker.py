@@ -166,3 +166,19 @@ def test_background_jobs_run_at_a_lower_cpu_priority_than_requests(tmp_path: Pat
         worker.stop()
     here = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     assert seen and seen[0] >= min(here + BACKGROUND_NICE, 19)
+
+
+def test_a_waiting_caller_is_told_of_failing_ticks_only_once_they_persist() -> None:
+    """One failed tick (a database file deleted under the service, recreated by
+    the next tick) is no reason to answer a waiting run-now with an error; a
+    tick failing three times in a row (a full disk) is; a good tick clears it."""
+    from service.worker import STUCK_TRIES, Failing
+
+    failing = Failing()
+    failing.failed("disk I/O error")
+    assert failing.why == "disk I/O error" and failing.stuck is None
+    for _ in range(STUCK_TRIES - 1):
+        failing.failed("disk I/O error")
+    assert failing.stuck == "disk I/O error"
+    failing.recovered()
+    assert failing.why is None and failing.stuck is None
