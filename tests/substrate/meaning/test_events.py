@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import zlib
 from datetime import date
 from pathlib import Path
 
@@ -158,7 +159,7 @@ OLD_FACTS = [
 
 @pytest.mark.parametrize(("old", "new"), OLD_FACTS)
 def test_an_end_that_names_a_current_fact_s_entity_retracts_it(old: str, new: str) -> None:
-    for name in names(4, hash(old) % 1000):
+    for name in names(4, zlib.crc32(old.encode()) % 1000):  # the same names every run
         before = fact(old.format(n=name), date(2024, 1, 1), "aaaaaaaaaaaa")
         other = fact("I like long walks on the beach", date(2024, 1, 1), "cccccccccccc")
         after = FactBullet("bbbbbbbbbbbb", date(2024, 2, 1), new.format(n=name))
