@@ -41,6 +41,7 @@ from typing import Literal
 from substrate.consolidation.when import without_dates
 from substrate.meaning.anchors import anchor, thing_of
 from substrate.meaning.families import GENERIC, family_of, replaces, thing_family
+from substrate.meaning.parser import clauses
 from substrate.meaning.reading import read_text, slot_reading
 from substrate.meaning.slots import SlotReading, mentions, same_value
 from substrate.pages import FactBullet
@@ -166,7 +167,7 @@ def _cessation(new: FactBullet, reading: SlotReading, current: list[FactBullet])
     older = [b for b in current if b.day <= new.day]
     things = [o for o in reading.olds if not _generic(o)]
     named = [b for b in older if any(_says_old(b, o) for o in things)]
-    if len(named) > 1 and not any(_named_thing(o) for o in things):
+    if len(named) > 1 and not any(_named_thing(o, new.text) for o in things):
         named = _anchored(named, things)  # "the league" in two facts: which one?
     elif not named:
         named = _anchored(older, things)
@@ -343,10 +344,19 @@ def _says_old(bullet: FactBullet, old: str) -> bool:
     return same_value(value, old) or mentions(bullet.text, old)
 
 
-def _named_thing(old: str) -> bool:
-    """What ended is called by a name (or its words have no parse to weigh)."""
+def _named_thing(old: str, said: str) -> bool:
+    """What ended is called by a name (or its words have no parse to weigh): read
+    as the statement wrote it, since a value is compared folded ("pickle" of
+    "Pickle died", whose every fact names the one it ended)."""
     thing = thing_of(old)
-    return thing is None or bool(thing.names)
+    if thing is None or thing.names:
+        return True
+    fold = old.casefold()
+    return any(
+        p.proper and bool(p.name) and p.text.casefold() == fold
+        for clause in clauses(said)
+        for p in (*clause.subjects, *clause.objects, *(x for _, x in clause.attachments))
+    )
 
 
 def _anchored(facts: list[FactBullet], olds: list[str]) -> list[FactBullet]:

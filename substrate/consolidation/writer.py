@@ -251,6 +251,7 @@ class Writer:
         weighs = weighs_against(reading, p.entry.at.date())
         if weighs is not None:
             holder = self._holder(target.slug, lambda b: b.current and weighs(b), p.nearby)
+            holder = holder or self._ended_page(p.related, reading, weighs)
             if holder is not None:
                 return holder
         if target.count < self._cap:
@@ -296,6 +297,24 @@ class Writer:
                 continue
             target = self._target(slug, None)  # a page of anyone's: the person's own facts only
             if any(holds(b) and _unnamed_own(b.text) for b in target.facts):
+                return target
+        return None
+
+    def _ended_page(
+        self, named: tuple[str, ...], reading: SlotReading, weighs: Callable[[FactBullet], bool]
+    ) -> _Target | None:
+        """The page of the one the statement says ended ("We said goodbye to
+        Barney" ends what Barney's own page holds of him; "Tomasz and I broke
+        up", the boyfriend on Tomasz's): a page it names whose title is what
+        ended, holding a current fact that names it."""
+        if not (reading.cessation and reading.olds):
+            return None
+        for slug in named:
+            title = self._title_of(slug) or ""
+            if not any(_titled(title, old) for old in reading.olds):
+                continue
+            target = self._target(slug, None)
+            if any(b.current and weighs(b) for b in target.facts):
                 return target
         return None
 
@@ -385,6 +404,13 @@ def _unnamed_own(text: str) -> bool:
     passed on or a fact about someone named."""
     reading = read_text(text)
     return not reading.passed_on and reading.subject.kind != "named"
+
+
+def _titled(title: str, name: str) -> bool:
+    """A page titled by `name` (as values are compared, folded), its relation
+    aside: "Tomasz (boyfriend)" is titled "tomasz"."""
+    bare = title.split(" (", 1)[0]
+    return bool(name) and " ".join(bare.casefold().split()) == " ".join(name.casefold().split())
 
 
 def _base(slug: str) -> str:

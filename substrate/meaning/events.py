@@ -48,8 +48,14 @@ END = frozenset(
     step_down drop resign retire divorce scrap end close lose pass_away put_down write_off
     unsubscribe ditch dump terminate pack_in hang_up drop_out separate walk_out get_rid
     give_away call_off move_on lapse expire run_out shut_down sell_off let_go pass
-    graduate dissolve discontinue wrap_up come_off withdraw no_more""".split()
+    graduate dissolve discontinue wrap_up come_off withdraw no_more fall_through""".split()
 )
+# A thing said to be through of itself ("the band's finished", "Lyon fell
+# through", "my membership is over", "pottery's on hold"): its subject ended.
+# Finishing a thing is no end of it ("finished my 5th project": a count).
+COMPLETED = frozenset("finish fall_through".split())
+THROUGH = frozenset("over through".split())
+PAUSES = frozenset("hold ice pause".split())
 # A state of being through with something: "it's over with Ben", "done with the gym".
 OVER = frozenset("over through done finish".split())
 EXCHANGE = frozenset(
@@ -174,10 +180,12 @@ def read_events(text: str) -> Events:
             gone, new = _exchanged(clause)
             ends += gone
             start = start or new
-        elif classed(clause, END):
-            ends += _ended(clause)
         elif _over_with(clause):
             ends += [_named(p) for p in clause.attached("with") if _thing(p)]
+        elif _through(clause):
+            ends += [_named(s) for s in clause.subjects if _thing(s)]
+        elif classed(clause, END):
+            ends += _ended(clause)
         elif clause.speaker and _ending_noun(clause):
             # a light verb with an ending noun: "said goodbye to X", "handed in my notice at X"
             told = clause.attached("to", "at", "with")
@@ -227,6 +235,20 @@ def _over_with(clause: Clause) -> bool:
         clause.passive and clause.speaker and clause.lemma in (*OVER, "do")
     )
     return through and bool(clause.attached("with"))
+
+
+def _through(clause: Clause) -> bool:
+    """A thing through of itself, with nothing it acts on: "the band's finished",
+    "Lyon fell through", "my membership is over", "pottery's on hold"."""
+    if clause.negated or clause.objects:
+        return False
+    if key(clause) in COMPLETED or clause.lemma in COMPLETED:
+        return True
+    if not clause.copula:
+        return False
+    held = any(p.head in PAUSES for p in clause.attached("on"))
+    particle = clause.predicate.rpartition(" ")[2]  # "be over": the parser's particle
+    return held or particle in THROUGH or any(a in THROUGH for a in clause.adverbs)
 
 
 def _ending_noun(clause: Clause) -> bool:

@@ -192,6 +192,9 @@ TOOL_KINDS: dict[str, str] = {
     **dict.fromkeys("postgres postgresql mysql sqlite mongodb redis".split(), "database"),
     **dict.fromkeys("zsh bash".split(), "shell"),
 }
+# The days of the week: capitalised like a name, never one when it opens a
+# sentence ("Wednesday nights = bowling league", "Sundays I swim").
+WEEKDAYS = _words("monday tuesday wednesday thursday friday saturday sunday")
 # Relations whose name makes a person page: "my sister Anika" -> "Anika (sister)".
 RELATIONS = _words(
     """sister brother mother mom mum father dad son daughter wife husband partner girlfriend

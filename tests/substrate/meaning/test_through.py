@@ -1,0 +1,106 @@
+"""A thing said to be through of itself ends, and a statement of several
+sentences is read sentence by sentence, generated around each mechanism with
+made-up names so no rule can know them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from substrate.meaning.events import read_events
+from substrate.meaning.parser import clauses
+from substrate.meaning.reading import read_text
+
+_ON = ["ka", "ro", "mi", "tel", "vas", "dor", "qui", "bren", "sol", "mar", "wen", "lo"]
+
+
+def names(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [
+        "".join(rng.choice(_ON) for _ in range(rng.choice([2, 3]))).capitalize() for _ in range(n)
+    ]
+
+
+THINGS = ["the {n} band", "my {n} membership", "the {n} book club", "{n}", "our {n} lease"]
+THROUGH = [
+    "{t} is over",
+    "{t}'s over now",
+    "{t} fell through",
+    "{t} is finished",
+    "{t} is on hold",
+    "{t}'s finished",
+]
+
+
+@pytest.mark.parametrize("frame", THROUGH)
+def test_a_thing_through_of_itself_ends_whatever_its_wording(frame: str) -> None:
+    for n, name in enumerate(names(5, len(frame))):
+        thing = THINGS[n % len(THINGS)].format(n=name)
+        said = frame.format(t=thing)
+        said = said[0].upper() + said[1:]
+        ends = read_events(said).ends
+        assert any(name.lower() in e.lower() for e in ends), (said, ends)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "{t} isn't over",  # negated
+        "I'm over the moon about {t}",  # the person is the subject
+        "{t} is over there",  # a place, not an end
+    ],
+)
+def test_what_is_not_through_ends_nothing(frame: str) -> None:
+    for name in names(4, len(frame)):
+        said = frame.format(t=f"the {name} band")
+        said = said[0].upper() + said[1:]
+        assert not any(name.lower() in e.lower() for e in read_events(said).ends), said
+
+
+def test_finishing_a_thing_is_no_end_of_it() -> None:
+    for name in names(4, 11):  # "finished my 5th project": a count, not an end
+        assert not read_events(f"I finished my 5th {name} project last week").ends
+
+
+ADJECTIVES = ["Amicable", "Gutted", "Relieved", "Honestly", "Weird"]
+
+
+def test_a_phrase_never_joins_words_of_two_sentences() -> None:
+    rng = random.Random(5)
+    for name in names(8, 3):
+        after = rng.choice(ADJECTIVES)
+        said = f"It's over with {name}. {after}, but still rubbish."
+        assert read_events(said).ends == (name,), said
+        for clause in clauses(said):
+            for phrase in (*clause.subjects, *clause.objects, *(p for _, p in clause.attachments)):
+                assert not (name in phrase.text and after in phrase.text), (said, phrase)
+
+
+def test_each_sentence_of_a_statement_is_read_for_its_own_event() -> None:
+    makes = ["Skoda", "Kia", "Toyota", "Volvo"]
+    for n, name in enumerate(names(4, 9)):
+        said = f"Sold the {name}. Bought a {makes[n]} {names(1, n)[0]} last week."
+        events = read_events(said)
+        assert name in events.ends, said
+        assert events.start is not None and events.start.family == "vehicle", said
+
+
+DAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+ROUTINES = ["{d} nights = {a} at {n}", "{d}s it's {a} at {n}", "{d} mornings: {a} with {n}"]
+ACTIVITIES = ["bowling league", "pottery", "five-a-side", "choir practice", "swimming"]
+
+
+@pytest.mark.parametrize("frame", ROUTINES)
+def test_a_note_that_opens_with_a_day_is_the_persons_routine_not_a_person(frame: str) -> None:
+    rng = random.Random(frame)
+    for day in DAYS:
+        said = frame.format(d=day, a=rng.choice(ACTIVITIES), n=names(1, rng.randrange(99))[0])
+        subject = read_text(said).subject
+        assert subject.kind == "me" and subject.name is None, (said, subject)
+
+
+def test_a_name_that_opens_a_note_is_still_a_person() -> None:
+    for name in names(6, 21):
+        subject = read_text(f"{name} moved to Leeds last month").subject
+        assert (subject.kind, subject.name) == ("named", name)
