@@ -389,7 +389,7 @@ def _bare(word: Any) -> bool:
     particle of the verb before it."""
     if word.dep_ == "advmod":
         return True
-    return word.dep_ == "prep" and not any(c.dep_ == "pobj" for c in word.children)
+    return word.dep_ == "prep" and not any(word.children)  # "out of Glasgow" governs
 
 
 def _clause(verb: Any) -> Clause:

@@ -23,6 +23,8 @@ from functools import lru_cache
 
 from substrate.meaning import slot_rules as rules
 from substrate.meaning.lexicon import CATEGORY_TOPIC, RELATIONS, THING_CATEGORY, TOOL_KINDS
+from substrate.meaning.parser import parsed
+from substrate.meaning.sentences import sentence_ends
 from substrate.meaning.words import title_problem
 from substrate.safety import linear
 from substrate.safety.patterns import Linear
@@ -102,6 +104,8 @@ _PROVIDER_TOPIC = {"vet": "pets", "bank": "money", "accountant": "money", "energ
 _EMAIL = linear(rules.EMAIL)
 _PHONE = linear(rules.PHONE)
 _PHONE_WORDS = linear(rules.PHONE_WORDS)
+# The person's own address said as theirs: "my email", "reach me on", "I'm on".
+_MINE = linear(r"(?i)\b(?:my|me|i'm|i am|i)\b")
 _STOP_TAIL = frozenset(
     "a an the my our in at to of for with and but now too also again since last this next "
     "yesterday today recently just though anyway".split()
@@ -158,13 +162,36 @@ def _shaped(head: str) -> Found | None:
     if any(f"my {r}'s" in lower or f"my {r}’s" in lower for r in RELATIONS):
         return None
     email = _EMAIL.search(head)
-    if email is not None:
+    if email is not None and not _someone_elses(head, email.start()):
         return "email", "contact", True, email.group("v").lower(), []
     phone = _PHONE.search(head)
     digits = sum(c.isdigit() for c in phone.group("v")) if phone is not None else 0
-    if phone is not None and digits >= 7 and _PHONE_WORDS.search(head):
-        return "phone", "contact", True, _digits(phone.group("v")), []
-    return None
+    if phone is None or digits < 7 or not _PHONE_WORDS.search(head):
+        return None
+    if _someone_elses(head, phone.start()):
+        return None
+    return "phone", "contact", True, _digits(phone.group("v")), []
+
+
+def _someone_elses(head: str, at: int) -> bool:
+    """An address in a sentence that names a person and says nothing of the
+    person's own ("Gemma Royce, Studio Coordinator, g.royce@…"): the named
+    one's, whoever the statement as a whole is about."""
+    colons = [i + 2 for i in range(len(head) - 1) if head[i : i + 2] == ": "]
+    cuts = [0, *sentence_ends(head), *colons, len(head)]
+    start = max(c for c in cuts if c <= at)
+    end = min(c for c in cuts if c > at)
+    sentence = head[start:end]
+    if _MINE.search(_EMAIL.sub(" ", sentence)):  # "i.lindqvist@…" says no "I"
+        return False
+    doc = parsed(sentence)
+    if doc is None:
+        return False
+    if any(e.label_ == "PERSON" for e in doc.ents):
+        return True
+    # a full name the recogniser missed: two proper nouns opening the sentence
+    lead = [t for t in doc[:2] if t.pos_ == "PROPN" and t.text[:1].isupper()]
+    return len(lead) == 2 and not any(t.ent_type_ in ("ORG", "GPE", "LOC", "FAC") for t in lead)
 
 
 def _digits(value: str) -> str:
