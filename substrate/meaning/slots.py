@@ -105,6 +105,7 @@ _EMAIL = linear(rules.EMAIL)
 _PHONE = linear(rules.PHONE)
 _PHONE_WORDS = linear(rules.PHONE_WORDS)
 # The person's own address said as theirs: "my email", "reach me on", "I'm on".
+_WHOSE = frozenset("ROOT nsubj nsubjpass poss appos".split())
 _MINE = linear(r"(?i)\b(?:my|me|i'm|i am|i)\b")
 _STOP_TAIL = frozenset(
     "a an the my our in at to of for with and but now too also again since last this next "
@@ -184,14 +185,17 @@ def _someone_elses(head: str, at: int) -> bool:
     sentence = head[start:end]
     if _MINE.search(_EMAIL.sub(" ", sentence)):  # "i.lindqvist@…" says no "I"
         return False
-    doc = parsed(sentence)
+    doc = None if any("\u0600" <= ch <= "\u06ff" for ch in sentence) else parsed(sentence)
     if doc is None:
         return False
-    if any(e.label_ == "PERSON" for e in doc.ents):
+    # the one the sentence is about or whose it is, not a place it mentions
+    if any(e.label_ == "PERSON" and e.root.dep_ in _WHOSE for e in doc.ents):
         return True
-    # a full name the recogniser missed: two proper nouns opening the sentence
+    # a card line the recogniser may misread ("Gemma Quill, Office Manager, …"):
+    # no verb, two proper nouns opening it, a person's name or a firm's
     lead = [t for t in doc[:2] if t.pos_ == "PROPN" and t.text[:1].isupper()]
-    return len(lead) == 2 and not any(t.ent_type_ in ("ORG", "GPE", "LOC", "FAC") for t in lead)
+    verbless = not any(t.pos_ in ("VERB", "AUX") for t in doc)
+    return len(lead) == 2 and verbless
 
 
 def _digits(value: str) -> str:

@@ -46,3 +46,20 @@ def test_the_speakers_own_address_stays_theirs(frame: str) -> None:
         address = f"{rng.choice(FIRST).lower()}.{rng.choice(LAST).lower()}@proton.me"
         reading = read_slot(frame.format(a=address))
         assert (reading.slot, reading.value) == ("email", address), frame
+
+
+PLACES = ["Austin", "Brindle Falls", "Marsh Point", "Quill Harbour", "Halloran"]
+
+
+def test_a_name_the_sentence_only_mentions_leaves_the_number_the_speakers() -> None:
+    for place in PLACES:  # a place or a person mentioned, not whose number it is
+        for said in (
+            f"Got a local number since the move to {place} — (512) 555-0148.",
+            f"New mobile after the trip with {place}: 07455 380 127",
+        ):
+            assert read_slot(said).slot == "phone", said
+
+
+def test_an_arabic_statement_of_ones_own_address_keeps_it() -> None:
+    for address in ("mona.sherif88@yahoo.com", "k.haddad@proton.me"):
+        assert read_slot(f"الإيميل بتاعي {address}").slot == "email"
