@@ -387,7 +387,9 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
         return None
     words = phrase.words or (phrase.head,)
     if phrase.head in FAMILY_OF_HEAD:
-        return FAMILY_OF_HEAD[phrase.head]
+        family = FAMILY_OF_HEAD[phrase.head]
+        moved = family == "home" and phrase not in clause.objects and _moves_things(clause)
+        return None if moved and classed(clause, _HOME_VERBS) else family
     if any(w in CAR_MAKES for w in words):
         return "vehicle"
     if clause.attached("as") and any(r.head in ROLE_WORDS for r in clause.attached("as")):
@@ -396,6 +398,12 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
         return "work"
     if phrase.proper and clause.lemma in _EMPLOYING and _at_work(phrase, clause):
         return "work"  # "I start at Parcelly": a name, however the recogniser typed it
-    if phrase.entity in _PLACE and classed(clause, _HOME_VERBS):
+    if phrase.entity in _PLACE and classed(clause, _HOME_VERBS) and not _moves_things(clause):
         return "home"
     return None
+
+
+def _moves_things(clause: Clause) -> bool:
+    """ "moved everything over to Chase UK", "rent a car in Spain": the verb moves
+    or takes a thing that is no home, so where it goes is no home either."""
+    return any(FAMILY_OF_HEAD.get(o.head) != "home" for o in clause.objects)

@@ -104,3 +104,25 @@ def test_a_name_that_opens_a_note_is_still_a_person() -> None:
     for name in names(6, 21):
         subject = read_text(f"{name} moved to Leeds last month").subject
         assert (subject.kind, subject.name) == ("named", name)
+
+
+MOVED_THINGS = ["everything", "my savings", "my pension", "all my stuff", "the kids' toys"]
+DESTINATIONS = ["Chase UK", "Monzo", "the loft", "Nationwide", "my sister's garage"]
+# (the recogniser types "Bristol" alone as an organisation: a known limit, not this rule's)
+CITIES = ["Leeds", "Lisbon", "Glasgow", "Toronto", "Madrid"]
+
+
+def test_moving_a_thing_somewhere_names_no_home() -> None:
+    rng = random.Random(17)
+    for thing in MOVED_THINGS:
+        for where in rng.sample(DESTINATIONS, 3):
+            for frame in ("I moved {t} over to {w} last week", "Moved {t} to {w} yesterday"):
+                said = frame.format(t=thing, w=where)
+                assert read_text(said).slot.slot != "home", said
+
+
+def test_moving_oneself_still_names_a_home() -> None:
+    for city in CITIES:
+        for frame in ("We moved to {c} in May", "Moved to {c} last month", "we moved house to {c}"):
+            said = frame.format(c=city)
+            assert read_text(said).slot.slot == "home", said
