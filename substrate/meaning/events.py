@@ -50,6 +50,10 @@ END = frozenset(
     give_away call_off move_on lapse expire run_out shut_down sell_off let_go pass
     graduate dissolve discontinue wrap_up come_off withdraw no_more fall_through""".split()
 )
+# Verbs of having, using and living in the present: "I have a Guardian
+# subscription", "I drive a Ford Focus", "we rent a two-bed in Astoria", "I teach
+# at St Aidan's": the value they name is the person's now.
+HOLDING = frozenset("have own use drive ride live rent teach work attend go".split())
 # A thing said to be through of itself ("the band's finished", "Lyon fell
 # through", "my membership is over", "pottery's on hold"): its subject ended.
 # Finishing a thing is no end of it ("finished my 5th project": a count).
@@ -118,11 +122,12 @@ ROLE_WORDS = frozenset(
     founder cto ceo specialist coordinator assistant associate principal head deputy
     clerk driver cleaner receptionist carer paramedic solicitor surveyor""".split()
 )
-_WORK_VERBS = frozenset("work join start leave quit hire employ resign retire accept".split())
+_WORK_VERBS = frozenset("work join start leave quit hire employ resign retire accept teach".split())
 _TIMES = frozenset({"DATE", "TIME", "ORDINAL", "CARDINAL"})
-_EMPLOYING = frozenset("work start".split())  # verbs whose "at X" is where one works
+_EMPLOYING = frozenset("work start teach".split())  # verbs whose "at X" is where one works
 _HOME_VERBS = frozenset("live move move_in move_into rent buy settle_in".split())
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
+_MOVES = frozenset("move relocate".split())
 # What a parse may take for an object and is none ("I've packed anyway in the …").
 _NOT_OBJECTS = frozenset("anyway then now though too also".split())
 _NOT_ENDED = frozenset(
@@ -197,8 +202,16 @@ def read_events(text: str) -> Events:
             ends += [p.text for p in clause.attached("from") if _thing(p)]
         elif clause.predicate == FRAGMENT:  # "content producer at Brightwave Media"
             state = state or _fragment_value(clause)
-        elif _mine_as_subject(clause):  # verbs of having and living: the phrase rules read them
+        elif _mine_as_subject(clause):  # "my car's a Honda"
             state = state or _value(clause)
+        elif clause.speaker and clause.tense == "present" and clause.lemma in HOLDING:
+            # the person's present: "I have a Guardian subscription", "we rent a
+            # two-bed in Astoria": a rented thing is the person's only as a home
+            # only one that says which ("a flat with a garden" says of what kind)
+            held = _value(clause)
+            rented = held is not None and clause.lemma == "rent" and held.family != "home"
+            named = held is not None and any(w[:1].isupper() for w in held.text.split())
+            state = state or (held if named and not rented else None)
     ends += arabic_ends(text) if has_arabic(text) else ()
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)
@@ -404,6 +417,7 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
 
 
 def _moves_things(clause: Clause) -> bool:
-    """ "moved everything over to Chase UK", "rent a car in Spain": the verb moves
-    or takes a thing that is no home, so where it goes is no home either."""
-    return any(FAMILY_OF_HEAD.get(o.head) != "home" for o in clause.objects)
+    """ "moved everything over to Chase UK": the move is of a thing that is no
+    home, so where it goes is no home either."""
+    moving = clause.lemma in _MOVES
+    return moving and any(FAMILY_OF_HEAD.get(o.head) != "home" for o in clause.objects)

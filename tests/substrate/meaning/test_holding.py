@@ -1,0 +1,67 @@
+"""The person's present of having, using and living names a current value of
+its family, whatever the value's name: generated with made-up names so no
+rule can know them; what is rented, visited or planned names none."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from substrate.consolidation.lifecycle import reading_of
+
+_ON = ["ka", "ro", "mi", "tel", "vas", "dor", "qui", "bren", "sol", "mar", "wen", "lo"]
+
+
+def names(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [
+        "".join(rng.choice(_ON) for _ in range(rng.choice([2, 3]))).capitalize() for _ in range(n)
+    ]
+
+
+HELD = [
+    ("I have a {n} digital subscription", "membership"),
+    ("We have a {n} season ticket", "membership"),
+    ("I drive a Ford {n}", "vehicle"),
+    ("I use {n} Dental Practice", "provider"),
+    ("I go to the gym at {n} Fitness", "provider"),
+]
+
+
+@pytest.mark.parametrize(("frame", "family"), HELD)
+def test_a_present_of_having_or_using_names_a_value_of_its_family(frame: str, family: str) -> None:
+    for name in names(4, len(frame)):
+        reading = reading_of(frame.format(n=name))
+        assert reading.slot is not None and reading.slot.split(":")[0] in (family, "employer"), (
+            frame.format(n=name),
+            reading,
+        )
+        assert reading.slot.startswith(family), (frame.format(n=name), reading)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "I rent a car in {n} every summer",  # rented: the person's only as a home
+        "I visit my mum in {n} every week",  # a visit holds nothing
+        "I want a {n} subscription",  # a wish
+        "I had a {n} subscription",  # the past
+        "I don't have a {n} subscription",  # negated
+    ],
+)
+def test_what_is_rented_visited_wished_or_past_names_no_value(frame: str) -> None:
+    for name in names(4, len(frame)):
+        said = frame.format(n=name)
+        reading = reading_of(said)
+        assert reading.value is None or reading.past, (said, reading)
+
+
+KINDS = ["flat with a garden", "subscription", "season ticket", "car", "dentist"]
+
+
+@pytest.mark.parametrize("verb", ["have", "rent", "use", "drive"])
+def test_a_kind_alone_says_which_one_nowhere_and_names_no_value(verb: str) -> None:
+    for kind in KINDS:  # "I rent a flat with a garden": of what kind, not which
+        said = f"I {verb} a {kind}"
+        assert reading_of(said).value is None, said
