@@ -81,7 +81,7 @@ FAMILY_OF_HEAD: dict[str, str] = {
     **dict.fromkeys([*VEHICLE_KINDS, *CAR_MAKES, "motor", "moped", "campervan"], "vehicle"),
     **dict.fromkeys(
         """job role position post employer company firm career gig internship
-        apprenticeship placement contract shift shifts""".split(),
+        apprenticeship placement contract shift shifts business offer""".split(),
         "work",
     ),
     **dict.fromkeys([*PROVIDER_KINDS, "vets", "clinic", "practice", "dental"], "provider"),
@@ -128,6 +128,11 @@ _EMPLOYING = frozenset("work start teach".split())  # verbs whose "at X" is wher
 _HOME_VERBS = frozenset("live move move_in move_into rent buy settle_in".split())
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
 _MOVES = frozenset("move relocate".split())
+_SOURCES = ("from", "at", "with")
+# Ends only when said of the thing itself ("Grandad passed"), never done to one.
+ONLY_ALONE = frozenset({"pass"})
+# Taking someone on: "the Amazon depot took me on", "Kestrel hired me".
+TAKING_ON = frozenset("take_on hire employ recruit".split())
 # What a parse may take for an object and is none ("I've packed anyway in the …").
 _NOT_OBJECTS = frozenset("anyway then now though too also".split())
 _NOT_ENDED = frozenset(
@@ -191,6 +196,9 @@ def read_events(text: str) -> Events:
             ends += [_named(s) for s in clause.subjects if _thing(s)]
         elif classed(clause, END):
             ends += _ended(clause)
+        elif classed(clause, TAKING_ON) and any(o.first_person for o in clause.objects):
+            taken = [s for s in clause.subjects if _named_thing(s)]
+            start = start or (_as_value("work", taken[0]) if taken else None)
         elif clause.speaker and _ending_noun(clause):
             # a light verb with an ending noun: "said goodbye to X", "handed in my notice at X"
             told = clause.attached("to", "at", "with")
@@ -202,16 +210,16 @@ def read_events(text: str) -> Events:
             ends += [p.text for p in clause.attached("from") if _thing(p)]
         elif clause.predicate == FRAGMENT:  # "content producer at Brightwave Media"
             state = state or _fragment_value(clause)
-        elif _mine_as_subject(clause):  # "my car's a Honda"
-            state = state or _value(clause)
+        elif _mine_as_subject(clause) or _mine_as_object(clause):
+            state = state or _value(clause)  # "my car's a Honda", "Google is my employer"
         elif clause.speaker and clause.tense == "present" and clause.lemma in HOLDING:
             # the person's present: "I have a Guardian subscription", "we rent a
             # two-bed in Astoria": a rented thing is the person's only as a home
             # only one that says which ("a flat with a garden" says of what kind)
             held = _value(clause)
             rented = held is not None and clause.lemma == "rent" and held.family != "home"
-            named = held is not None and any(w[:1].isupper() for w in held.text.split())
-            state = state or (held if named and not rented else None)
+            which = held is not None and any(w[:1].isupper() for w in held.text.split())
+            state = state or (held if which and not rented else None)
     ends += arabic_ends(text) if has_arabic(text) else ()
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)
@@ -288,6 +296,8 @@ def _exchanged(clause: Clause) -> tuple[list[str], Value | None]:
 def _ended(clause: Clause) -> list[str]:
     """What an end names: its object, what it left or broke with, or its
     subject when that is not the person ("Pickle died")."""
+    if clause.speaker and clause.lemma in ONLY_ALONE and clause.objects:
+        return []  # "passed the bar", "lost my keys": done to a thing, not its end
     if clause.speaker:
         named = [p for p in clause.objects if _thing(p)]
         named += [p for p in clause.attached(*END_PREPS) if _thing(p)]
@@ -306,6 +316,11 @@ def _named(phrase: Phrase) -> str:
     return phrase.name or phrase.text
 
 
+def _named_thing(phrase: Phrase) -> bool:
+    """A thing called by its name, however the recogniser typed it."""
+    return _thing(phrase) and (phrase.proper or bool(phrase.name) or phrase.entity == "ORG")
+
+
 def _thing(phrase: Phrase) -> bool:
     return not phrase.first_person and phrase.head not in _NOT_ENDED
 
@@ -315,6 +330,11 @@ def _mine_as_subject(clause: Clause) -> bool:
     return clause.copula and any(s.mine for s in clause.subjects)
 
 
+def _mine_as_object(clause: Clause) -> bool:
+    """ "Google is my employer now": a name is the person's thing."""
+    return clause.copula and any(o.mine for o in clause.objects)
+
+
 def _value(clause: Clause) -> Value | None:
     """The value a start or state clause names, with its family."""
     if clause.copula:  # "my car's a Honda"; "I'm at the gym" names no value
@@ -322,8 +342,17 @@ def _value(clause: Clause) -> Value | None:
             family = family_of(subject, clause)
             if subject.mine and family is not None and clause.objects:
                 return _as_value(family, clause.objects[0])
+        for held in clause.objects:  # "Ledgerly Accounts is my own business"
+            family = family_of(held, clause)
+            named = [s for s in clause.subjects if _named_thing(s)]
+            if held.mine and family is not None and named:
+                return _as_value(family, named[0])
         return None
-    candidates = [*clause.objects, *clause.attached(*START_PREPS)]
+    # what a thing of work came from or is at: "accepted an offer from Hale LLP"
+    source = [p for prep, p in clause.object_attachments if prep in _SOURCES and p.proper]
+    if source and any(FAMILY_OF_HEAD.get(o.head) == "work" for o in clause.objects):
+        return _as_value("work", source[0])  # whatever type the recogniser gave the name
+    candidates = [*source, *clause.objects, *clause.attached(*START_PREPS)]
     for phrase in candidates:
         found = _family_value(phrase, clause)
         if found is not None:

@@ -72,6 +72,11 @@ def read_text(text: str) -> Reading:
     if subject.kind == "other" and (events.changed or events.state is not None):
         # "Sold the Fiesta", "content producer at Brightwave": the person, as diaries say
         subject = replace(subject, kind="me")
+    held = events.start or events.state
+    if subject.kind == "named" and held is not None and held.text == subject.name:
+        # "Kestrel Labs hired me", "Google is my employer": the name is the
+        # person's value, not someone the statement is about
+        subject = Subject("me", said.own)
     reading = read_slot(subject.own)
     kind, ended = kind_of(subject.own)
     if kind == HYPOTHETICAL:

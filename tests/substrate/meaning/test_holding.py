@@ -65,3 +65,38 @@ def test_a_kind_alone_says_which_one_nowhere_and_names_no_value(verb: str) -> No
     for kind in KINDS:  # "I rent a flat with a garden": of what kind, not which
         said = f"I {verb} a {kind}"
         assert reading_of(said).value is None, said
+
+
+def company(seed: int) -> str:
+    suffix = ["Labs", "Logistics", "LLP", "Health", "Media"][seed % 5]
+    return f"{names(1, seed)[0]} {suffix}"
+
+
+WORK_STARTS = [
+    "accepted an offer from {c} as a junior analyst",
+    "Passed the exam and accepted an offer from {c}",
+    "{c} hired me last week",
+    "{c} took me on for weekend shifts",
+    "{c} is my employer now",
+    "{c} is my own little business",
+]
+
+
+@pytest.mark.parametrize("frame", WORK_STARTS)
+def test_work_named_by_whom_it_is_with_is_that_organisation(frame: str) -> None:
+    for seed in range(4):
+        org = company(seed + len(frame))
+        said = frame.format(c=org)
+        reading = reading_of(said)
+        assert reading.slot == "employer", (said, reading)
+        assert reading.value is not None and org.split()[0].lower() in reading.value, (
+            said,
+            reading,
+        )
+
+
+def test_passing_a_test_ends_nothing_but_a_being_that_passed_ends() -> None:
+    for thing in ("the bar", "my driving test", "the exam", "my probation"):
+        assert not reading_of(f"I passed {thing} on Friday").olds, thing
+    for name in names(4, 8):
+        assert name.lower() in reading_of(f"{name} passed last night").olds
