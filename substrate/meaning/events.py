@@ -129,8 +129,6 @@ _HOME_VERBS = frozenset("live move move_in move_into rent buy settle_in".split()
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
 _MOVES = frozenset("move relocate".split())
 _SOURCES = ("from", "at", "with")
-# Ends only when said of the thing itself ("Grandad passed"), never done to one.
-ONLY_ALONE = frozenset({"pass"})
 # Taking someone on: "the Amazon depot took me on", "Kestrel hired me".
 TAKING_ON = frozenset("take_on hire employ recruit".split())
 # What a parse may take for an object and is none ("I've packed anyway in the …").
@@ -296,8 +294,6 @@ def _exchanged(clause: Clause) -> tuple[list[str], Value | None]:
 def _ended(clause: Clause) -> list[str]:
     """What an end names: its object, what it left or broke with, or its
     subject when that is not the person ("Pickle died")."""
-    if clause.speaker and clause.lemma in ONLY_ALONE and clause.objects:
-        return []  # "passed the bar", "lost my keys": done to a thing, not its end
     if clause.speaker:
         named = [p for p in clause.objects if _thing(p)]
         named += [p for p in clause.attached(*END_PREPS) if _thing(p)]

@@ -93,10 +93,3 @@ def test_work_named_by_whom_it_is_with_is_that_organisation(frame: str) -> None:
             said,
             reading,
         )
-
-
-def test_passing_a_test_ends_nothing_but_a_being_that_passed_ends() -> None:
-    for thing in ("the bar", "my driving test", "the exam", "my probation"):
-        assert not reading_of(f"I passed {thing} on Friday").olds, thing
-    for name in names(4, 8):
-        assert name.lower() in reading_of(f"{name} passed last night").olds
