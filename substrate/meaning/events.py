@@ -128,6 +128,7 @@ _EMPLOYING = frozenset("work start teach".split())  # verbs whose "at X" is wher
 _HOME_VERBS = frozenset("live move move_in move_into rent buy settle_in".split())
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
 _MOVES = frozenset("move relocate".split())
+_BEGINS = frozenset("start begin".split())
 _SOURCES = ("from", "at", "with")
 # Taking someone on: "the Amazon depot took me on", "Kestrel hired me".
 TAKING_ON = frozenset("take_on hire employ recruit".split())
@@ -432,6 +433,8 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
         return "vehicle"
     if clause.attached("as") and any(r.head in ROLE_WORDS for r in clause.attached("as")):
         return "work"  # "joined Kestrel as an analyst"
+    if _begun_thing(phrase, clause) or _where_a_thing_is_done(clause):
+        return None  # "started BSL level 1 at the college", "started Arabic at SOAS"
     if phrase.entity == "ORG" and classed(clause, _WORK_VERBS):
         return "work"
     if phrase.proper and clause.lemma in _EMPLOYING and _at_work(phrase, clause):
@@ -439,6 +442,21 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
     if phrase.entity in _PLACE and classed(clause, _HOME_VERBS) and not _moves_things(clause):
         return "home"
     return None
+
+
+def _begun_thing(phrase: Phrase, clause: Clause) -> bool:
+    """What one starts is a thing begun ("started BSL level 1"), a job only by
+    its head ("started a new job"); one joins or leaves an employer by name."""
+    return clause.lemma in _BEGINS and any(p is phrase for p in clause.objects)
+
+
+def _where_a_thing_is_done(clause: Clause) -> bool:
+    """ "Started Arabic at SOAS": the place holds the thing begun, not the
+    person's job, unless the thing is work ("started a new job at Kestrel")."""
+    begun = [o for o in clause.objects if o.head not in _NOT_OBJECTS]  # not "anyway"
+    if clause.lemma not in _BEGINS or not begun:
+        return False
+    return not any(FAMILY_OF_HEAD.get(o.head) == "work" for o in begun)
 
 
 def _moves_things(clause: Clause) -> bool:

@@ -93,3 +93,26 @@ def test_work_named_by_whom_it_is_with_is_that_organisation(frame: str) -> None:
             said,
             reading,
         )
+
+
+BEGUN = ["Arabic", "BSL level 1", "a pottery class", "Mandarin", "evening Spanish"]
+
+
+def test_a_thing_begun_somewhere_is_no_job_there() -> None:
+    for n, thing in enumerate(BEGUN):
+        org = company(n + 40)
+        for frame in ("Started {t} at {c} this year", "I've started {t} at {c}"):
+            said = frame.format(t=thing, c=org)
+            assert reading_of(said).slot != "employer", said
+
+
+def test_a_job_begun_somewhere_or_a_start_there_is_work() -> None:
+    for n in range(5):
+        org = company(n + 60)
+        for frame in (
+            "I started a new job at {c}",
+            "Started at {c} today",
+            "I start at {c} on Monday",
+        ):
+            said = frame.format(c=org)
+            assert reading_of(said).slot == "employer", said
