@@ -53,6 +53,13 @@ END = frozenset(
 INTRANSITIVE = frozenset(fold(w) for w in "مات توفي".split())
 # What an end is "from" or "of": "انسحبت من الكورال", "تخليت عن السيارة".
 _FROM = frozenset(fold(w) for w in "من عن".split())
+# Dwelling, by the analyser's root (verb or active participle: "أسكن", "ساكن",
+# "ساكنين") or lemma ("أقيم" of أقام, "انتقلتُ" of انتقل), and the prepositions
+# that lead to where.
+_DWELL_ROOTS = frozenset({"سكن"})
+_DWELL_LEMMAS = frozenset(fold(w) for w in "أقام انتقل عاش استقر".split())
+_TO = frozenset(fold(w) for w in "في إلى الى على".split())
+_PLACE_WORDS = 5  # "شقة في مدينة نصر من": a place is a few words
 EXCHANGE = frozenset(fold(w) for w in "بدل استبدل غير حول".split())
 # The person's endings a dialect verb is tried without, longest first.
 _ENDINGS = ("تهم", "تها", "ناها", "ناه", "ته", "تو", "تي", "نا", "وا", "ت")
@@ -264,3 +271,47 @@ def stems(text: str) -> tuple[frozenset[str], ...]:
     return tuple(
         forms(t) for t in tokens if has_arabic(t) and len(t) >= 2 and fold(t) not in _STOPS
     )
+
+
+def dwells(word: str) -> bool:
+    """Whether the analyser reads `word` as living somewhere: a verb or an active
+    participle of the root سكن, or a verb whose lemma is أقام, انتقل or عاش
+    (a dialect's present with "ب" read as the word after it)."""
+    bare = _MARKS.sub("", word)
+    tries = [bare, bare[1:]] if bare[:1] in ("ب", "و") and len(bare) > 4 else [bare]
+    tries += _bare_stems(fold(bare))  # "استقرينا": the person's ending off
+    for attempt in tries:
+        if verb_lemma(attempt) in _DWELL_LEMMAS:
+            return True
+        for reading in _lemmatizer().analexer.check_word(attempt):
+            kind = str(getattr(reading, "type", ""))
+            lemma = fold(_MARKS.sub("", str(getattr(reading, "lemma", ""))))
+            if kind == "Verb" and lemma in _DWELL_LEMMAS:
+                return True  # "أقيم": one of its readings is أقام
+            if getattr(reading, "root", "") in _DWELL_ROOTS and (kind == "Verb" or "فاعل" in kind):
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def dwelling(text: str) -> str:
+    """Where `text` says the speaker lives or moved to ("ساكن في شقة في مدينة
+    نصر", "استقرينا في مدينة العين"): the words after a verb of dwelling and its
+    preposition, up to the next break; '' when it says none (negated, future)."""
+    tokens = _tokens(text)
+    for i, token in enumerate(tokens):
+        if not has_arabic(token) or len(token) < 3 or _unreal(tokens, i) or not dwells(token):
+            continue
+        # where: after the first preposition of place within a few words ("أقيم
+        # حالياً في …", "انتقلت الأسبوع الماضي إلى …")
+        ahead = [j for j in range(i + 1, min(i + 5, len(tokens))) if fold(tokens[j]) in _TO]
+        if not ahead:
+            continue  # "ساكنة الحي طيبون": residents, not where one lives
+        words: list[str] = []
+        for word in tokens[ahead[0] + 1 : ahead[0] + 1 + _PLACE_WORDS]:
+            if not any(ch.isalnum() for ch in word) or verb_class(word) is not None:
+                break  # a comma, a stop, the next verb
+            words.append(word)
+        if words:
+            return " ".join(words)
+    return ""

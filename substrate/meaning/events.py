@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from substrate.meaning.arabic import arabic_ends, has_arabic
+from substrate.meaning.arabic import arabic_ends, dwelling, has_arabic
 from substrate.meaning.parser import FRAGMENT, Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
 
@@ -219,7 +219,10 @@ def read_events(text: str) -> Events:
             rented = held is not None and clause.lemma == "rent" and held.family != "home"
             which = held is not None and any(w[:1].isupper() for w in held.text.split())
             state = state or (held if which and not rented else None)
-    ends += arabic_ends(text) if has_arabic(text) else ()
+    if has_arabic(text):
+        ends += arabic_ends(text)
+        home = dwelling(text)
+        state = state or (Value("home", *FAMILY_SLOT["home"], home) if home else None)
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
     return Events(tuple(named), start, state)
 
