@@ -56,7 +56,13 @@ END = frozenset(
 HOLDING = frozenset("have own use drive ride live rent teach work attend go".split())
 # A thing said to be through of itself ("the band's finished", "Lyon fell
 # through", "my membership is over", "pottery's on hold"): its subject ended.
-# Finishing a thing is no end of it ("finished my 5th project": a count).
+# Finishing a thing ends it ("finished Whole30", "completed the course"), one
+# counted is a count, not an end ("finished my 5th project").
+FINISHING = frozenset("finish complete".split())
+_COUNTS = frozenset(
+    """one two three four five six seven eight nine ten first second third fourth fifth
+    sixth seventh eighth ninth tenth last next another""".split()
+)
 COMPLETED = frozenset("finish fall_through".split())
 THROUGH = frozenset("over through".split())
 PAUSES = frozenset("hold ice pause".split())
@@ -195,6 +201,8 @@ def read_events(text: str) -> Events:
             ends += [_named(s) for s in clause.subjects if _thing(s)]
         elif classed(clause, END):
             ends += _ended(clause)
+        elif clause.speaker and clause.lemma in FINISHING:
+            ends += [_named(p) for p in clause.objects if _thing(p) and not _counted(p)]
         elif classed(clause, TAKING_ON) and any(o.first_person for o in clause.objects):
             taken = [s for s in clause.subjects if _named_thing(s)]
             start = start or (_as_value("work", taken[0]) if taken else None)
@@ -314,6 +322,16 @@ def _named(phrase: Phrase) -> str:
     """What names the ended thing: its proper name when it has one ("PureGym"
     of "my PureGym membership", which the fact it ends may name alone)."""
     return phrase.name or phrase.text
+
+
+def _counted(phrase: Phrase) -> bool:
+    """ "my 5th project", "two chapters", "my first quilt": one of a count, said
+    by an ordinal or by a number before the head; a number after it names the
+    thing ("Level 2", "Year 4")."""
+    words = list(phrase.words)
+    at = len(words) - 1 - words[::-1].index(phrase.head) if phrase.head in words else len(words)
+    ordinal = any(w[:1].isdigit() and w[-2:] in ("st", "nd", "rd", "th") for w in words)
+    return ordinal or any(w[:1].isdigit() or w in _COUNTS for w in words[:at])
 
 
 def _named_thing(phrase: Phrase) -> bool:

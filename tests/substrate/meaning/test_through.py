@@ -126,3 +126,31 @@ def test_moving_oneself_still_names_a_home() -> None:
         for frame in ("We moved to {c} in May", "Moved to {c} last month", "we moved house to {c}"):
             said = frame.format(c=city)
             assert read_text(said).slot.slot == "home", said
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "I finished the {n} course last week",
+        "Completed my {n} programme",
+        "We finally finished {n} Level 2",
+    ],
+)
+def test_a_thing_finished_ends(frame: str) -> None:
+    for name in names(4, len(frame) + 3):
+        said = frame.format(n=name)
+        assert any(name in e for e in read_events(said).ends), said
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "I finished my 5th {n} project",
+        "Finished two {n} chapters",
+        "I completed my first {n} quilt",
+    ],
+)
+def test_one_of_a_count_finished_ends_nothing(frame: str) -> None:
+    for name in names(4, len(frame) + 5):
+        said = frame.format(n=name)
+        assert not read_events(said).ends, said
