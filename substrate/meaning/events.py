@@ -202,7 +202,8 @@ def read_events(text: str) -> Events:
         elif classed(clause, END):
             ends += _ended(clause)
         elif clause.speaker and clause.lemma in FINISHING:
-            ends += [_named(p) for p in clause.objects if _thing(p) and not _counted(p)]
+            done = [p for p in clause.objects if _thing(p) and not _counted(p) and not _doing(p)]
+            ends += [_named(p) for p in done]
         elif classed(clause, TAKING_ON) and any(o.first_person for o in clause.objects):
             taken = [s for s in clause.subjects if _named_thing(s)]
             start = start or (_as_value("work", taken[0]) if taken else None)
@@ -322,6 +323,12 @@ def _named(phrase: Phrase) -> str:
     """What names the ended thing: its proper name when it has one ("PureGym"
     of "my PureGym membership", which the fact it ends may name alone)."""
     return phrase.name or phrase.text
+
+
+def _doing(phrase: Phrase) -> bool:
+    """ "finished reading about DNA": a spell of an activity, not its end."""
+    first = phrase.text.lower().split()[0] if phrase.text.split() else ""
+    return first.endswith("ing") and phrase.head != first  # "painting the fence": paint
 
 
 def _counted(phrase: Phrase) -> bool:

@@ -154,3 +154,10 @@ def test_one_of_a_count_finished_ends_nothing(frame: str) -> None:
     for name in names(4, len(frame) + 5):
         said = frame.format(n=name)
         assert not read_events(said).ends, said
+
+
+def test_finishing_a_spell_of_an_activity_ends_nothing() -> None:
+    for name in names(4, 31):
+        said = f"I just finished reading about {name} in my history book"
+        assert not read_events(said).ends, said
+        assert not read_events(f"Finished painting the {name} fence today").ends
