@@ -135,6 +135,9 @@ _HOME_VERBS = frozenset("live move move_in move_into rent buy settle_in".split()
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
 _MOVES = frozenset("move relocate".split())
 _BEGINS = frozenset("start begin".split())
+# Families whose value is a being: "Zorblax is my climbing partner" is about
+# Zorblax, whose page the statement goes on, not a value of the person's.
+_BEINGS = ("partner", "pet")
 _SOURCES = ("from", "at", "with")
 # Taking someone on: "the Amazon depot took me on", "Kestrel hired me".
 TAKING_ON = frozenset("take_on hire employ recruit".split())
@@ -370,8 +373,8 @@ def _value(clause: Clause) -> Value | None:
         for held in clause.objects:  # "Ledgerly Accounts is my own business"
             family = family_of(held, clause)
             named = [s for s in clause.subjects if _named_thing(s)]
-            if held.mine and family is not None and named:
-                return _as_value(family, named[0])
+            if held.mine and family not in (None, *_BEINGS) and named:
+                return _as_value(str(family), named[0])
         return None
     # what a thing of work came from or is at: "accepted an offer from Hale LLP"
     source = [p for prep, p in clause.object_attachments if prep in _SOURCES and p.proper]

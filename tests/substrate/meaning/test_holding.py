@@ -116,3 +116,12 @@ def test_a_job_begun_somewhere_or_a_start_there_is_work() -> None:
         ):
             said = frame.format(c=org)
             assert reading_of(said).slot == "employer", said
+
+
+def test_a_being_named_as_the_persons_stays_who_the_statement_is_about() -> None:
+    from substrate.meaning.reading import read_text
+
+    for n, name in enumerate(names(6, 77)):
+        kind = ["climbing partner", "partner", "cat", "dog", "business partner", "puppy"][n]
+        reading = read_text(f"{name} Quill is my {kind}.")
+        assert reading.subject.kind == "named", (name, kind, reading.subject)
