@@ -161,3 +161,9 @@ def test_finishing_a_spell_of_an_activity_ends_nothing() -> None:
         said = f"I just finished reading about {name} in my history book"
         assert not read_events(said).ends, said
         assert not read_events(f"Finished painting the {name} fence today").ends
+
+
+def test_relocating_oneself_names_a_home_and_relocating_a_thing_none() -> None:
+    for city in CITIES:
+        assert read_text(f"We've relocated to {city}").slot.slot == "home", city
+        assert read_text(f"I relocated my office to {city}").slot.slot != "home", city
