@@ -5,7 +5,6 @@ the day). Generated with made-up names, end to end through the filer."""
 
 from __future__ import annotations
 
-import random
 from datetime import timedelta
 
 import pytest
@@ -14,14 +13,12 @@ from substrate import Settings, remember
 from substrate.consolidation import consolidate_all
 from substrate.index import SearchIndex
 from substrate.pages import fact_bullets, load_page_index
+from tests.made_up import names
 from tests.substrate.consolidation.conftest import DAY
-
-_ON = ["ka", "ro", "mi", "tel", "vas", "dor", "qui", "bren", "sol", "mar", "wen", "lo"]
 
 
 def made_up(seed: int) -> str:
-    rng = random.Random(seed)
-    return "".join(rng.choice(_ON) for _ in range(rng.choice([2, 3]))).capitalize()
+    return names(1, seed)[0]
 
 
 def facts(settings: Settings) -> list[tuple[str, str, bool]]:

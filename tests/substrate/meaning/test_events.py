@@ -20,19 +20,9 @@ from substrate.errors import InvalidInputError
 from substrate.meaning.events import read_events
 from substrate.meaning.parser import PINNED, clauses, model_dir, verify
 from substrate.pages import FactBullet
+from tests.made_up import made_up, names
 
 RNG = random.Random(73)
-_ON = ["ka", "ro", "mi", "tel", "vas", "dor", "qui", "bren", "sol", "mar", "wen", "lo"]
-
-
-def made_up(rng: random.Random, parts: int = 2) -> str:
-    return "".join(rng.choice(_ON) for _ in range(parts)).capitalize()
-
-
-def names(n: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return [made_up(rng, rng.choice([2, 3])) for _ in range(n)]
-
 
 # (past tense, as said with "I", as a diary says it, with "we've")
 END_VERBS = [

@@ -4,21 +4,10 @@ rule can know them; what is rented, visited or planned names none."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from substrate.consolidation.lifecycle import reading_of
-
-_ON = ["ka", "ro", "mi", "tel", "vas", "dor", "qui", "bren", "sol", "mar", "wen", "lo"]
-
-
-def names(n: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return [
-        "".join(rng.choice(_ON) for _ in range(rng.choice([2, 3]))).capitalize() for _ in range(n)
-    ]
-
+from tests.made_up import names
 
 HELD = [
     ("I have a {n} digital subscription", "membership"),

@@ -11,16 +11,7 @@ import pytest
 from substrate.meaning.events import read_events
 from substrate.meaning.parser import clauses
 from substrate.meaning.reading import read_text
-
-_ON = ["ka", "ro", "mi", "tel", "vas", "dor", "qui", "bren", "sol", "mar", "wen", "lo"]
-
-
-def names(n: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return [
-        "".join(rng.choice(_ON) for _ in range(rng.choice([2, 3]))).capitalize() for _ in range(n)
-    ]
-
+from tests.made_up import names
 
 THINGS = ["the {n} band", "my {n} membership", "the {n} book club", "{n}", "our {n} lease"]
 THROUGH = [

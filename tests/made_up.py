@@ -1,0 +1,19 @@
+"""Made-up names for generated cases: words no rule, list or pipeline can know,
+the same every run (a fixed seed, never `hash()` of a string)."""
+
+from __future__ import annotations
+
+import random
+
+SYLLABLES = ["ka", "ro", "mi", "tel", "vas", "dor", "qui", "bren", "sol", "mar", "wen", "lo"]
+
+
+def made_up(rng: random.Random, parts: int = 2) -> str:
+    """A capitalised name of `parts` syllables."""
+    return "".join(rng.choice(SYLLABLES) for _ in range(parts)).capitalize()
+
+
+def names(n: int, seed: int) -> list[str]:
+    """`n` names of two or three syllables drawn from `seed`."""
+    rng = random.Random(seed)
+    return [made_up(rng, rng.choice([2, 3])) for _ in range(n)]
