@@ -355,7 +355,7 @@ def _named_thing(old: str, said: str) -> bool:
     return any(
         p.proper and bool(p.name) and p.text.casefold() == fold
         for clause in clauses(said)
-        for p in (*clause.subjects, *clause.objects, *(x for _, x in clause.attachments))
+        for p in (*clause.subjects, *clause.nominals)
     )
 
 

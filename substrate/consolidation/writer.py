@@ -44,6 +44,7 @@ from substrate.pages import (
     FactBullet,
     PageIndex,
     fact_bullets,
+    fold,
     new_page_text,
     path_for_slug,
     with_facts,
@@ -410,7 +411,7 @@ def _titled(title: str, name: str) -> bool:
     """A page titled by `name` (as values are compared, folded), its relation
     aside: "Tomasz (boyfriend)" is titled "tomasz"."""
     bare = title.split(" (", 1)[0]
-    return bool(name) and " ".join(bare.casefold().split()) == " ".join(name.casefold().split())
+    return bool(name) and fold(bare).casefold() == fold(name).casefold()
 
 
 def _base(slug: str) -> str:

@@ -273,6 +273,7 @@ def stems(text: str) -> tuple[frozenset[str], ...]:
     )
 
 
+@lru_cache(maxsize=16384)
 def dwells(word: str) -> bool:
     """Whether the analyser reads `word` as living somewhere: a verb or an active
     participle of the root سكن, or a verb whose lemma is أقام, انتقل or عاش
@@ -280,7 +281,7 @@ def dwells(word: str) -> bool:
     bare = _MARKS.sub("", word)
     tries = [bare, bare[1:]] if bare[:1] in ("ب", "و") and len(bare) > 4 else [bare]
     tries += _bare_stems(fold(bare))  # "استقرينا": the person's ending off
-    for attempt in tries:
+    for attempt in dict.fromkeys(tries):
         if verb_lemma(attempt) in _DWELL_LEMMAS:
             return True
         for reading in _lemmatizer().analexer.check_word(attempt):

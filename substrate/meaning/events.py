@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from substrate.meaning.arabic import arabic_ends, dwelling, has_arabic
-from substrate.meaning.parser import FRAGMENT, Clause, Phrase, clauses
+from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
 
 START = frozenset(
@@ -48,14 +48,12 @@ END = frozenset(
     step_down drop resign retire divorce scrap end close lose pass_away put_down write_off
     unsubscribe ditch dump terminate pack_in hang_up drop_out separate walk_out get_rid
     give_away call_off move_on lapse expire run_out shut_down sell_off let_go pass
-    graduate dissolve discontinue wrap_up come_off withdraw no_more fall_through""".split()
+    graduate dissolve discontinue wrap_up come_off withdraw no_more""".split()
 )
 # Verbs of having, using and living in the present: "I have a Guardian
 # subscription", "I drive a Ford Focus", "we rent a two-bed in Astoria", "I teach
 # at St Aidan's": the value they name is the person's now.
 HOLDING = frozenset("have own use drive ride live rent teach work attend go".split())
-# A thing said to be through of itself ("the band's finished", "Lyon fell
-# through", "my membership is over", "pottery's on hold"): its subject ended.
 # Finishing a thing ends it ("finished Whole30", "completed the course"), one
 # counted is a count, not an end ("finished my 5th project").
 FINISHING = frozenset("finish complete".split())
@@ -63,8 +61,10 @@ _COUNTS = frozenset(
     """one two three four five six seven eight nine ten first second third fourth fifth
     sixth seventh eighth ninth tenth last next another""".split()
 )
+# A thing said to be through of itself ("the band's finished", "Lyon fell
+# through", "my membership is over" (`parser.THROUGH`), "pottery's on hold"):
+# its subject ended.
 COMPLETED = frozenset("finish fall_through".split())
-THROUGH = frozenset("over through".split())
 PAUSES = frozenset("hold ice pause".split())
 # A state of being through with something: "it's over with Ben", "done with the gym".
 OVER = frozenset("over through done finish".split())
@@ -225,8 +225,8 @@ def read_events(text: str) -> Events:
             state = state or _value(clause)  # "my car's a Honda", "Google is my employer"
         elif clause.speaker and clause.tense == "present" and clause.lemma in HOLDING:
             # the person's present: "I have a Guardian subscription", "we rent a
-            # two-bed in Astoria": a rented thing is the person's only as a home
-            # only one that says which ("a flat with a garden" says of what kind)
+            # two-bed in Astoria", when it says which one ("a flat with a garden"
+            # says of what kind); a rented thing is the person's only as a home
             held = _value(clause)
             rented = held is not None and clause.lemma == "rent" and held.family != "home"
             which = held is not None and any(w[:1].isupper() for w in held.text.split())

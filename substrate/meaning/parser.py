@@ -69,7 +69,7 @@ _LIGHT = frozenset("do have get go make take".split())
 # ("moved out", tagged an adverb where "moved out of" tags a particle).
 _PARTICLES = frozenset("out up off away down back over through".split())
 # Adverbs that make "be" a predicate of its own: "my membership is over".
-_THROUGH = frozenset("over through".split())
+THROUGH = frozenset("over through".split())
 
 
 @dataclass(frozen=True)
@@ -328,7 +328,7 @@ def _clitic_copula(doc: Any) -> Any | None:
         after = doc[token.i + 1]
         if token.lower_ not in ("'s", "’s") or token.tag_ != "POS":
             continue
-        if not (_participle(after) or after.lower_ in _THROUGH):  # "Kai's over now"
+        if not (_participle(after) or after.lower_ in THROUGH):  # "Kai's over now"
             continue
         rest = doc[after.i + 1] if after.i + 1 < len(doc) else None
         if rest is None or rest.pos_ in ("ADP", "ADV", "PUNCT", "PART", "CCONJ", "SCONJ"):
@@ -378,7 +378,7 @@ def _through_after(verb: Any) -> bool:
     if verb.lemma_ != "be" or verb.i + 1 >= len(verb.doc):
         return False
     after = verb.doc[verb.i + 1]
-    if after.lower_ not in _THROUGH or not _bare(after) or any(after.children):
+    if after.lower_ not in THROUGH or not _bare(after) or any(after.children):
         return False
     beyond = verb.doc[after.i + 1] if after.i + 1 < len(verb.doc) else None
     return beyond is None or beyond.lower_ not in ("there", "here")  # "over there": a place

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from substrate.meaning import slot_rules as rules
+from substrate.meaning.arabic import has_arabic
 from substrate.meaning.lexicon import CATEGORY_TOPIC, RELATIONS, THING_CATEGORY, TOOL_KINDS
 from substrate.meaning.parser import parsed
 from substrate.meaning.sentences import sentence_ends
@@ -185,7 +186,7 @@ def _someone_elses(head: str, at: int) -> bool:
     sentence = head[start:end]
     if _MINE.search(_EMAIL.sub(" ", sentence)):  # "i.lindqvist@…" says no "I"
         return False
-    doc = None if any("\u0600" <= ch <= "\u06ff" for ch in sentence) else parsed(sentence)
+    doc = None if has_arabic(sentence) else parsed(sentence)
     if doc is None:
         return False
     # the one the sentence is about or whose it is, not a place it mentions
