@@ -35,13 +35,14 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from substrate.meaning.arabic import arabic_ends, dwelling, has_arabic
+from substrate.meaning.nouns import is_role, noun_family
 from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
 
 START = frozenset(
     """join start begin buy purchase adopt acquire rent lease register enrol enroll marry
-    subscribe hire employ accept land get_into take_up pick_up sign_up move_in move_into
-    take_on settle_in move relocate get""".split()
+    subscribe hire employ accept land get_into take_up pick_up sign_up sign move_in
+    move_into take_on settle_in move relocate get""".split()
 )
 END = frozenset(
     """leave quit sell cancel die break_up split_up split move_out give_up stop rehome
@@ -54,6 +55,11 @@ END = frozenset(
 # subscription", "I drive a Ford Focus", "we rent a two-bed in Astoria", "I teach
 # at St Aidan's": the value they name is the person's now.
 HOLDING = frozenset("have own use drive ride live rent teach work attend go".split())
+# Verbs of getting a thing: what it came "from" is who sold, gave or hired it
+# ("bought a Kia from Arnold Clark"), not a value that ended.
+ACQUIRING = frozenset(
+    "buy purchase adopt acquire get rent lease hire employ accept pick_up take_on land".split()
+)
 # Finishing a thing ends it ("finished Whole30", "completed the course"), one
 # counted is a count, not an end ("finished my 5th project").
 FINISHING = frozenset("finish complete".split())
@@ -113,7 +119,13 @@ FAMILY_SLOT: dict[str, tuple[str, str, bool]] = {
     "pet": ("pet", "pets", False),
     "partner": ("partner", "family", True),
     "course": ("course", "education", False),
+    "drink": ("pref:drink", "food", True),
+    "medication": ("medication", "health", False),
 }
+# Families a brand names: a capitalised "Ventolin" or "Guinness" is still the
+# thing WordNet knows; a capitalised "Octopus" or "Jersey" names a company or
+# a place, not the animal or the island's cow, so other families skip names.
+_BRANDED = frozenset({"drink", "medication"})
 # Nouns of a person's standing with an organisation, and the family it gives
 # the organisation ("member of PureGym", "patient at Hollybrook Surgery").
 STANDING: dict[str, str] = {
@@ -218,7 +230,8 @@ def read_events(text: str) -> Events:
         elif clause.speaker and classed(clause, START) and _starts(clause):
             # "I rent a flat" states; "I rented a flat", "I start on Monday" starts
             start = start or _value(clause)
-            ends += [p.text for p in clause.attached("from") if _thing(p)]
+            if not classed(clause, ACQUIRING):  # "moved from Leeds": what it left
+                ends += [p.text for p in clause.attached("from") if _thing(p)]
         elif clause.predicate == FRAGMENT:  # "content producer at Brightwave Media"
             state = state or _fragment_value(clause)
         elif _mine_as_subject(clause) or _mine_as_object(clause):
@@ -410,7 +423,7 @@ def _fragment_value(clause: Clause) -> Value | None:
     in a relation to by the noun before it: a job ("content producer at
     Brightwave Media"), a membership or a provider's patient or customer."""
     thing = clause.objects[0]
-    family = FAMILY_OF_HEAD.get(thing.head)
+    family = FAMILY_OF_HEAD.get(thing.head) or _known_noun(thing)
     if family is None and thing.proper and any(w in CAR_MAKES for w in thing.words):
         family = "vehicle"
     if family is not None and family not in ("pet", "partner"):
@@ -428,9 +441,9 @@ def _fragment_value(clause: Clause) -> Value | None:
 
 
 def _role(head: str) -> bool:
-    """A job word: a listed one, or an agent noun ("producer", "barista" is
-    not one; "technician", "florist", "surveyor" are)."""
-    if head in ROLE_WORDS:
+    """A job word: a listed one, one WordNet files under a worker ("paralegal",
+    "bookkeeper"), or an agent noun ("technician", "florist", "surveyor")."""
+    if head in ROLE_WORDS or is_role(head):
         return True
     agent = len(head) > 4 and head.endswith(("er", "or", "ist", "ian"))
     return agent and head not in STANDING and head not in FAMILY_OF_HEAD
@@ -462,6 +475,10 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
         return None if moved and classed(clause, _HOME_VERBS) else family
     if any(w in CAR_MAKES for w in words):
         return "vehicle"
+    known = _known_noun(phrase)
+    if known is not None:
+        moved = known == "home" and phrase not in clause.objects and _moves_things(clause)
+        return None if moved and classed(clause, _HOME_VERBS) else known
     if clause.attached("as") and any(r.head in ROLE_WORDS for r in clause.attached("as")):
         return "work"  # "joined Kestrel as an analyst"
     if _begun_thing(phrase, clause) or _where_a_thing_is_done(clause):
@@ -473,6 +490,15 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
     if phrase.entity in _PLACE and classed(clause, _HOME_VERBS) and not _moves_things(clause):
         return "home"
     return None
+
+
+def _known_noun(phrase: Phrase) -> str | None:
+    """The family WordNet's hypernyms give the phrase's noun (`nouns`), when it
+    is one a value fills: a name only for the families brands name."""
+    found = noun_family(phrase.words, phrase.head)
+    if found is None or found not in FAMILY_SLOT:
+        return None
+    return found if not phrase.proper or found in _BRANDED else None
 
 
 def _begun_thing(phrase: Phrase, clause: Clause) -> bool:

@@ -204,6 +204,64 @@ def _sentence_parse(head: str) -> Any:
 
 
 @lru_cache(maxsize=4096)
+def says_no_subject(text: str) -> bool:
+    """The statement's first sentence of two words or more names no subject:
+    its root has none ("Signed up at the leisure centre", "been taking iron
+    since May", "paralegal at a firm in Leeds, two years in"). A person's own
+    note leaves the person out, as a diary does; a sentence led by a name
+    ("Acme Q3 review") is about what it names, not theirs."""
+    doc = parsed(text)
+    if doc is None:
+        return False
+    for sent in doc.sents:
+        words = [t for t in sent if not (t.is_punct or t.is_space)]
+        if len(words) < 2:
+            continue  # "Honestly?", "So!": a word on its own says nothing of whom
+        root = sent.root
+        if any(c.dep_ in _SUBJECTS or c.dep_ == "csubjpass" for c in root.children):
+            return False
+        return not (_named(root) or _named(words[0]))
+    return False
+
+
+def _named(token: Any) -> bool:
+    """A proper noun, unless it is only capitalised for opening the sentence and
+    the lexicon knows it as a common noun ("Kiln every morning")."""
+    if token.pos_ != "PROPN":
+        return False
+    return not (token.is_sent_start and common_noun(token.text))
+
+
+@lru_cache(maxsize=4096)
+def opens_with_verb(text: str) -> bool:
+    """The statement's first word is a verb or an auxiliary ("Been
+    self-employed since March", "Had the coil fitted"): a capital that opens a
+    sentence, not a name."""
+    doc = parsed(text)
+    if doc is None or not len(doc):
+        return False
+    return bool(doc[0].pos_ in ("VERB", "AUX") and doc[0].tag_ != "NNP")
+
+
+@lru_cache(maxsize=8192)
+def common_noun(word: str) -> bool:
+    """A word the pipeline's lexicon (WordNet's noun lemmas, shipped with the
+    lemmatizer) lists as a common noun."""
+    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    return word.lower() in _nouns(table)
+
+
+_NOUN_SETS: dict[int, frozenset[str]] = {}
+
+
+def _nouns(table: Any) -> frozenset[str]:
+    found = _NOUN_SETS.get(id(table))
+    if found is None:
+        found = _NOUN_SETS.setdefault(id(table), frozenset(table["noun"]))
+    return found
+
+
+@lru_cache(maxsize=4096)
 def named_by_relation(text: str) -> tuple[str, str] | None:
     """(name, relation) when the statement's main subject is someone the person
     names beside what they are to them: "my buddy Darnell is moving …",
@@ -569,8 +627,12 @@ def _subjects_of(verb: Any) -> list[Phrase]:
 
 def _diary(verb: Any) -> bool:
     """A verb with no subject that opens its sentence ("Sold the Fiesta",
-    "Picked up a Mazda"): the person speaks, as a diary does; not an order
-    ("Call me") or a gerund ("Running late")."""
+    "Picked up a Mazda"), or a progressive at its root ("Still living at my
+    parents'", "been taking iron since May"): the person speaks, as a diary
+    does; not an order ("Call me") or a gerund hung on another word ("…,
+    having a garden")."""
+    if verb.tag_ == "VBG" and verb.dep_ == "ROOT":
+        return not any(c.dep_ == "auxpass" for c in verb.children)
     if verb.tag_ not in ("VBD", "VBN", "VB"):
         return False
     if verb.tag_ == "VB" and any(

@@ -24,7 +24,7 @@ from typing import Literal
 from substrate.meaning.arabic import first_person_verb, has_arabic
 from substrate.meaning.events import FAMILY_OF_HEAD
 from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS, WEEKDAYS
-from substrate.meaning.parser import named_by_relation
+from substrate.meaning.parser import named_by_relation, opens_with_verb, says_no_subject
 from substrate.meaning.slots import read_slot
 from substrate.safety import linear, runs
 
@@ -198,10 +198,12 @@ def _subject(head: str) -> Subject:
         for own in ("'s", "’s"):  # "Iona's moved", "Iona's birthday": the name, then "'s"
             if name.endswith(own) and len(name) > len(own) + 1:
                 name, tail = name[: -len(own)], own + tail
-        if _is_name(name) and _acts(tail):
+        if _is_name(name) and _acts(tail) and not opens_with_verb(head):
             return Subject("named", _first_person(tail), name)
     if _FIRST.search(head) or _FIRST_AR.search(head) or _weekly(opening):
         return Subject("me", head)
+    if says_no_subject(head) and not _memo(head):
+        return Subject("me", head)  # the person left themself out, as a diary does
     return Subject("other", head)
 
 
@@ -339,6 +341,13 @@ def _is_name(name: str) -> bool:
     if _weekly(first):
         return False  # "Wednesday nights = …", "Sundays I …": a time, not a person
     return first not in FILLER and first not in _NOT_NAMES and not first.endswith("ing")
+
+
+def _memo(head: str) -> bool:
+    """A labelled memo ("Note: buy milk", "Todo: renew the passport"): a thing to
+    do or keep, not a line of the person's diary."""
+    label = head.split(":", 1)[0] if ":" in head else ""
+    return _is_label(label.strip())
 
 
 def _is_label(name: str) -> bool:
