@@ -51,6 +51,17 @@ END = frozenset(
     give_away call_off move_on lapse expire run_out shut_down sell_off let_go pass
     graduate dissolve discontinue wrap_up come_off withdraw no_more""".split()
 )
+# Ends whose subject is what ended ("Pickle died", "the gym closed", "my
+# membership lapsed", "Tomasz broke up with me", "Jordan moved out"; "Dad
+# retired": what the facts naming him held of his work); "Rosa sold up" and
+# "Tom quit" say what their subject did, not that it ended.
+SUBJECT_ENDS = frozenset(
+    """die pass_away pass close end expire lapse run_out shut_down dissolve finish
+    break_up split_up split separate divorce fall_through move_out retire resign""".split()
+)
+# Ends that, said of oneself with nothing named, end one's work ("I retired",
+# "she's resigned").
+WORK_ENDS = frozenset("retire resign".split())
 # Verbs of having, using and living in the present: "I have a Guardian
 # subscription", "I drive a Ford Focus", "we rent a two-bed in Astoria", "I teach
 # at St Aidan's": the value they name is the person's now.
@@ -236,6 +247,8 @@ def read_events(text: str) -> Events:
             state = state or _fragment_value(clause)
         elif _mine_as_subject(clause) or _mine_as_object(clause):
             state = state or _value(clause)  # "my car's a Honda", "Google is my employer"
+        elif clause.speaker and clause.copula and clause.tense == "present":
+            state = state or _value(clause)  # "we're in a terrace in Walthamstow now"
         elif clause.speaker and clause.tense == "present" and clause.lemma in HOLDING:
             # the person's present: "I have a Guardian subscription", "we rent a
             # two-bed in Astoria", when it says which one ("a flat with a garden"
@@ -327,9 +340,13 @@ def _ended(clause: Clause) -> list[str]:
         named = [p for p in clause.objects if _thing(p)]
         named += [p for p in clause.attached(*END_PREPS) if _thing(p)]
         named += [s for s in clause.subjects if not s.first_person and _thing(s)]
+        if not named and classed(clause, WORK_ENDS):
+            return ["job"]  # "I retired on Friday": the work, named by its kind
         return [_named(p) for p in named]
-    if clause.objects:
-        return []  # someone else ended something: not the person's
+    if clause.objects or not (clause.passive or classed(clause, SUBJECT_ENDS)):
+        # someone else ended something, or did ("Rosa sold up"): not the person's;
+        # a passive's subject is what was ended ("Spotify's cancelled")
+        return []
     # a name (a capital the tagger may not call proper) or the person's own thing
     named = [s for s in clause.subjects if s.proper or s.mine or s.text[:1].isupper()]
     return [_named(s) for s in named if _thing(s)]
@@ -379,6 +396,10 @@ def _mine_as_object(clause: Clause) -> bool:
 def _value(clause: Clause) -> Value | None:
     """The value a start or state clause names, with its family."""
     if clause.copula:  # "my car's a Honda"; "I'm at the gym" names no value
+        if clause.speaker and not clause.objects:
+            # "we're in a terrace in Walthamstow now": where one is, by a home's noun
+            homes = [p for p in clause.attached("in") if family_of(p, clause) == "home"]
+            return _family_value(homes[0], clause) if homes else None
         for subject in clause.subjects:
             family = family_of(subject, clause)
             if subject.mine and family is not None and clause.objects:
@@ -411,7 +432,11 @@ def _family_value(phrase: Phrase, clause: Clause) -> Value | None:
 def _placed(value: Value, phrase: Phrase, clause: Clause) -> Value:
     """ "a flat" + "in Leith": the place names which."""
     if not phrase.proper:
-        where = [p for p in clause.attached("in", "at", "on") if p.entity in _PLACE | {"ORG"}]
+        where = [
+            p
+            for p in clause.attached("in", "at", "on")
+            if p.entity in _PLACE | {"ORG"} or (p.proper and p.entity not in _TIMES)
+        ]  # a name the recogniser did not type is still a place ("in Kabrenro")
         if where and where[0] is not phrase:
             return replace(value, text=f"{phrase.text} in {where[0].text}")
     return value

@@ -243,6 +243,24 @@ def opens_with_verb(text: str) -> bool:
     return bool(doc[0].pos_ in ("VERB", "AUX") and doc[0].tag_ != "NNP")
 
 
+@lru_cache(maxsize=4096)
+def name_acts(text: str) -> bool:
+    """The name that opens the statement is the subject of its first sentence's
+    verb ("Marwen rang", "Roquisol sold up"), whatever the verb's form."""
+    doc = parsed(text)
+    if doc is None or not len(doc):
+        return False
+    name = doc[0]
+    while name.dep_ == "compound" and name.head.i > name.i:
+        name = name.head  # "Aunt Rosa": the subject is the name's last word
+    verb = name.head
+    return bool(
+        name.pos_ == "PROPN"
+        and name.dep_ in ("nsubj", "nsubjpass")
+        and verb.pos_ in ("VERB", "AUX")
+    )
+
+
 @lru_cache(maxsize=8192)
 def common_noun(word: str) -> bool:
     """A word the pipeline's lexicon (WordNet's noun lemmas, shipped with the
@@ -478,6 +496,8 @@ def _clause(verb: Any) -> Clause:
         elif child.dep_ == "prep":
             for pobj in _prep_objects(child):
                 attachments += [(child.lemma_.lower(), phrase(t)) for t in _with_conj(pobj)]
+                # "in a flat in Leith": where the attached thing is, after it
+                attachments += [a for a in _prepositions(pobj) if a[1].proper]
         elif child.dep_ == "agent":
             for pobj in (c for c in child.children if c.dep_ == "pobj"):
                 attachments.append(("by", phrase(pobj)))

@@ -81,7 +81,14 @@ def read_text(text: str) -> Reading:
     kind, ended = kind_of(subject.own)
     if kind == HYPOTHETICAL:
         return Reading(said, subject, replace(NOTHING, past=reading.past), kind)
-    reading, ended = _structured(reading, ended, events, subject.kind == "me")
+    if subject.kind == "named" and not subject.cue:
+        # a named person's statement told in their first person ("Mum finally
+        # downsized, she's in a bungalow" -> "I finally downsized, I am in a
+        # bungalow"): the parse reads their values as it reads the person's
+        theirs = read_events(subject.own)
+        ends = tuple(dict.fromkeys([*events.ends, *theirs.ends]))
+        events = replace(events, ends=ends, start=theirs.start, state=theirs.state)
+    reading, ended = _structured(reading, ended, events, subject.kind in ("me", "named"))
     if ended and kind == ASSERTION:
         kind = CESSATION
     if kind == CESSATION:

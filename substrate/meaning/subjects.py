@@ -18,13 +18,18 @@ pronoun, contraction or filler word is never a subject's name
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from substrate.meaning.arabic import first_person_verb, has_arabic
 from substrate.meaning.events import FAMILY_OF_HEAD
 from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS, WEEKDAYS
-from substrate.meaning.parser import named_by_relation, opens_with_verb, says_no_subject
+from substrate.meaning.parser import (
+    name_acts,
+    named_by_relation,
+    opens_with_verb,
+    says_no_subject,
+)
 from substrate.meaning.slots import read_slot
 from substrate.safety import linear, runs
 
@@ -124,6 +129,8 @@ _ADVERBS = frozenset("no longer never still now just recently finally also alrea
 _POSSESSED_VERBS = frozenset(
     "is was are were has had will lives works expires starts ends falls comes".split()
 )
+# "he" or "she" opening a later clause: after a comma, a dash or a conjunction.
+_PRONOUN = linear(r"(?i)(?:[,;:—–-]|\b(?:and|so|but|now|then))\s+(she|he)(?:'s\b|’s\b|\s)")
 # Verbs that open a note whose "I" was left out ("Moved to Leeds in June").
 _ELIDED = frozenset(
     """moved relocated switched started joined left quit got bought adopted changed prefer
@@ -151,6 +158,8 @@ def read_subject(text: str) -> Subject:
     """Who `text` is about (see the module doc)."""
     head = " ".join(text.split("\n", 1)[0].split())
     subject = _subject(head)
+    if subject.kind == "named" and not subject.cue:
+        subject = replace(subject, own=_same_person(subject.own))
     if subject.kind == "me" or subject.cue or subject.relation:
         return subject
     # A fact the slot patterns read as the user's own as written ("New phone
@@ -198,7 +207,8 @@ def _subject(head: str) -> Subject:
         for own in ("'s", "’s"):  # "Iona's moved", "Iona's birthday": the name, then "'s"
             if name.endswith(own) and len(name) > len(own) + 1:
                 name, tail = name[: -len(own)], own + tail
-        if _is_name(name) and _acts(tail) and not opens_with_verb(head):
+        acts = _acts(tail) or name_acts(head)
+        if _is_name(name) and acts and not opens_with_verb(head):
             return Subject("named", _first_person(tail), name)
     if _FIRST.search(head) or _FIRST_AR.search(head) or _weekly(opening):
         return Subject("me", head)
@@ -303,6 +313,19 @@ def _clearly_acts(head: str, name: str) -> bool:
     words = tail.strip().split(" ", 1)
     word = words[0].lower().strip(",;:") if words and words[0] else ""
     return word in _VERBISH or word in _VERBS or (len(word) > 3 and word.endswith("ed"))
+
+
+def _same_person(own: str) -> str:
+    """A later clause whose subject is "he" or "she" goes on about the one named
+    ("Mum finally downsized, she's in a bungalow in Portrush now"): told in the
+    first person too, so the slot patterns read it as theirs."""
+    for _ in range(3):
+        match = _PRONOUN.search(own)
+        if match is None:
+            break
+        rest = own[match.end(1) :]
+        own = own[: match.start(1)] + _first_person(rest)
+    return own
 
 
 def _first_person(tail: str) -> str:
