@@ -257,6 +257,9 @@ def _kept(head: str) -> Found | None:
     return None
 
 
+_ARTICLE = linear(r"^(?:[وفب]|ل)?ال")
+
+
 def _proper(value: str | None) -> bool:
     """A place or a name is written with a capital (or in a script without case)."""
     if not value or not value.strip():
@@ -267,6 +270,10 @@ def _proper(value: str | None) -> bool:
     first = words[0][0]
     if first.isascii() and title_problem(" ".join(words)) is not None:
         return False  # "Mad", "Busy": a capital, not a name
+    if has_arabic(words[0]):
+        # Arabic has no capitals; a word with the article ("والجو", "الحلوة") is a
+        # common noun or an adjective, not the name a rule wants
+        return not _ARTICLE.match(words[0])
     return first.isupper() or not first.isascii()
 
 

@@ -1,0 +1,40 @@
+"""An Arabic partner is named by a name after "my wife/husband/fiancé(e)"; a
+word with the article after it ("أهل زوجتي والجو أهدى": the weather, not a
+name) names no one, so the statement's other values are read. Names and
+words are generated per case."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from substrate.consolidation.lifecycle import reading_of
+
+RELATIONS = ["زوجتي", "زوجي", "خطيبتي", "خطيبي"]
+LETTERS = "بتجدرزسشصطعفقكلمنهي"
+
+
+def _name(rng: random.Random) -> str:
+    """A made-up name: letters no rule can know, never with the article."""
+    return "".join(rng.choice(LETTERS) for _ in range(rng.choice([3, 4, 5])))
+
+
+@pytest.mark.parametrize("relation", RELATIONS)
+def test_a_name_after_the_relation_is_the_partner(relation: str) -> None:
+    rng = random.Random(relation)
+    for _ in range(4):
+        name = _name(rng)
+        reading = reading_of(f"{relation} {name}")
+        assert reading.slot == "partner" and reading.value == name, (relation, name, reading)
+
+
+@pytest.mark.parametrize("relation", RELATIONS)
+def test_a_word_with_the_article_after_the_relation_names_no_partner(relation: str) -> None:
+    rng = random.Random(relation + "ال")
+    for lead in ("و", "", "ب"):
+        word, place = f"{lead}ال{_name(rng)}", _name(rng)
+        said = f"استقرينا في مدينة {place}، قريب من أهل {relation} {word} أهدى"
+        reading = reading_of(said)
+        assert reading.slot == "home" and reading.value is not None, (said, reading)
+        assert place in reading.value, (said, reading)
