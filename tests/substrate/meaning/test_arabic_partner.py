@@ -38,3 +38,13 @@ def test_a_word_with_the_article_after_the_relation_names_no_partner(relation: s
         reading = reading_of(said)
         assert reading.slot == "home" and reading.value is not None, (said, reading)
         assert place in reading.value, (said, reading)
+
+
+@pytest.mark.parametrize("verb", ["تزوجت", "خطبت", "تزوجت من"])
+def test_marrying_names_the_partner_by_a_name_not_by_a_time(verb: str) -> None:
+    rng = random.Random(verb)
+    for _ in range(3):
+        name = _name(rng)
+        assert reading_of(f"{verb} {name}").value == name, (verb, name)
+        said = f"{verb} ال{_name(rng)} اللي فات، الحمد لله"
+        assert reading_of(said).slot != "partner", said
