@@ -384,8 +384,19 @@ def _thing(phrase: Phrase) -> bool:
 
 
 def _mine_as_subject(clause: Clause) -> bool:
-    """ "My car's a Honda": the person's thing is the subject of a copula."""
-    return clause.copula and any(s.mine for s in clause.subjects)
+    """ "My car's a Honda": the person's thing is the subject of a copula; so is
+    a thing of theirs named by its kind alone ("home is a narrowboat", "the vet
+    we use now is Greenacre"), in the person's own words."""
+    return clause.copula and any(_theirs(s) for s in clause.subjects)
+
+
+def _theirs(subject: Phrase) -> bool:
+    """The person's thing: said to be theirs, or a family's head owned by no one
+    else and named by no name ("home", "the car", "the vet")."""
+    if subject.mine:
+        return True
+    owned = subject.possessor != ""
+    return not owned and not subject.proper and subject.head in FAMILY_OF_HEAD
 
 
 def _mine_as_object(clause: Clause) -> bool:
@@ -400,10 +411,11 @@ def _value(clause: Clause) -> Value | None:
             # "we're in a terrace in Walthamstow now": where one is, by a home's noun
             homes = [p for p in clause.attached("in") if family_of(p, clause) == "home"]
             return _family_value(homes[0], clause) if homes else None
+        things = [o for o in clause.objects if not o.adjective]  # "my flat is cold": no value
         for subject in clause.subjects:
             family = family_of(subject, clause)
-            if subject.mine and family is not None and clause.objects:
-                return _as_value(family, clause.objects[0])
+            if _theirs(subject) and family is not None and things:
+                return _as_value(family, things[0], kind_of=subject)
         for held in clause.objects:  # "Ledgerly Accounts is my own business"
             family = family_of(held, clause)
             named = [s for s in clause.subjects if _named_thing(s)]
@@ -474,13 +486,17 @@ def _role(head: str) -> bool:
     return agent and head not in STANDING and head not in FAMILY_OF_HEAD
 
 
-def _as_value(family: str, phrase: Phrase) -> Value:
+def _as_value(family: str, phrase: Phrase, kind_of: Phrase | None = None) -> Value:
+    """`phrase` as a value of `family`; its kind (a vehicle's, a provider's) read
+    from its words, else from `kind_of`'s ("the vet we use is Greenacre")."""
     slot, topic, single = FAMILY_SLOT[family]
+    words = [*phrase.words, *(kind_of.words if kind_of is not None else ())]
     if family == "vehicle":
-        kind = next((VEHICLE_KINDS[w] for w in reversed(phrase.words) if w in VEHICLE_KINDS), "car")
+        kind = next((VEHICLE_KINDS[w] for w in reversed(phrase.words) if w in VEHICLE_KINDS), None)
+        kind = kind or next((VEHICLE_KINDS[w] for w in words if w in VEHICLE_KINDS), "car")
         slot = f"vehicle:{kind}"
     elif family == "provider":
-        kind = next((PROVIDER_KINDS[w] for w in phrase.words if w in PROVIDER_KINDS), "gp")
+        kind = next((PROVIDER_KINDS[w] for w in words if w in PROVIDER_KINDS), "gp")
         slot = f"provider:{kind}"
     return Value(family, slot, topic, single, phrase.text)
 

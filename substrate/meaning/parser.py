@@ -86,6 +86,7 @@ class Phrase:
     proper: bool = False
     words: tuple[str, ...] = ()  # every word's lemma, lower case
     name: str = ""  # its proper-noun words as written ("PureGym" of "my PureGym membership")
+    adjective: bool = False  # an adjective as the complement ("the flat is cold")
 
     @property
     def mine(self) -> bool:
@@ -714,6 +715,7 @@ def phrase(token: Any) -> Phrase:
         words=tuple(t.lemma_.lower() for t in words),
         # a name is written with its capital; a lower-case word tagged proper is a guess
         name=_joined([t for t in words if t.pos_ == "PROPN" and not t.text[:1].islower()]),
+        adjective=token.pos_ == "ADJ" and token.dep_ == "acomp",
     )
 
 
