@@ -241,8 +241,8 @@ def read_events(text: str) -> Events:
         elif clause.speaker and classed(clause, START) and _starts(clause):
             # "I rent a flat" states; "I rented a flat", "I start on Monday" starts
             start = start or _value(clause)
-            if not classed(clause, ACQUIRING):  # "moved from Leeds": what it left
-                ends += [p.text for p in clause.attached("from") if _thing(p)]
+            if not classed(clause, ACQUIRING):  # "moved from Leeds", "out of Theo's": what it left
+                ends += [p.text for p in clause.attached("from", "out of") if _thing(p)]
         elif clause.predicate == FRAGMENT:  # "content producer at Brightwave Media"
             state = state or _fragment_value(clause)
         elif _mine_as_subject(clause) or _mine_as_object(clause):

@@ -495,8 +495,12 @@ def _clause(verb: Any) -> Clause:
         elif child.dep_ in ("xcomp", "dobj") and child.tag_ == "VBG":
             objects += _activity(child)
         elif child.dep_ == "prep":
-            for pobj in _prep_objects(child):
-                attachments += [(child.lemma_.lower(), phrase(t)) for t in _with_conj(pobj)]
+            preposition, held_by = child.lemma_.lower(), _prep_objects(child)
+            inner = next((c for c in child.children if c.dep_ == "prep"), None)
+            if not held_by and inner is not None:  # "out of Theo's", "away from": one preposition
+                preposition, held_by = f"{preposition} {inner.lemma_.lower()}", _prep_objects(inner)
+            for pobj in held_by:
+                attachments += [(preposition, phrase(t)) for t in _with_conj(pobj)]
                 # "in a flat in Leith": where the attached thing is, after it
                 attachments += [a for a in _prepositions(pobj) if a[1].proper]
         elif child.dep_ == "agent":

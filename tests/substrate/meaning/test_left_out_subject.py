@@ -103,3 +103,13 @@ def test_a_verb_that_opens_the_note_is_no_ones_name(frame: str) -> None:
             said = frame.format(p=participle, x=word, n=name)
             subject = read_subject(said)
             assert subject.kind != "named" and subject.name is None, (said, subject)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    ["moved my stuff out of {n}'s on Sunday", "We moved out of {n}'s place last week"],
+)
+def test_what_a_move_went_out_of_has_ended(frame: str) -> None:
+    for name in names(4, len(frame)):
+        said = frame.format(n=name)
+        assert any(name.lower() in o for o in reading_of(said).olds), said
