@@ -30,6 +30,7 @@ from substrate.meaning.parser import (
     opens_with_verb,
     says_no_subject,
 )
+from substrate.meaning.sentences import sentence_ends
 from substrate.meaning.slots import read_slot
 from substrate.safety import linear, runs
 
@@ -129,6 +130,8 @@ _ADVERBS = frozenset("no longer never still now just recently finally also alrea
 _POSSESSED_VERBS = frozenset(
     "is was are were has had will lives works expires starts ends falls comes".split()
 )
+# A request to the assistant: a question put to "you", or a plea.
+_REQUEST = linear(r"(?i)^(?:(?:can|could|would|will) you\b.*\?|please\b.*[.!?])$")
 # "he" or "she" opening a later clause: after a comma, a dash or a conjunction.
 _PRONOUN = linear(r"(?i)(?:[,;:—–-]|\b(?:and|so|but|now|then))\s+(she|he)(?:'s\b|’s\b|\s)")
 # Verbs that open a note whose "I" was left out ("Moved to Leeds in June").
@@ -156,7 +159,7 @@ class Subject:
 
 def read_subject(text: str) -> Subject:
     """Who `text` is about (see the module doc)."""
-    head = " ".join(text.split("\n", 1)[0].split())
+    head = _past_the_request(" ".join(text.split("\n", 1)[0].split()))
     subject = _subject(head)
     if subject.kind == "named" and not subject.cue:
         subject = replace(subject, own=_same_person(subject.own))
@@ -313,6 +316,17 @@ def _clearly_acts(head: str, name: str) -> bool:
     words = tail.strip().split(" ", 1)
     word = words[0].lower().strip(",;:") if words and words[0] else ""
     return word in _VERBISH or word in _VERBS or (len(word) > 3 and word.endswith("ed"))
+
+
+def _past_the_request(head: str) -> str:
+    """A statement that opens by asking the assistant for something ("Can you
+    draft an email signature for my new assistant? Gemma Royce, …") is about
+    what follows the request: the request itself states nothing of anyone."""
+    ends = sentence_ends(head)
+    if not ends or not _REQUEST.match(head[: ends[0]].strip()):
+        return head
+    rest = head[ends[0] :].strip()
+    return rest or head
 
 
 def _same_person(own: str) -> str:
