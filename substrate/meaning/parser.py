@@ -197,7 +197,8 @@ def _sentence_parse(head: str) -> Any:
     doc = pipeline()(head)
     if _verb_read_as_name(doc):  # "Quit the gym": read again with the verb in lower case
         again = pipeline()(head[0].lower() + head[1:])
-        doc = again if again[0].pos_ == "VERB" else doc
+        verb = again[0].pos_ == "VERB" and again[0].dep_ not in ("compound", "amod")
+        doc = again if verb else doc
     clitic = _clitic_copula(doc)
     if clitic is not None:  # "The boat's sold": read again with the copula spelled out
         doc = pipeline()(head[: clitic.idx] + " is" + head[clitic.idx + len(clitic.text) :])
@@ -429,9 +430,12 @@ def _participle_alone(word: str) -> bool:
 
 
 def _verb_read_as_name(doc: Any) -> bool:
-    """The opening word tagged a proper noun while it governs an object: a
-    diary's verb the tagger took for a name by its capital."""
+    """The opening word tagged a proper noun while it governs an object, or a
+    past form hung on the word after it as a modifier: a diary's verb the
+    tagger took for part of a name by its capital."""
     first = doc[0]
+    if first.tag_ in ("VBD", "VBN") and first.is_title and first.dep_ in ("compound", "amod"):
+        return True  # "Finished Whole30 yesterday": a past hung on the name after it
     if first.tag_ not in ("NNP", "NN") or not first.is_title:
         return False
     if len(doc) > 1 and doc[1].tag_ in ("DT", "PRP$"):
