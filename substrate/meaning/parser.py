@@ -263,6 +263,20 @@ def name_acts(text: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
+def name_owns(text: str) -> bool:
+    """The name that opens the statement owns what follows its "'s" ("Kai's
+    placement ended", "Tom's new number is …"), rather than being the
+    subject of an "'s" that is "is" or "has" ("Iona's moved")."""
+    doc = parsed(text)
+    if doc is None or not len(doc):
+        return False
+    name = doc[0]
+    while name.dep_ == "compound" and name.head.i > name.i:
+        name = name.head
+    return bool(name.dep_ == "poss" and name.pos_ == "PROPN")
+
+
 @lru_cache(maxsize=8192)
 def common_noun(word: str) -> bool:
     """A word the pipeline's lexicon (WordNet's noun lemmas, shipped with the

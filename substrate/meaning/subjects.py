@@ -26,6 +26,7 @@ from substrate.meaning.events import FAMILY_OF_HEAD
 from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS, WEEKDAYS
 from substrate.meaning.parser import (
     name_acts,
+    name_owns,
     named_by_relation,
     opens_with_verb,
     says_no_subject,
@@ -212,7 +213,9 @@ def _subject(head: str) -> Subject:
                 name, tail = name[: -len(own)], own + tail
         acts = _acts(tail) or name_acts(head)
         if _is_name(name) and acts and not opens_with_verb(head):
-            return Subject("named", _first_person(tail), name)
+            owned = tail[:2] in ("'s", "’s") and name_owns(head)
+            own = "My" + tail[2:] if owned else _first_person(tail)  # "Kai's placement ended"
+            return Subject("named", own, name)
     if _FIRST.search(head) or _FIRST_AR.search(head) or _weekly(opening):
         return Subject("me", head)
     if says_no_subject(head) and not _memo(head):

@@ -72,3 +72,15 @@ def test_a_passive_end_names_its_subject(frame: str) -> None:
         thing = f"{name} subscription" if "cancelled" in frame else f"{name} boat"
         said = frame.format(t=thing)
         assert any(name.lower() in o for o in reading_of(said).olds), said
+
+
+@pytest.mark.parametrize("verb", ["ended", "expired", "lapsed", "finished", "started"])
+def test_a_named_persons_thing_is_told_as_theirs_whatever_the_verb(verb: str) -> None:
+    things = ["placement", "lease", "contract", "visa"]
+    for name, thing in zip(names(4, len(verb)), things, strict=True):
+        said = f"{name}'s {thing} {verb} yesterday"
+        subject = read_subject(said)
+        assert subject.name == name and subject.own.startswith(f"My {thing} {verb}"), (
+            said,
+            subject,
+        )
