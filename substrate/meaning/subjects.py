@@ -213,7 +213,7 @@ def _subject(head: str) -> Subject:
                 name, tail = name[: -len(own)], own + tail
         acts = _acts(tail) or name_acts(head)
         if _is_name(name) and acts and not opens_with_verb(head):
-            owned = tail[:2] in ("'s", "’s") and name_owns(head)
+            owned = tail[:2] in ("'s", "’s") and _plain(tail[2:]) and name_owns(head)
             own = "My" + tail[2:] if owned else _first_person(tail)  # "Kai's placement ended"
             return Subject("named", own, name)
     if _FIRST.search(head) or _FIRST_AR.search(head) or _weekly(opening):
@@ -330,6 +330,14 @@ def _past_the_request(head: str) -> str:
         return head
     rest = head[ends[0] :].strip()
     return rest or head
+
+
+def _plain(rest: str) -> bool:
+    """The word after a name's "'s" is no participle or gerund, so the "'s" may
+    own it ("Kai's placement"), where "Iona's living in …" is "is living"
+    however the parser hangs it."""
+    after = rest.strip().split(" ", 1)[0].lower()
+    return bool(after) and after not in _PARTICIPLES and not after.endswith(("ed", "ing"))
 
 
 def _same_person(own: str) -> str:
