@@ -40,6 +40,7 @@ from typing import Literal
 
 from substrate.consolidation.when import without_dates
 from substrate.meaning.anchors import anchor, thing_of
+from substrate.meaning.arabic import has_arabic
 from substrate.meaning.families import GENERIC, family_of, replaces, thing_family
 from substrate.meaning.parser import clauses
 from substrate.meaning.reading import read_text, slot_reading
@@ -213,9 +214,11 @@ def weighs_against(reading: SlotReading, day: date) -> Callable[[FactBullet], bo
 
 
 def _generic(value: str) -> bool:
-    """What ended is named by its kind ("job", "old car"), not by a name."""
+    """What ended is named by its kind ("job", "old car"), not by a name; an
+    Arabic phrase puts its head first ("الخطوبة أمس")."""
     words = value.split()
-    return 0 < len(words) <= 2 and words[-1] in GENERIC
+    head = words[0] if words and has_arabic(words[0]) else (words[-1] if words else "")
+    return 0 < len(words) <= 2 and head in GENERIC
 
 
 def _competes(reading: SlotReading, bullet: FactBullet) -> bool:

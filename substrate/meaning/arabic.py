@@ -47,10 +47,10 @@ def fold(word: str) -> str:
 END = frozenset(
     fold(w)
     for w in """باع ترك بطل وقف أوقف توقف مات توفي ألغى كنسل أغلق غلق قفل انسحب استقال
-    فسخ طلق انفصل أنهى نهى خلص ودع تخلى سيب فارق لغى""".split()
+    فسخ طلق انفصل أنهى نهى خلص ودع تخلى سيب فارق لغى انتهى""".split()
 )
-# Ends whose thing is their subject, said before them ("لولو ماتت").
-INTRANSITIVE = frozenset(fold(w) for w in "مات توفي".split())
+# Ends whose thing is their subject, said before them ("لولو ماتت", "الارتباط انتهى").
+INTRANSITIVE = frozenset(fold(w) for w in "مات توفي انتهى".split())
 # What an end is "from" or "of": "انسحبت من الكورال", "تخليت عن السيارة".
 _FROM = frozenset(fold(w) for w in "من عن".split())
 # Dwelling, by the analyser's root (verb or active participle: "أسكن", "ساكن",
@@ -179,6 +179,8 @@ def arabic_ends(text: str) -> tuple[str, ...]:
             out.append(after)
         elif kind == "intransitive" or _object_suffix(fold(token)):
             before = _thing_before(tokens, i)  # "والأهلي قفلته": what "it" is
+            if not before and kind == "intransitive":
+                before = _thing_after(tokens, start, "end")  # verb first: "انتهى الارتباط"
             if before:
                 out.append(before)
     return tuple(dict.fromkeys(out))

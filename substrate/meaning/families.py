@@ -86,6 +86,11 @@ THING_FAMILY = {
     **dict.fromkeys([*VEHICLE_KINDS, *CAR_MAKES], "vehicle"),
     **dict.fromkeys("number phone mobile email".split(), "contact"),
     **dict.fromkeys("partner girlfriend boyfriend husband wife fiance fiancee".split(), "partner"),
+    # the bond itself, in both languages: "we called off the engagement", "فسخت الخطوبة"
+    **dict.fromkeys("engagement relationship marriage".split(), "partner"),
+    **dict.fromkeys(
+        "الخطوبة خطوبة الخطوبه خطوبتي الارتباط ارتباطي الزواج زواجي".split(), "partner"
+    ),
 }
 # Of those, the ones that name a kind, not a thing of its own: they end the
 # family's newest fact ("my job"), where a make ends the fact naming it.

@@ -281,18 +281,13 @@ def name_owns(text: str) -> bool:
 def common_noun(word: str) -> bool:
     """A word the pipeline's lexicon (WordNet's noun lemmas, shipped with the
     lemmatizer) lists as a common noun."""
+    return word.lower() in _noun_lexicon()
+
+
+@lru_cache(maxsize=1)
+def _noun_lexicon() -> frozenset[str]:
     table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    return word.lower() in _nouns(table)
-
-
-_NOUN_SETS: dict[int, frozenset[str]] = {}
-
-
-def _nouns(table: Any) -> frozenset[str]:
-    found = _NOUN_SETS.get(id(table))
-    if found is None:
-        found = _NOUN_SETS.setdefault(id(table), frozenset(table["noun"]))
-    return found
+    return frozenset(table["noun"])
 
 
 @lru_cache(maxsize=4096)

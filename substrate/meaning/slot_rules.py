@@ -370,6 +370,13 @@ AR: list[Rule] = [
     ),
     ("partner", "family", True, rf"(?:^|\s)و?(?:تزوجت|خطبت)(?:\s+من)?\s+(?P<v>[{_AR}]+)", True),
     (
+        "partner",
+        "family",
+        True,  # engaged or bound to someone: "مخطوبة لأحمد", "مرتبط بواحدة اسمها سلمى"
+        rf"(?:^|\s)(?:مخطوبة|مخطوب|مرتبطة|مرتبط)\s+(?:(?:بواحدة|بواحد)\s+(?:اسمها|اسمه)\s+|ل|ب)(?P<v>[{_AR}]+)",
+        True,
+    ),
+    (
         "diet",
         "health",
         True,
