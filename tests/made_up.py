@@ -13,6 +13,14 @@ def made_up(rng: random.Random, parts: int = 2) -> str:
     return "".join(rng.choice(SYLLABLES) for _ in range(parts)).capitalize()
 
 
+ARABIC_LETTERS = "بتجدرزسشصطعفقكلمنهي"
+
+
+def arabic_name(rng: random.Random) -> str:
+    """A made-up Arabic name of three to five letters, never with the article."""
+    return "".join(rng.choice(ARABIC_LETTERS) for _ in range(rng.choice([3, 4, 5])))
+
+
 def names(n: int, seed: int) -> list[str]:
     """`n` names of two or three syllables drawn from `seed`."""
     rng = random.Random(seed)

@@ -217,8 +217,9 @@ def _generic(value: str) -> bool:
     """What ended is named by its kind ("job", "old car"), not by a name; an
     Arabic phrase puts its head first ("الخطوبة أمس")."""
     words = value.split()
-    head = words[0] if words and has_arabic(words[0]) else (words[-1] if words else "")
-    return 0 < len(words) <= 2 and head in GENERIC
+    if not 0 < len(words) <= 2:
+        return False
+    return (words[0] if has_arabic(words[0]) else words[-1]) in GENERIC
 
 
 def _competes(reading: SlotReading, bullet: FactBullet) -> bool:

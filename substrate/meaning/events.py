@@ -490,10 +490,11 @@ def _as_value(family: str, phrase: Phrase, kind_of: Phrase | None = None) -> Val
     """`phrase` as a value of `family`; its kind (a vehicle's, a provider's) read
     from its words, else from `kind_of`'s ("the vet we use is Greenacre")."""
     slot, topic, single = FAMILY_SLOT[family]
-    words = [*phrase.words, *(kind_of.words if kind_of is not None else ())]
-    if family == "vehicle":
-        kind = next((VEHICLE_KINDS[w] for w in reversed(phrase.words) if w in VEHICLE_KINDS), None)
-        kind = kind or next((VEHICLE_KINDS[w] for w in words if w in VEHICLE_KINDS), "car")
+    also = kind_of.words if kind_of is not None else ()
+    words = [*phrase.words, *also]
+    if family == "vehicle":  # the last vehicle word of the value names it ("car bike rack")
+        vehicle = [*reversed(phrase.words), *also]
+        kind = next((VEHICLE_KINDS[w] for w in vehicle if w in VEHICLE_KINDS), "car")
         slot = f"vehicle:{kind}"
     elif family == "provider":
         kind = next((PROVIDER_KINDS[w] for w in words if w in PROVIDER_KINDS), "gp")
@@ -511,15 +512,12 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
         return None
     words = phrase.words or (phrase.head,)
     if phrase.head in FAMILY_OF_HEAD:
-        family = FAMILY_OF_HEAD[phrase.head]
-        moved = family == "home" and phrase not in clause.objects and _moves_things(clause)
-        return None if moved and classed(clause, _HOME_VERBS) else family
+        return _unless_moved(FAMILY_OF_HEAD[phrase.head], phrase, clause)
     if any(w in CAR_MAKES for w in words):
         return "vehicle"
     known = _known_noun(phrase)
     if known is not None:
-        moved = known == "home" and phrase not in clause.objects and _moves_things(clause)
-        return None if moved and classed(clause, _HOME_VERBS) else known
+        return _unless_moved(known, phrase, clause)
     if clause.attached("as") and any(r.head in ROLE_WORDS for r in clause.attached("as")):
         return "work"  # "joined Kestrel as an analyst"
     if _begun_thing(phrase, clause) or _where_a_thing_is_done(clause):
@@ -531,6 +529,13 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
     if phrase.entity in _PLACE and classed(clause, _HOME_VERBS) and not _moves_things(clause):
         return "home"
     return None
+
+
+def _unless_moved(family: str, phrase: Phrase, clause: Clause) -> str | None:
+    """`family`, unless it is a home a thing, not the person, was moved to
+    ("moved the piano into the cottage": `_moves_things`)."""
+    moved = family == "home" and phrase not in clause.objects and _moves_things(clause)
+    return None if moved and classed(clause, _HOME_VERBS) else family
 
 
 def _known_noun(phrase: Phrase) -> str | None:

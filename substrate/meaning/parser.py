@@ -240,27 +240,17 @@ def opens_with_verb(text: str) -> bool:
     self-employed since March", "Had the coil fitted"): a capital that opens a
     sentence, not a name."""
     doc = parsed(text)
-    if doc is None or not len(doc):
-        return False
-    return bool(doc[0].pos_ in ("VERB", "AUX") and doc[0].tag_ != "NNP")
+    return doc is not None and len(doc) > 0 and doc[0].pos_ in ("VERB", "AUX")
 
 
 @lru_cache(maxsize=4096)
 def name_acts(text: str) -> bool:
     """The name that opens the statement is the subject of its first sentence's
     verb ("Marwen rang", "Roquisol sold up"), whatever the verb's form."""
-    doc = parsed(text)
-    if doc is None or not len(doc):
+    name = _opening_name(text)
+    if name is None:
         return False
-    name = doc[0]
-    while name.dep_ == "compound" and name.head.i > name.i:
-        name = name.head  # "Aunt Rosa": the subject is the name's last word
-    verb = name.head
-    return bool(
-        name.pos_ == "PROPN"
-        and name.dep_ in ("nsubj", "nsubjpass")
-        and verb.pos_ in ("VERB", "AUX")
-    )
+    return bool(name.dep_ in ("nsubj", "nsubjpass") and name.head.pos_ in ("VERB", "AUX"))
 
 
 @lru_cache(maxsize=4096)
@@ -268,13 +258,20 @@ def name_owns(text: str) -> bool:
     """The name that opens the statement owns what follows its "'s" ("Kai's
     placement ended", "Tom's new number is …"), rather than being the
     subject of an "'s" that is "is" or "has" ("Iona's moved")."""
+    name = _opening_name(text)
+    return name is not None and name.dep_ == "poss"
+
+
+def _opening_name(text: str) -> Any | None:
+    """The proper noun that opens the statement, at its last word ("Aunt Rosa":
+    the parse hangs "Aunt" on "Rosa"); None when no name opens it."""
     doc = parsed(text)
     if doc is None or not len(doc):
-        return False
+        return None
     name = doc[0]
     while name.dep_ == "compound" and name.head.i > name.i:
         name = name.head
-    return bool(name.dep_ == "poss" and name.pos_ == "PROPN")
+    return name if name.pos_ == "PROPN" else None
 
 
 @lru_cache(maxsize=8192)

@@ -372,8 +372,9 @@ def _first_person(tail: str) -> str:
         rest = words[1].split(" ") if len(words) > 1 else []
         after = rest[0].lower() if rest else ""
         then = {w.lower().strip(",") for w in rest[1:4]}
-        plain = after not in _PARTICIPLES and not after.endswith(("ed", "ing"))
-        if plain and then & (_POSSESSED_VERBS | set(_VERBS)):  # "Iona's birthday is …": hers
+        if _plain(after) and then & (
+            _POSSESSED_VERBS | set(_VERBS)
+        ):  # "Iona's birthday is …": hers
             return " ".join(["My", *rest])
         verb = "have" if after in _PARTICIPLES or after.endswith("ed") else "am"
     elif lower in _VERBS:

@@ -11,16 +11,11 @@ import pytest
 
 from substrate.consolidation.lifecycle import decide, reading_of
 from substrate.pages import FactBullet
-from tests.made_up import names
+from tests.made_up import arabic_name, names
 
-LETTERS = "بتجدرزسشصطعفقكلمنهي"
 BOUND = ["أنا مخطوبة ل{n}", "أنا مخطوب ل{n}", "أنا مرتبط بواحدة اسمها {n}", "مرتبطة ب{n} من سنة"]
 ENDS_AR = ["فسخت الخطوبة، ربنا يكتب الخير", "انتهى الارتباط من شهر", "فسخنا الخطوبة أمس"]
 ENDS_EN = ["We called off the engagement last week", "I ended the relationship in May"]
-
-
-def _arabic_name(rng: random.Random) -> str:
-    return "".join(rng.choice(LETTERS) for _ in range(rng.choice([3, 4, 5])))
 
 
 def _ends(old: str, said: str) -> bool:
@@ -33,7 +28,7 @@ def _ends(old: str, said: str) -> bool:
 def test_being_engaged_or_bound_to_someone_names_the_partner(frame: str) -> None:
     rng = random.Random(frame)
     for _ in range(4):
-        name = _arabic_name(rng)
+        name = arabic_name(rng)
         reading = reading_of(frame.format(n=name))
         assert reading.slot == "partner" and reading.value == name, (frame, name, reading)
 
@@ -42,7 +37,7 @@ def test_being_engaged_or_bound_to_someone_names_the_partner(frame: str) -> None
 def test_ending_the_bond_by_its_name_ends_the_partner_fact_arabic(said: str) -> None:
     rng = random.Random(said)
     for frame in BOUND:
-        old = frame.format(n=_arabic_name(rng))
+        old = frame.format(n=arabic_name(rng))
         assert _ends(old, said), (old, said)
 
 
@@ -56,7 +51,7 @@ def test_ending_the_bond_by_its_name_ends_the_partner_fact_english(said: str) ->
 def test_a_bond_to_a_thing_with_the_article_names_no_partner() -> None:
     rng = random.Random(7)
     for _ in range(4):
-        said = f"أنا مرتبط بال{_arabic_name(rng)} هالأيام"
+        said = f"أنا مرتبط بال{arabic_name(rng)} هالأيام"
         assert reading_of(said).slot != "partner", said
 
 
@@ -66,6 +61,6 @@ def test_an_arabic_intransitive_end_said_verb_first_names_what_follows(verb: str
 
     rng = random.Random(verb)
     for _ in range(4):
-        name = _arabic_name(rng)
+        name = arabic_name(rng)
         assert name in " ".join(arabic_ends(f"{verb} {name} من شهر")), (verb, name)
         assert name in " ".join(arabic_ends(f"{name} {verb} من شهر")), (verb, name)

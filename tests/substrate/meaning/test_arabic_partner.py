@@ -10,21 +10,16 @@ import random
 import pytest
 
 from substrate.consolidation.lifecycle import reading_of
+from tests.made_up import arabic_name
 
 RELATIONS = ["زوجتي", "زوجي", "خطيبتي", "خطيبي"]
-LETTERS = "بتجدرزسشصطعفقكلمنهي"
-
-
-def _name(rng: random.Random) -> str:
-    """A made-up name: letters no rule can know, never with the article."""
-    return "".join(rng.choice(LETTERS) for _ in range(rng.choice([3, 4, 5])))
 
 
 @pytest.mark.parametrize("relation", RELATIONS)
 def test_a_name_after_the_relation_is_the_partner(relation: str) -> None:
     rng = random.Random(relation)
     for _ in range(4):
-        name = _name(rng)
+        name = arabic_name(rng)
         reading = reading_of(f"{relation} {name}")
         assert reading.slot == "partner" and reading.value == name, (relation, name, reading)
 
@@ -33,7 +28,7 @@ def test_a_name_after_the_relation_is_the_partner(relation: str) -> None:
 def test_a_word_with_the_article_after_the_relation_names_no_partner(relation: str) -> None:
     rng = random.Random(relation + "ال")
     for lead in ("و", "", "ب"):
-        word, place = f"{lead}ال{_name(rng)}", _name(rng)
+        word, place = f"{lead}ال{arabic_name(rng)}", arabic_name(rng)
         said = f"استقرينا في مدينة {place}، قريب من أهل {relation} {word} أهدى"
         reading = reading_of(said)
         assert reading.slot == "home" and reading.value is not None, (said, reading)
@@ -44,7 +39,7 @@ def test_a_word_with_the_article_after_the_relation_names_no_partner(relation: s
 def test_marrying_names_the_partner_by_a_name_not_by_a_time(verb: str) -> None:
     rng = random.Random(verb)
     for _ in range(3):
-        name = _name(rng)
+        name = arabic_name(rng)
         assert reading_of(f"{verb} {name}").value == name, (verb, name)
-        said = f"{verb} ال{_name(rng)} اللي فات، الحمد لله"
+        said = f"{verb} ال{arabic_name(rng)} اللي فات، الحمد لله"
         assert reading_of(said).slot != "partner", said
