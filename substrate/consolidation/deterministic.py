@@ -134,7 +134,8 @@ class DeterministicFiler:
         if placement.slug is not None:
             run.said(entry, placement.slug)
         nearby: tuple[str, ...] = ()
-        if reading.olds:  # what it ends may sit elsewhere ("Jordan moved out": on me/family)
+        # what it ends may sit elsewhere ("Jordan moved out": on me/family)
+        if reading.olds or reading.things:
             nearby = tuple(h.slug for h in self._hits(text, run.index) if h.slug != placement.slug)
         return replace(placement, reading=reading, related=related, nearby=nearby)
 

@@ -131,6 +131,10 @@ def _decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) -
     # a fact it says ended ("gone off Earl Grey, it's coffee now") ends too,
     # whatever slot that fact was read with
     ended = [b for b in current if b not in same and b.day <= new.day and _named_old(b, reading)]
+    if not targets and not ended:
+        # "the vet we use now is …" beside "Biscuit goes to Pawsitive Vets": a
+        # fact of the same family naming the same thing, read with another slot
+        ended = _anchored([b for b in current if _kin(reading, b, new.day)], reading.things)
     targets += ended
     weighed += _ids(ended)
     kept = [b for b in targets if _outranks(b, new)]
@@ -208,8 +212,13 @@ def weighs_against(reading: SlotReading, day: date) -> Callable[[FactBullet], bo
                 or (len(named) < len(reading.olds) and family_of(_slot(b)) == family)
             )
         )
-    if reading.slot is not None and (reading.single or reading.olds):
-        return lambda b: _competes(reading, b)
+    if reading.slot is not None and (reading.single or reading.olds or reading.things):
+        return lambda b: (
+            _competes(reading, b)
+            or (_kin(reading, b, day) and any(anchor(b.text, t) > 0 for t in reading.things))
+        )
+    if reading.slot is None and reading.things:
+        return lambda b: b.day <= day and any(anchor(b.text, t) > 0 for t in reading.things)
     return None
 
 
@@ -225,6 +234,18 @@ def _generic(value: str) -> bool:
 def _competes(reading: SlotReading, bullet: FactBullet) -> bool:
     slot = _slot(bullet)
     return replaces(reading.slot, slot) if reading.single else slot == reading.slot
+
+
+def _kin(reading: SlotReading, bullet: FactBullet, day: date) -> bool:
+    """A fact no newer than `day` of the reading's family under another slot."""
+    family = family_of(reading.slot)
+    slot = _slot(bullet)
+    return (
+        family is not None
+        and slot != reading.slot
+        and family_of(slot) == family
+        and (bullet.day <= day)
+    )
 
 
 def _of_family(current: list[FactBullet], family: str | None) -> list[FactBullet]:
@@ -246,6 +267,10 @@ def _unslotted(
         ids = tuple(str(b.entry_id) for b in recounted)
         return Decision("update", None, ids, "a newer count of the same thing")
     if not (reading.change and reading.olds):
+        named = _anchored([b for b in current if new is None or b.day <= new.day], reading.things)
+        if named and new is not None:
+            things = ", ".join(t for t in reading.things if anchor(named[0].text, t) > 0)
+            return Decision("update", None, _ids(named), f"a change to what it names ({things})")
         return Decision("add", None, reason="no slot: added")
     ended = [b for b in current if any(_mentions_old(b, old) for old in reading.olds)]
     if not ended:
@@ -363,7 +388,7 @@ def _named_thing(old: str, said: str) -> bool:
     )
 
 
-def _anchored(facts: list[FactBullet], olds: list[str]) -> list[FactBullet]:
+def _anchored(facts: list[FactBullet], olds: Sequence[str]) -> list[FactBullet]:
     """The one fact that names an ended thing best by its lemmas (`anchors`);
     none when two name it equally well ("the league": which one?)."""
     scored = [(max((anchor(b.text, o) for o in olds), default=0), b) for b in facts]

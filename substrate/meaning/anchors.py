@@ -30,7 +30,7 @@ from typing import Any
 
 from substrate.meaning.arabic import has_arabic, stems
 from substrate.meaning.families import GENERIC
-from substrate.meaning.parser import parsed
+from substrate.meaning.parser import common_noun, parsed
 
 # Lemmas that name no thing of their own: a light verb, a pronoun's stand-in.
 _EMPTY = frozenset(
@@ -94,7 +94,66 @@ def lemmas_of(text: str) -> frozenset[str]:
     for token in doc:
         if token.pos_ in _CONTENT and token.is_alpha and (lemma := _lemma(token)):
             out |= {lemma, token.lower_}
+            if token.tag_ == "NNPS" and lemma.endswith("s"):
+                out.add(lemma[:-1])  # a name's plural is not lemmatised: "Pawsitive Vets"
     return frozenset(out)
+
+
+# What a name that is no thing stands for: a person, a time, an amount.
+_NOT_THINGS = frozenset("PERSON DATE TIME CARDINAL ORDINAL MONEY QUANTITY PERCENT".split())
+
+
+@lru_cache(maxsize=4096)
+def things_of(text: str) -> tuple[str, ...]:
+    """The things a statement names, each as its head noun with the nouns
+    compounded on it ("book club", "oat milk", "pottery"), in order: what a
+    change may be anchored to when no slot reads it. A person, a time or an
+    amount is no such thing, nor is a kind alone ("job": the families decide)
+    or a word that names nothing of its own ("day", "lot")."""
+    doc = parsed(text)
+    if doc is None:
+        return ()
+    out: list[str] = []
+    for token in doc:
+        if token.pos_ not in ("NOUN", "PROPN") and not _activity(token):
+            continue
+        if token.dep_ == "compound":
+            continue
+        if not token.is_alpha or (token.ent_type_ in _NOT_THINGS and not _opening(token)):
+            continue
+        lemma = str(token.lemma_.lower())
+        if lemma in _EMPTY or lemma in GENERIC or token.lower_ in GENERIC:
+            continue
+        compounds = [c.text for c in token.children if c.dep_ == "compound" and c.is_alpha]
+        out.append(" ".join([*compounds, token.text]))
+    return tuple(dict.fromkeys(out))
+
+
+def _activity(token: Any) -> bool:
+    """A gerund that names an activity, not a verb of its own clause ("Rowing's
+    on hold"; not "I'm doing", which has its subject and auxiliary)."""
+    if token.tag_ != "VBG" or token.dep_ == "ROOT":
+        return False
+    return not any(c.dep_ in ("nsubj", "aux", "auxpass", "dobj") for c in token.children)
+
+
+def _opening(token: Any) -> bool:
+    """A common noun capitalised because it opens the sentence ("Choir's on
+    hold"), which the recogniser may take for a person."""
+    return token.is_sent_start and common_noun(token.text)
+
+
+def told_as_new(text: str) -> bool:
+    """A thing's new value told as such: the subject of "be" called new ("our
+    book club's new home is The Koffee Pot", "my new number is …")."""
+    doc = parsed(text)
+    if doc is None:
+        return False
+    return any(
+        t.lower_ == "new" and t.dep_ == "amod" and t.head.dep_ == "nsubj"
+        and t.head.head.lemma_ == "be"
+        for t in doc
+    )  # fmt: skip
 
 
 def anchor(fact: str, thing_text: str) -> int:
@@ -123,6 +182,10 @@ def _arabic_anchor(fact: str, thing_text: str) -> int:
         return 0
     held = frozenset().union(*stems(fact))
     head, words = said[0], said[1:]
+    if words and not head & held and all(w & held for w in words):
+        # an idafa whose head measures or parts the thing it is annexed to:
+        # "مستوى الفرنسية" (French's level), "جلسات العلاج" (the therapy's sessions)
+        return 1 if any(len(f) >= 3 for w in words for f in w) else 0
     if not any(len(f) >= 3 for f in head) or not head & held:
         return 0
     told = sum(1 for w in words if w & held)

@@ -188,11 +188,14 @@ class Value:
 class Events:
     """`ends`: what the statement says ended, as written; `start`: the new
     value it names (a start or what an exchange brings); `state`: a current
-    value it names without saying anything changed."""
+    value it names without saying anything changed; `shifted`: a clause's
+    predicate ends or exchanges something, whatever it names ("the blue one's
+    retired"), for a change anchored to a thing, not a value."""
 
     ends: tuple[str, ...] = ()
     start: Value | None = None
     state: Value | None = None
+    shifted: bool = False
 
     @property
     def changed(self) -> bool:
@@ -213,10 +216,12 @@ def read_events(text: str) -> Events:
     ends: list[str] = []
     start: Value | None = None
     state: Value | None = None
+    shifted = False
     for said in clauses(text):
         if said.negated or said.modal or said.tense == "future":
             continue
         clause = _particled(said)
+        shifted = shifted or _shifts(clause)
         if classed(clause, EXCHANGE) and clause.speaker:
             gone, new = _exchanged(clause)
             ends += gone
@@ -262,7 +267,13 @@ def read_events(text: str) -> Events:
         home = dwelling(text)
         state = state or (Value("home", *FAMILY_SLOT["home"], home) if home else None)
     named = [e for e in dict.fromkeys(ends) if e and e.lower() not in _NOT_ENDED]
-    return Events(tuple(named), start, state)
+    return Events(tuple(named), start, state, shifted)
+
+
+def _shifts(clause: Clause) -> bool:
+    """The clause's predicate ends or exchanges something. A start does not:
+    "joined a course" or "adopted a pup" adds beside what was."""
+    return classed(clause, END) or classed(clause, EXCHANGE)
 
 
 def _starts(clause: Clause) -> bool:

@@ -17,12 +17,17 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from substrate.meaning.anchors import things_of, told_as_new
+from substrate.meaning.arabic import has_arabic
 from substrate.meaning.attribution import PASSED_ON, Attribution, attribute
 from substrate.meaning.events import Events, read_events
 from substrate.meaning.families import TOPIC, family_of, thing_family
+from substrate.meaning.parser import common_noun
+from substrate.meaning.slot_rules import REPLACING_AR, REPLACING_EN
 from substrate.meaning.slots import SlotReading, clean, read_slot, same_value
 from substrate.meaning.statements import ASSERTION, CESSATION, HYPOTHETICAL, Kind, kind_of
 from substrate.meaning.subjects import Subject, read_subject
+from substrate.safety import linear
 
 NOTHING = SlotReading(None, None)
 
@@ -100,6 +105,9 @@ def read_text(text: str) -> Reading:
             reading = replace(reading, value=None)  # "لم أعد أسكن في القاهرة": what ended
         if reading.value is not None:
             kind = ASSERTION  # "I left Brightwater and joined Kestrel": a new value
+    said_by_me = subject.kind == "me" or _a_thing_named(subject)
+    if said_by_me and not reading.past and _replaces(said.own, events):
+        reading = replace(reading, things=things_of(said.own))
     return Reading(said, subject, replace(reading, kind=kind), kind)
 
 
@@ -124,6 +132,34 @@ def _structured(
             change=reading.change or events.start is not None,
         )
     return reading, olds
+
+
+_REPLACING = linear(REPLACING_EN)
+_REPLACING_AR = linear(REPLACING_AR)
+
+
+def _replaces(own: str, events: Events) -> bool:
+    """The person's words say something took another's place: an end or an
+    exchange, a word of replacement ("instead", "no more", "these days",
+    "بدل"), or a new value of a thing told as its new one ("the club's new
+    home is …"). A start alone adds beside what was ("joined a course")."""
+    if events.ends or events.shifted or _REPLACING.search(own):
+        return True
+    if has_arabic(own):
+        return bool(_REPLACING_AR.search(own))
+    return told_as_new(own)
+
+
+def _a_thing_named(subject: Subject) -> bool:
+    """A statement led by a capitalised phrase of words the lexicon knows as
+    common nouns, told of no one's relation ("Pottery's on hold for now", "Choir got
+    boring"): the person's thing, or a pet by a common word's name, whose
+    fact it may change either way."""
+    words = (subject.name or "").split()
+    told = subject.kind == "named" and not subject.cue and subject.relation is None
+    # capitalised only where the sentence opens ("Chess club", not "Acme Labs")
+    plain = bool(words) and all(w[1:].islower() and common_noun(w) for w in words)
+    return told and plain and all(w.islower() for w in words[1:])
 
 
 def slot_reading(text: str) -> SlotReading:

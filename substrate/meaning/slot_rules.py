@@ -411,6 +411,15 @@ CHANGE_EN = (
     r"stopped|gave up|became|become|broke up|split up|divorced|passed away|died|dropped|"
     r"just started|started using|goodbye|ditched|upgraded)\b"
 )
+# Words that say a value took another's place, not only that it holds now:
+# a thing a statement with one of these names is what changed.
+REPLACING_EN = (
+    r"(?i)\b(?:now|instead|any ?more|no more|no longer|these days|nowadays|from now on)\b"
+)
+REPLACING_AR = (
+    r"(?:^|\s)(?:الآن|الان|حاليا|حالياً|الحين|هلق|هلأ|هلا|دلوقتي|دلوقت|بدل|بدلا|بدلاً|"
+    r"لم أعد|لم اعد|ما عاد|ما عدت|ما عدنا|خلاص)(?:$|[\s،.!؟])"
+)
 CHANGE_AR = (
     r"(?:انتقلت|انتقلنا|لم أعد|لم اعد|لم نعد|صرت|أصبحت|اصبحت|الآن|حاليا|حالياً|الجديد|الجديدة|"
     r"بدلا|بدلاً|تركت|غيرت|غيّرت|توقفت|ترقيت|ترقيتي|استقلت|انفصلت)"

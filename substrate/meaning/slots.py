@@ -38,7 +38,9 @@ class SlotReading:
     change language; `value`: the value it states (folded), when it names one;
     `olds`: values it says ended; `past`: told as history; `kind`: an
     assertion, a cessation (it names what ended and no new value) or a
-    hypothetical (`statements`; set by `reading.read_text`)."""
+    hypothetical (`statements`; set by `reading.read_text`); `things`: what a
+    change of the person's own names (`anchors.things_of`), which the fact of
+    theirs that names it may be anchored to (set by `reading.read_text`)."""
 
     slot: str | None
     topic: str | None
@@ -48,6 +50,7 @@ class SlotReading:
     olds: tuple[str, ...] = ()
     past: bool = False
     kind: str = "assertion"
+    things: tuple[str, ...] = ()
 
     @property
     def cessation(self) -> bool:
