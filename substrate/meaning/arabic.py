@@ -244,7 +244,8 @@ def forms(word: str) -> frozenset[str]:
     for clitic in _CLITIC_BEFORE:
         if folded.startswith(clitic) and len(folded) - len(clitic) >= 3:
             return _endings(folded[len(clitic) :])
-    if folded[:1] in ("و", "ف", "ب", "ل", "ك") and len(folded) > 4:
+    if folded[:1] in ("و", "ف", "ب", "ل", "ك") and len(folded) >= 4:
+        # both ways, down to a three-letter stem: "بمشي" (a dialect's present) meets "المشية"
         return _endings(folded) | forms(folded[1:])
     return _endings(folded)
 

@@ -415,6 +415,9 @@ def _mine_as_object(clause: Clause) -> bool:
     return clause.copula and any(o.mine for o in clause.objects)
 
 
+_AT_WORK = ("at", "with", "for")
+
+
 def _value(clause: Clause) -> Value | None:
     """The value a start or state clause names, with its family."""
     if clause.copula:  # "my car's a Honda"; "I'm at the gym" names no value
@@ -426,6 +429,10 @@ def _value(clause: Clause) -> Value | None:
         for subject in clause.subjects:
             family = family_of(subject, clause)
             if _theirs(subject) and family is not None and things:
+                # "my day job is backend dev at Zentrix Labs": the work is where the role is
+                at = [p for prep, p in clause.object_attachments if prep in _AT_WORK and p.proper]
+                if family == "work" and at:  # the name, not what is apposed to it
+                    return replace(_as_value(family, at[0]), text=at[0].name or at[0].text)
                 return _as_value(family, things[0], kind_of=subject)
         for held in clause.objects:  # "Ledgerly Accounts is my own business"
             family = family_of(held, clause)

@@ -73,7 +73,8 @@ def read_text(text: str) -> Reading:
     if said.voice == PASSED_ON:
         return Reading(said, Subject("other", ""), NOTHING, ASSERTION)
     subject = read_subject(said.own)
-    events = read_events(said.own)
+    # the person's words as the subject reads them ("day job: …" as "My day job is …")
+    events = read_events(subject.own if subject.kind == "me" else said.own)
     if subject.kind == "other" and (events.changed or events.state is not None):
         # "Sold the Fiesta", "content producer at Brightwave": the person, as diaries say
         subject = replace(subject, kind="me")

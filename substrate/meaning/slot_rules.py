@@ -121,7 +121,7 @@ EN: list[Rule] = [
         "employer",
         "work",
         True,
-        rf"\b(?:work is|work's|work’s|my work is|my first day at|i had my first day at|i accepted (?:an|the|a job) offer (?:from|at)|i signed (?:a contract|on) with|i (?:just |recently |finally )?joined|i(?:'ve| have)? (?:just |recently |finally )?started (?:a new job |a job |work |working )?(?:at|with)|started at|new job at|i got (?:a job|hired|an offer) (?:at|by|from)|my (?:new )?(?:employer|company) is|i'm at)\s+{_V}{_END}",
+        rf"\b(?:work is|work's|work’s|my work is|i accepted (?:an|the|a job) offer (?:from|at)|i signed (?:a contract|on) with|i (?:just |recently |finally )?joined|i(?:'ve| have)? (?:just |recently |finally )?started (?:a new job |a job |work |working )?(?:at|with)|started at|new job at|i got (?:a job|hired|an offer) (?:at|by|from)|my (?:new )?(?:employer|company) is|i'm at)\s+{_V}{_END}",
         True,
     ),
     (
@@ -336,6 +336,13 @@ AR: list[Rule] = [
     (
         "employer",
         "work",
+        True,  # a first day, week or month at a place is a start there: "أول أسبوع لي في سابك"
+        rf"(?:^|\s)و?(?:أول|اول)\s+(?:يوم|أسبوع|اسبوع|شهر)(?:\s+لي)?\s+(?:في|ب|مع)\s*(?:شركة\s+)?(?P<v>[\w{_AR}]+)",
+        False,
+    ),
+    (
+        "employer",
+        "work",
         True,
         rf"(?:^|\s)و?(?:تركت|استقلت من)\s+(?:العمل في\s+|شركة\s+)?(?P<old>[\w{_AR}]+)",
         False,
@@ -372,8 +379,8 @@ AR: list[Rule] = [
     (
         "partner",
         "family",
-        True,  # engaged or bound to someone: "مخطوبة لأحمد", "مرتبط بواحدة اسمها سلمى"
-        rf"(?:^|\s)(?:مخطوبة|مخطوب|مرتبطة|مرتبط)\s+(?:(?:بواحدة|بواحد)\s+(?:اسمها|اسمه)\s+|ل|ب)(?P<v>[{_AR}]+)",
+        True,  # engaged or bound to someone: "مخطوبة لأحمد", "مرتبط بواحدة اسمها سلمى", "خاطب ندى"
+        rf"(?:^|\s)(?:خاطب\s+|خاطبة\s+|(?:مخطوبة|مخطوب|مرتبطة|مرتبط)\s+(?:(?:بواحدة|بواحد)\s+(?:اسمها|اسمه)\s+|ل|ب))(?P<v>[{_AR}]+)",
         True,
     ),
     (
@@ -411,6 +418,9 @@ CHANGE_EN = (
     r"stopped|gave up|became|become|broke up|split up|divorced|passed away|died|dropped|"
     r"just started|started using|goodbye|ditched|upgraded)\b"
 )
+# A first day, week or month somewhere is a start there; the place is the name
+# that follows, word by capitalised word ("first week at Halcyon Health done").
+FIRST_AT = r"(?i)\bfirst (?:day|week|month|shift|fortnight) (?:at|with) (?:the )?"
 # Words that say a value took another's place, not only that it holds now:
 # a thing a statement with one of these names is what changed.
 REPLACING_EN = (
@@ -439,8 +449,9 @@ OLDS_EN = [
 OLDS_AR = [
     rf"(?:لم أعد|لم اعد|لم نعد)\s+(?:[{_AR}]+\s+)?(?:في\s+|ب)?(?P<old>[{_AR}]+)",
     rf"من\s+(?P<old>[\w{_AR}]+)\s+(?:إلى|الى)\s+(?P<v>[\w{_AR}]+)",
-    rf"(?:بدلا من|بدلاً من|بدل)\s+(?P<old>[\w{_AR}]+)",
-    rf"(?:تركت|توقفت عن)\s+(?P<old>[\w{_AR}]+)",
+    rf"(?:^|\s)[وف]?(?:بدلا من|بدلاً من|بدل)\s+(?P<old>[\w{_AR}]+)",
+    # a whole word: "تركت" is not the end of "اشتركت" ("I subscribed")
+    rf"(?:^|\s)[وف]?(?:تركت|توقفت عن)\s+(?P<old>[\w{_AR}]+)",
 ]
 FROM_TO = (
     r"(?i)\b(?:switched|moved|changed|migrated|went|upgraded|transferred)\s+(?:\w+\s+){0,2}?from\s+(?:a |an |the |my )?"

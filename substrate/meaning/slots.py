@@ -101,6 +101,7 @@ _PROVIDER = linear(
     rules.PROVIDER.replace("KINDS", "|".join(sorted(rules.PROVIDER_KINDS, key=len, reverse=True)))
 )
 _COMMUTE = linear(rules.COMMUTE)
+_FIRST_AT = linear(rules.FIRST_AT)
 # The person's page a provider of each kind is filed on.
 _PROVIDER_TOPIC = {"vet": "pets", "bank": "money", "accountant": "money", "energy": "home",
                    "broadband": "home", "nursery": "family", "mechanic": "vehicles",
@@ -134,6 +135,7 @@ def read_slot(text: str) -> SlotReading:
         return SlotReading(None, None, past=True, change=change)
     found = (
         _shaped(head)
+        or _first_at(head)
         or _ruled(head, arabic)
         or _kept(head)
         or _preference(head, arabic)
@@ -204,6 +206,30 @@ def _someone_elses(head: str, at: int) -> bool:
 
 def _digits(value: str) -> str:
     return "".join(c for c in value if c.isdigit() or c == "+")
+
+
+def _first_at(head: str) -> Found | None:
+    """A first day, week or month at a named place: the employer, named by the
+    capitalised words that follow ("my first day at Kestrel was fine")."""
+    match = _FIRST_AT.search(head)
+    if match is None:
+        return None
+    name: list[str] = []
+    for word in head[match.end() :].split():
+        bare = word.strip(".,;:!?)'\"")
+        if (
+            not bare
+            or not (bare[:1].isupper() or bare in ("&", "of"))
+            or (bare.isupper() and len(bare) > 4)
+        ):
+            break
+        name.append(bare)
+        if bare != word:
+            break
+    while name and name[-1] in ("&", "of"):
+        name.pop()
+    value = clean(" ".join(name)) if name else None
+    return ("employer", "work", True, value, []) if value else None
 
 
 def _ruled(head: str, arabic: bool) -> Found | None:

@@ -194,6 +194,9 @@ def _subject(head: str) -> Subject:
     user = _the_user(head)
     if user is not None:
         return user
+    labelled = _family_label(head)
+    if labelled is not None:
+        return Subject("me", labelled)
     cue = _CUE.match(head) or _CUE_AR.match(head)
     if cue is not None and _is_name(cue.group("name")) and not _is_label(cue.group("name")):
         return Subject("named", cue.group("rest"), cue.group("name"), cue=True)
@@ -390,6 +393,26 @@ def _is_name(name: str) -> bool:
     if _weekly(first):
         return False  # "Wednesday nights = …", "Sundays I …": a time, not a person
     return first not in FILLER and first not in _NOT_NAMES and not first.endswith("ing")
+
+
+# A label's word for a kind the families name otherwise ("Work: …" is one's job).
+_LABEL_KINDS = {"work": "job"}
+
+
+def _family_label(head: str) -> str | None:
+    """A note labelled with a kind of thing a person has one of ("day job:
+    backend dev at Zentrix Labs", "Car: a Honda Jazz", "Gym - PureGym"): the
+    person's, read as "My day job is …", "My car is …"; None for any other
+    note."""
+    for mark in (":", " - ", " – ", " — "):
+        label, said, rest = head.partition(mark)
+        words = label.lower().split()
+        if said and rest.strip() and 0 < len(words) <= 3 and all(w.isalpha() for w in words):
+            kind = _LABEL_KINDS.get(words[-1], words[-1])
+            if FAMILY_OF_HEAD.get(kind) is not None:
+                return f"My {' '.join([*words[:-1], kind])} is {rest.strip()}"
+            return None
+    return None
 
 
 def _memo(head: str) -> bool:

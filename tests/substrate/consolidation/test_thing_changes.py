@@ -114,3 +114,15 @@ def test_an_arabic_end_of_the_things_measure_ends_the_thing(measure: str) -> Non
         other = next(t for t in ARABIC_THINGS if t != thing and t.split()[0] not in thing)
         assert _action(old, f"أنهيت {measure} {thing} الأسبوع الماضي") == "retract", (old,)
         assert _action(old, f"أنهيت {measure} {other} الأسبوع الماضي") == "add", (old, other)
+
+
+@pytest.mark.parametrize("verb,noun", [("بمشي", "المشي"), ("بركض", "الركض"), ("بمشي", "المشية")])
+def test_an_arabic_dialect_present_meets_its_noun(verb: str, noun: str) -> None:
+    """A dialect's present with its "ب" ("بمشي كل يوم") is the habit that "بدل
+    المشي" ("instead of walking") replaces: the clitic comes off a four-letter
+    word too; and "اشتركت" ("I subscribed") holds no "تركت" ("I left")."""
+    rng = random.Random(verb + noun)
+    for _ in range(3):
+        old = f"{verb} كل يوم الصبح ساعة مع {arabic_name(rng)}"
+        said = f"اشتركت في نادي {arabic_name(rng)} وصرت أتمرن بالليل بدل {noun}"
+        assert _action(old, said) in ("update", "retract"), (old, said, reading_of(said))
