@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from substrate.config import Settings
+from substrate.consolidation.ends import told_ends
 from substrate.consolidation.lifecycle import (
     Decision,
     check_intent,
@@ -196,25 +197,29 @@ class Writer:
                 decision = replace(decision, reason=f"{refused}; {decision.reason}")
         if decision.action == "none":
             return self._outcome(p, target, "merged", decision, p.reason)
-        self._apply(target, bullet, decision)
+        self._apply(target, bullet, decision, reading)
         moved = "" if target.slug == p.slug else f" (continues {p.slug}, which is full)"
         if target.slug != p.slug and _base(target.slug) != _base(p.slug or ""):
             moved = f" (on {target.slug}, which holds the fact it weighs against)"
         return self._outcome(p, target, "filed", decision, p.reason + moved)
 
-    def _apply(self, target: _Target, bullet: FactBullet, decision: Decision) -> None:
+    def _apply(
+        self, target: _Target, bullet: FactBullet, decision: Decision, reading: SlotReading
+    ) -> None:
         by_id = {b.entry_id: b for b in target.facts}
         if decision.action == "history":
             newer = by_id[decision.targets[0]]
             bullet = bullet.superseded_by(newer)
-        for fact_id in decision.targets if decision.action in ("update", "retract") else ():
-            old = by_id[fact_id]
+        ended = [by_id[i] for i in decision.targets] if decision.action != "history" else []
+        for old in ended:
             if decision.action == "update":
                 target.replace(old.superseded_by(bullet))
             else:
                 target.replace(old.retracted(bullet.day, by=bullet.entry_id))
         target.keys.add(bullet.key)
-        target.facts.append(bullet)
+        # the words that told the end stand as history beside what they ended (`ends`)
+        now, end = told_ends(bullet, reading, ended) if ended else (bullet, None)
+        target.facts += [b for b in (now, end) if b is not None]
 
     @staticmethod
     def _outcome(
@@ -306,9 +311,10 @@ class Writer:
     ) -> _Target | None:
         """The page of the one the statement says ended ("We said goodbye to
         Barney" ends what Barney's own page holds of him; "Tomasz and I broke
-        up", the boyfriend on Tomasz's): a page it names whose title is what
-        ended, holding a current fact that names it."""
-        if not (reading.cessation and reading.olds):
+        up", the boyfriend on Tomasz's; "We lost Mochi. We brought home Pip",
+        Mochi's): a page it names whose title is what ended, holding a current
+        fact that names it."""
+        if not reading.olds:
             return None
         for slug in named:
             title = self._title_of(slug) or ""

@@ -95,6 +95,7 @@ def erase_facts(
         if not ids and not repoint:
             return done
         entries = fresh_pages(ws)
+        ids |= told_parts(entries.values(), ids)
         steps: list[journal.Step] = []
         days: dict[str, str] = {}  # an erased fact's id -> its archive day
         for slug in sorted(_pages_holding(entries, ids | set(repoint))):
@@ -137,6 +138,12 @@ def _log_holds_words(settings: Settings, scrubbed: Callable[[str], str]) -> bool
     kept them)."""
     text, _ = read_text_snapshot(log_path(settings))
     return scrubbed(text) != text
+
+
+def told_parts(entries: Iterable[PageEntry], ids: Collection[str]) -> set[str]:
+    """The facts filed as parts of the statements `ids` (an end told beside a new
+    value: the statement's id with `-1`), which go with them."""
+    return {f for e in entries for f in e.filed if f not in ids and f.partition("-")[0] in ids}
 
 
 def _pages_holding(entries: Mapping[str, PageEntry], ids: set[str]) -> list[str]:

@@ -38,6 +38,7 @@ from substrate.meaning.arabic import arabic_ends, dwelling, has_arabic
 from substrate.meaning.nouns import is_role, noun_family
 from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
+from substrate.meaning.statements import CESSATION, kind_of
 
 START = frozenset(
     """join start begin buy purchase adopt acquire rent lease register enrol enroll marry
@@ -321,6 +322,27 @@ def _through(clause: Clause) -> bool:
     held = any(p.head in PAUSES for p in clause.attached("on"))
     particle = clause.predicate.rpartition(" ")[2]  # "be over": the parser's particle
     return held or particle in THROUGH or any(a in THROUGH for a in clause.adverbs)
+
+
+def only_an_end(text: str) -> bool:
+    """Every clause of `text` ends something ("We lost Mochi in March", "said
+    goodbye to Barney", "Sunny died"), and it names what: words that tell an
+    end and nothing beside it. Arabic has no clauses here: never."""
+    said = clauses(text)
+    if not said or has_arabic(text):
+        return False
+    kind, ended = kind_of(text)
+    if not read_events(text).ends and not (kind == CESSATION and ended):
+        return False
+    if any(c.lemma in WORK_ENDS for c in said):
+        return False  # "Dad retired on Friday": a person's new standing, not only an end
+    ends = [_particled(c) for c in said if classed(_particled(c), END)]
+    acts = {o.head for c in ends for o in c.objects}  # "stopped playing the violin"
+    # a clause with nothing of its own frames another ("had to say goodbye")
+    told = [c for c in said if (c.objects or c.nominals or c.attachments) and c.lemma not in acts]
+    if kind == CESSATION and len(told) == 1:
+        return True  # "I no longer play the cello": the statement's one clause
+    return all(classed(_particled(c), END) or _ending_noun(c) for c in told)
 
 
 def _ending_noun(clause: Clause) -> bool:

@@ -286,7 +286,7 @@ def fact_chains(bullets: list[FactBullet]) -> list[FactItem]:
     out += [
         FactItem("\n".join(chain(b, 0)), False, b.day)
         for b in bullets
-        if id(b) not in placed and b.status == "superseded"
+        if id(b) not in placed and b.status in ("superseded", "ended")
     ]
     return out
 

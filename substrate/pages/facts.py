@@ -17,7 +17,11 @@ a conversation, not remembered by the user), `slot:` (what the fact is about:
 `from:` (a captured fact's lineage: the logged messages it was drawn from),
 `status:superseded` with `by:` the fact that replaced it and `until:` the day,
 or `status:retracted` (no longer true since `until:`; `via:forget` when the
-person asked memory to forget it, `via:correct` on a fact that corrected another). A fact no longer
+person asked memory to forget it, `via:correct` on a fact that corrected another),
+or `status:ended`: the words that told an end ("rehomed Rolo with a farm
+family"), true as history but no current value; when a statement also told a
+new value, its end is a bullet of its own whose id is the statement's with
+`-1` (its lineage: forgetting the statement forgets it too). A fact no longer
 current also shows a visible note, `_(until …; replaced by: …)_`, rendered
 from the marker, so any markdown viewer tells the history without a database.
 Markers the reader does not know are kept as written. `strip_markers` removes
@@ -58,7 +62,9 @@ VOICE = "voice"  # `voice:passed_on`: words the person passed on, not their own 
 PASSED_ON = "passed_on"
 SPEAKER = "speaker"  # whose words they are, when named (spaces written as `_`)
 NOTE_QUOTE = 80  # characters of the replacing fact quoted in a note
-Status = Literal["current", "superseded", "retracted"]
+Status = Literal["current", "superseded", "retracted", "ended"]
+ENDED_NOTE = "told an end"
+ENDED_PART = "-1"  # the id suffix of the end a statement told beside a new value
 _OWN = ("e", "src", "slot", "status", "by", "until")
 
 
@@ -100,6 +106,19 @@ class FactBullet:
 
     def retracted(self, on: date, by: str | None = None) -> FactBullet:
         return replace(self, status="retracted", by=by, until=max(on, self.day))
+
+    def ended(self, entry_id: str | None = None, text: str | None = None) -> FactBullet:
+        """These words (or `text` of them, under `entry_id`) as the record of an
+        end they told: history from their own day."""
+        return replace(
+            self,
+            entry_id=entry_id or self.entry_id,
+            text=text if text is not None else self.text,
+            slot=None,
+            status="ended",
+            by=None,
+            until=self.day,
+        )
 
     def restored(self) -> FactBullet:
         return replace(self, status="current", by=None, until=None)
@@ -164,7 +183,9 @@ def make_bullet(
     said = marker.get("status")
     status: Status = "current"
     if earlier:
-        status = "retracted" if said == "retracted" else "superseded"
+        status = (
+            "retracted" if said == "retracted" else "ended" if said == "ended" else "superseded"
+        )
     if said or earlier:
         first = _without_note(first)
     gone = status != "current"
@@ -215,6 +236,8 @@ def format_bullet(bullet: FactBullet, replaced_by: str | None = None) -> str:
 
 def _note(bullet: FactBullet, replaced_by: str | None) -> str:
     until = bullet.until.isoformat() if bullet.until else "later"
+    if bullet.status == "ended":
+        return f"{NOTE_OPEN}{until}; {ENDED_NOTE}{NOTE_CLOSE}"
     if bullet.status == "retracted":
         said = FORGOTTEN_NOTE if bullet.attrs.get("via") == FORGOTTEN else RETRACTED_NOTE
         return f"{NOTE_OPEN}{until}; {said}{NOTE_CLOSE}"
@@ -262,6 +285,8 @@ def reader_line(bullet: FactBullet) -> str:
     elif bullet.status == "retracted":
         since = f" since {in_words(bullet.until)}" if bullet.until else ""
         lead = f"{lead}{RETRACTED_NOTE}{since}: "
+    elif bullet.status == "ended":
+        lead = f"{lead}ended: "
     return "\n".join([lead + first, *(INDENT + line for line in rest)])
 
 
