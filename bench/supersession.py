@@ -13,7 +13,7 @@ scored on it:
   is on the card;
 - **stale as current**: an earlier value stands on a card line that neither
   names the current value nor marks itself as history ("was:", "until",
-  "no longer");
+  "no longer", "ended:");
 - **history recall** (questions about the value before): the earlier value
   is on the card;
 - **both** (facts that accumulate, two pets): both on the card, neither as
@@ -50,7 +50,11 @@ from filing import (
 DATA = Path(__file__).parent / "data" / "supersession.jsonl"
 # A line that says a value is history, someone else's words, or ended is no
 # stale current value.
-HISTORY_MARKS = ("was:", "until", "no longer", "earlier", "passed on", "moved out of", "i left ")
+# How a card line marks itself as history: a replaced fact ("was:"), an ended one
+# ("no longer true"), the words that told an end ("ended:", `pages.facts`).
+HISTORY_MARKS = (
+    "was:", "until", "no longer", "earlier", "passed on", "moved out of", "i left ", "ended:"
+)  # fmt: skip
 LAYOUTS = ("consolidated", "per_statement", "per_session")
 
 
