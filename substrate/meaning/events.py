@@ -219,6 +219,9 @@ def read_events(text: str) -> Events:
     state: Value | None = None
     shifted = False
     for said in clauses(text):
+        if _judged_out(said):  # "Salsa wasn't really me", "pottery isn't for me"
+            ends += [_named(p) for p in said.subjects if _thing(p) and not is_role(p.head)]
+            continue
         if said.negated or said.modal or said.tense == "future":
             continue
         clause = _particled(said)
@@ -410,6 +413,16 @@ def _counted(phrase: Phrase) -> bool:
 def _named_thing(phrase: Phrase) -> bool:
     """A thing called by its name, however the recogniser typed it."""
     return _thing(phrase) and (phrase.proper or bool(phrase.name) or phrase.entity == "ORG")
+
+
+def _judged_out(clause: Clause) -> bool:
+    """A thing the person says is not theirs any more, by a negated copula whose
+    complement is the person: "X wasn't really me", "X isn't for me", "X wasn't
+    my thing" (not a modal or a future: "X won't be for me")."""
+    if not (clause.copula and clause.negated) or clause.modal or clause.tense == "future":
+        return False
+    me = any(o.first_person or (o.head == "thing" and o.mine) for o in clause.objects)
+    return me or any(p.first_person for p in clause.attached("for"))
 
 
 def _thing(phrase: Phrase) -> bool:

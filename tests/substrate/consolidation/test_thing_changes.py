@@ -126,3 +126,22 @@ def test_an_arabic_dialect_present_meets_its_noun(verb: str, noun: str) -> None:
         old = f"{verb} كل يوم الصبح ساعة مع {arabic_name(rng)}"
         said = f"اشتركت في نادي {arabic_name(rng)} وصرت أتمرن بالليل بدل {noun}"
         assert _action(old, said) in ("update", "retract"), (old, said, reading_of(said))
+
+
+JUDGED_OUT = [
+    "{T} wasn't really me. {O} though? obsessed",
+    "{T} just isn't for me",
+    "{T} wasn't my thing",
+]
+
+
+@pytest.mark.parametrize("frame", JUDGED_OUT)
+def test_a_thing_judged_not_the_persons_ends_its_fact(frame: str) -> None:
+    """A negated copula whose complement is the person ("X wasn't really me",
+    "X isn't for me") ends the fact that names X; said of a person, of someone
+    else or of the future it ends nothing."""
+    for old, thing, other in _cases(JUDGED_OUT, 6):
+        said = _fill(frame, thing, other, "")
+        assert _action(old, said) in ("update", "retract"), (old, said, reading_of(said))
+        for kept in (f"{_cap(thing)} won't be for me", f"My sister says {thing} isn't for her"):
+            assert _action(old, kept) == "add", (old, kept)
