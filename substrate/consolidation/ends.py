@@ -15,13 +15,14 @@ parts that are only an end (every clause of the part ends something:
 change anchored to: `reading.things`): "traded the Fiesta in for a Niro" and
 "Oat milk was costing me a fortune so it's black coffee now" tell more than
 an end and stay current whole. Arabic, which has no clauses here, is never
-cut. A statement cut into
-sentences and clauses at the places a writer joins them (`sentences`).
+cut. A statement is cut into sentences (`sentences`) and into clauses at the
+places a writer joins them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from substrate.meaning.anchors import anchor
 from substrate.meaning.events import only_an_end
@@ -52,19 +53,14 @@ def told_ends(
         return None, bullet.ended()
     rest = " ".join(p for p, t in zip(parts, told, strict=True) if not t)
     end = " ".join(p for p, t in zip(parts, told, strict=True) if t)
-    return (
-        FactBullet(
-            bullet.entry_id, bullet.day, rest, bullet.source, bullet.attrs, slot=bullet.slot
-        ),
-        bullet.ended(f"{bullet.entry_id}{ENDED_PART}", end),
-    )
+    return replace(bullet, text=rest), bullet.ended(f"{bullet.entry_id}{ENDED_PART}", end)
 
 
 def _ended_names(reading: SlotReading, ended: Sequence[FactBullet]) -> list[str]:
     """What the statement calls the things it ended, as the ended facts name
     them: an ended value of `reading.olds`, or a thing a change anchored to."""
     said = [*reading.olds, *reading.things]
-    return [n for n in said if any(mentions(b.text, n) or anchor(b.text, n) > 0 for b in ended)]
+    return [n for n in said if any(_names(b.text, n) for b in ended)]
 
 
 def _tells_end(part: str, names: list[str], value: str | None) -> bool:
@@ -75,7 +71,12 @@ def _tells_end(part: str, names: list[str], value: str | None) -> bool:
         return False
     if not only_an_end(part):
         return False
-    return any(mentions(part, n) or anchor(part, n) > 0 for n in names)
+    return any(_names(part, n) for n in names)
+
+
+def _names(text: str, thing: str) -> bool:
+    """`text` names `thing`: as written, or by its lemmas (`anchors`)."""
+    return mentions(text, thing) or anchor(text, thing) > 0
 
 
 def _parts(text: str) -> list[str]:

@@ -214,11 +214,10 @@ def weighs_against(reading: SlotReading, day: date) -> Callable[[FactBullet], bo
         )
     if reading.slot is not None and (reading.single or reading.olds or reading.things):
         return lambda b: (
-            _competes(reading, b)
-            or (_kin(reading, b, day) and any(anchor(b.text, t) > 0 for t in reading.things))
+            _competes(reading, b) or (_kin(reading, b, day) and bool(_things_named(b, reading)))
         )
     if reading.slot is None and reading.things:
-        return lambda b: b.day <= day and any(anchor(b.text, t) > 0 for t in reading.things)
+        return lambda b: b.day <= day and bool(_things_named(b, reading))
     return None
 
 
@@ -248,6 +247,11 @@ def _kin(reading: SlotReading, bullet: FactBullet, day: date) -> bool:
     )
 
 
+def _things_named(bullet: FactBullet, reading: SlotReading) -> list[str]:
+    """The things of a change (`reading.things`) that `bullet` names."""
+    return [t for t in reading.things if anchor(bullet.text, t) > 0]
+
+
 def _of_family(current: list[FactBullet], family: str | None) -> list[FactBullet]:
     return [b for b in current if family is not None and family_of(_slot(b)) == family]
 
@@ -269,7 +273,7 @@ def _unslotted(
     if not (reading.change and reading.olds):
         named = _anchored([b for b in current if new is None or b.day <= new.day], reading.things)
         if named and new is not None:
-            things = ", ".join(t for t in reading.things if anchor(named[0].text, t) > 0)
+            things = ", ".join(_things_named(named[0], reading))
             return Decision("update", None, _ids(named), f"a change to what it names ({things})")
         return Decision("add", None, reason="no slot: added")
     ended = [b for b in current if any(_mentions_old(b, old) for old in reading.olds)]

@@ -210,7 +210,9 @@ class Writer:
         if decision.action == "history":
             newer = by_id[decision.targets[0]]
             bullet = bullet.superseded_by(newer)
-        ended = [by_id[i] for i in decision.targets] if decision.action != "history" else []
+        ended = (
+            [by_id[i] for i in decision.targets] if decision.action in ("update", "retract") else []
+        )
         for old in ended:
             if decision.action == "update":
                 target.replace(old.superseded_by(bullet))

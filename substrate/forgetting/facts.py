@@ -44,7 +44,7 @@ from substrate.pages import (
     with_facts,
 )
 from substrate.pages.fact_section import RELATED
-from substrate.pages.facts import SOURCES
+from substrate.pages.facts import SOURCES, statement_id
 from substrate.safety import (
     FileSnapshot,
     hold_lock,
@@ -143,7 +143,7 @@ def _log_holds_words(settings: Settings, scrubbed: Callable[[str], str]) -> bool
 def told_parts(entries: Iterable[PageEntry], ids: Collection[str]) -> set[str]:
     """The facts filed as parts of the statements `ids` (an end told beside a new
     value: the statement's id with `-1`), which go with them."""
-    return {f for e in entries for f in e.filed if f not in ids and f.partition("-")[0] in ids}
+    return {f for e in entries for f in e.filed if f not in ids and statement_id(f) in ids}
 
 
 def _pages_holding(entries: Mapping[str, PageEntry], ids: set[str]) -> list[str]:

@@ -339,13 +339,13 @@ def only_an_end(text: str) -> bool:
         return False
     if any(c.lemma in WORK_ENDS for c in said):
         return False  # "Dad retired on Friday": a person's new standing, not only an end
-    ends = [_particled(c) for c in said if classed(_particled(c), END)]
-    acts = {o.head for c in ends for o in c.objects}  # "stopped playing the violin"
+    ends = {id(c): p for c in said if classed(p := _particled(c), END)}
+    acts = {o.head for p in ends.values() for o in p.objects}  # "stopped playing the violin"
     # a clause with nothing of its own frames another ("had to say goodbye")
     told = [c for c in said if (c.objects or c.nominals or c.attachments) and c.lemma not in acts]
     if kind == CESSATION and len(told) == 1:
         return True  # "I no longer play the cello": the statement's one clause
-    return all(classed(_particled(c), END) or _ending_noun(c) for c in told)
+    return all(id(c) in ends or _ending_noun(c) for c in told)
 
 
 def _ending_noun(clause: Clause) -> bool:

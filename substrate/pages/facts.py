@@ -161,6 +161,12 @@ def split_marker(text: str) -> tuple[str, dict[str, str]]:
     return text[:at], marker
 
 
+def statement_id(fact_id: str) -> str:
+    """The statement a fact was filed from: its own id, or the id a part of it
+    (`ENDED_PART`) was filed under beside it."""
+    return fact_id.partition("-")[0]
+
+
 def is_entry_id(value: str) -> bool:
     base, dash, n = value.partition("-")
     return (
