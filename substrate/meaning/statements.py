@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from substrate.meaning.arabic import has_arabic
+from substrate.meaning.arabic import has_arabic, only_verb, verb_lemma
 from substrate.safety import IGNORECASE, linear
 
 Kind = Literal["assertion", "cessation", "hypothetical"]
@@ -109,10 +109,14 @@ _HYPOTHETICAL_EN = linear(
     r"should (?:i|we)|can (?:i|we)|do (?:i|we))\b",
     IGNORECASE,
 )
+# Whole words: "لولو ماتت" is a cat's death, "هلق" is "now", "قدمت" is "I
+# submitted"; none of them is "لو", "هل" or "قد".
 _HYPOTHETICAL_AR = linear(
     r"^(?:و)?(?:أفكر|افكر|نفكر|أخطط|اخطط|نخطط|أريد|اريد|نريد|أود|اود|أتمنى|اتمنى|ربما|قد|"
-    r"سوف|سأ|سن|لو|إذا|اذا|هل|أنوي|انوي|ننوي)",
+    r"سوف|لو|إذا|اذا|هل|أنوي|انوي|ننوي)(?:\s|$)",
 )
+# The future written onto the verb: "سأنتقل", "سننتقل" (not "سنة", "سناء").
+_FUTURE_PREFIX = ("سأ", "سن", "سي", "ست")
 
 
 def kind_of(text: str) -> tuple[Kind, tuple[str, ...]]:
@@ -120,10 +124,21 @@ def kind_of(text: str) -> tuple[Kind, tuple[str, ...]]:
     head = " ".join(text.split())[:READ_CHARS]
     if head.endswith(("?", "؟")) or _HYPOTHETICAL_EN.search(head):
         return HYPOTHETICAL, ()
-    if has_arabic(head) and _HYPOTHETICAL_AR.search(head):
+    if has_arabic(head) and (_HYPOTHETICAL_AR.search(head) or _future_verb(head)):
         return HYPOTHETICAL, ()
     ended = ended_in(head)
     return (CESSATION, ended) if ended else (ASSERTION, ())
+
+
+def _future_verb(head: str) -> bool:
+    """The statement opens on a verb with the future written onto it: what is
+    left after "س" reads as a verb of its own ("سأنتقل": أنتقل)."""
+    first = head.split(maxsplit=1)[0] if head.split() else ""
+    first = first[1:] if first.startswith("و") and len(first) > 5 else first
+    rest = first[1:]
+    if not first.startswith(_FUTURE_PREFIX) or len(rest) < 3:
+        return False
+    return only_verb(first) or (len(rest) >= 4 and bool(verb_lemma(rest)))
 
 
 def ended_in(head: str) -> tuple[str, ...]:
