@@ -14,9 +14,9 @@ parts that are only an end (every clause of the part ends something:
 `events.only_an_end`) and name what ended (`reading.olds`, or the things a
 change anchored to: `reading.things`): "traded the Fiesta in for a Niro" and
 "Oat milk was costing me a fortune so it's black coffee now" tell more than
-an end and stay current whole. Arabic, which has no clauses here, is never
-cut. A statement is cut into sentences (`sentences`) and into clauses at the
-places a writer joins them.
+an end and stay current whole. A statement is cut into sentences
+(`sentences`) and into clauses at the places a writer joins them (in Arabic,
+at a comma and before "و" that opens a verb: `arabic.arabic_clauses`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from substrate.meaning.anchors import anchor
+from substrate.meaning.arabic import arabic_clauses, has_arabic, unjoined
 from substrate.meaning.events import only_an_end
 from substrate.meaning.sentences import sentence_pieces
 from substrate.meaning.slots import SlotReading, mentions
@@ -33,6 +34,9 @@ from substrate.pages.facts import ENDED_PART, FactBullet
 # Where a writer joins two clauses of one sentence ("Sunny died, and we're
 # taking in a lovebird"; "left the choir — ukulele on Wednesdays now").
 _JOINS = (", and ", "; ", " — ", " – ", ", ")
+# Words a part needs to stand alone: an Arabic word carries its pronoun and
+# prepositions ("وقفت الكيتو").
+_SHORTEST, _SHORTEST_AR = 3, 2
 
 
 def told_ends(
@@ -51,7 +55,7 @@ def told_ends(
         return bullet, None
     if all(told):
         return None, bullet.ended()
-    rest = " ".join(p for p, t in zip(parts, told, strict=True) if not t)
+    rest = unjoined(" ".join(p for p, t in zip(parts, told, strict=True) if not t))
     end = " ".join(p for p, t in zip(parts, told, strict=True) if t)
     return replace(bullet, text=rest), bullet.ended(f"{bullet.entry_id}{ENDED_PART}", end)
 
@@ -88,10 +92,13 @@ def _parts(text: str) -> list[str]:
         pieces = [sentence.strip()]
         for join in _JOINS:
             pieces = [q for p in pieces for q in _cut(p, join)]
+        arabic = has_arabic(sentence)
+        if arabic:
+            pieces = arabic_clauses(sentence.strip())
         for piece in pieces:
             piece = f"{short} {piece}".strip()
             short = ""
-            if len(piece.split()) >= 3:
+            if len(piece.split()) >= (_SHORTEST_AR if arabic else _SHORTEST):
                 out.append(piece)
             elif out:
                 out[-1] = f"{out[-1]} {piece}"

@@ -47,7 +47,7 @@ def fold(word: str) -> str:
 END = frozenset(
     fold(w)
     for w in """باع ترك بطل وقف أوقف توقف مات توفي ألغى كنسل أغلق غلق قفل انسحب استقال
-    فسخ طلق انفصل أنهى نهى خلص ودع تخلى سيب فارق لغى انتهى""".split()
+    فسخ طلق انفصل أنهى نهى خلص ودع تخلى سيب فارق لغى انتهى هدى أهدى تبرع تخرج""".split()
 )
 # Ends whose thing is their subject, said before them ("لولو ماتت", "الارتباط انتهى").
 INTRANSITIVE = frozenset(fold(w) for w in "مات توفي انتهى".split())
@@ -135,6 +135,20 @@ def only_verb(word: str) -> bool:
     return "Verb" in readings and all(t == "Verb" for t in readings)
 
 
+@lru_cache(maxsize=8192)
+def may_be_verb(word: str) -> bool:
+    """Whether any reading the analyser has of `word` is a verb ("توظف" is the
+    verb "he was employed" as well as the noun "employment")."""
+    readings = _lemmatizer().analexer.check_word(word)
+    return any(str(getattr(r, "type", "")) == "Verb" for r in readings)
+
+
+@lru_cache(maxsize=8192)
+def _may_be_noun(word: str) -> bool:
+    readings = _lemmatizer().analexer.check_word(word)
+    return any(str(getattr(r, "type", "")).startswith("Noun") for r in readings)
+
+
 def verb_class(word: str) -> str | None:
     """`end`, `intransitive` (an end of its subject), `exchange` or None for
     one Arabic word (see the module doc)."""
@@ -186,6 +200,42 @@ def arabic_ends(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def ends_only(text: str) -> bool:
+    """An Arabic clause that tells an end and nothing beside it: a verb of
+    ending names what ended ("لولو ماتت الله يرحمها", "وقفت الكيتو") and no
+    verb exchanges it for something ("بدلت البيكانتو بهايبرد")."""
+    if not arabic_ends(text):
+        return False
+    return not any(verb_class(t) == "exchange" for t in _tokens(text) if has_arabic(t))
+
+
+def arabic_clauses(sentence: str) -> list[str]:
+    """An Arabic sentence cut where a writer joins two clauses: at a comma, and
+    before "و" that opens a verb ("بعت اللكزس وخذيت جيب", "لولو ماتت …
+    وجبنا قطو"), the verb keeping its "و"."""
+    out: list[str] = []
+    for piece in sentence.replace("،", ",").split(","):
+        words: list[str] = []
+        for word in piece.split():
+            bare = word.strip("".join(_PUNCT))
+            if words and bare.startswith("و") and len(bare) > 3 and may_be_verb(bare[1:]):
+                out.append(" ".join(words))
+                words = []
+            words.append(word)
+        if words:
+            out.append(" ".join(words))
+    return [p.strip() for p in out if p.strip()]
+
+
+def unjoined(clause: str) -> str:
+    """A clause without the "و" that joined it to the one before ("وجبنا قطو"
+    standing alone is "جبنا قطو")."""
+    first, _, rest = clause.partition(" ")
+    if first.startswith("و") and len(first) > 3 and may_be_verb(first[1:]):
+        return f"{first[1:]} {rest}".strip()
+    return clause
+
+
 def _tokens(text: str) -> list[str]:
     """Words and punctuation marks, each its own token."""
     head = text[:READ_CHARS]
@@ -219,10 +269,14 @@ def _closes(token: str) -> bool:
 def _thing_after(tokens: list[str], start: int, kind: str) -> str:
     words: list[str] = []
     for token in tokens[start : start + 3]:
-        if _closes(token) or _adverb(token) or (words and fold(token).startswith("و")):
-            break
+        if _closes(token) or _adverb(token) or (fold(token).startswith("و") and (
+            words or may_be_verb(token[1:])
+        )):  # fmt: skip
+            break  # "تخرج وتوظف": the next verb, not what ended
         if words and kind == "exchange" and fold(token).startswith(("ب", "ل")):
             break  # "بدلت البيكانتو بهايبرد": what it was exchanged for
+        if words and fold(token).startswith("ل") and _may_be_noun(token[1:]):
+            break  # "أهديت زيتونة لمحمية": to whom, not a name ("ليفنار")
         words.append(token)
     return " ".join(words)
 

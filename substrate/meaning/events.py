@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from substrate.meaning.arabic import arabic_ends, dwelling, has_arabic
+from substrate.meaning.arabic import arabic_ends, dwelling, ends_only, has_arabic
 from substrate.meaning.nouns import is_role, noun_family
 from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
@@ -330,9 +330,12 @@ def _through(clause: Clause) -> bool:
 def only_an_end(text: str) -> bool:
     """Every clause of `text` ends something ("We lost Mochi in March", "said
     goodbye to Barney", "Sunny died"), and it names what: words that tell an
-    end and nothing beside it. Arabic has no clauses here: never."""
+    end and nothing beside it. Arabic, which has no parse here, by its verbs
+    (`arabic.ends_only`)."""
+    if has_arabic(text):
+        return ends_only(text)
     said = clauses(text)
-    if not said or has_arabic(text):
+    if not said:
         return False
     kind, ended = kind_of(text)
     if not read_events(text).ends and not (kind == CESSATION and ended):

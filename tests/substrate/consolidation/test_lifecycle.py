@@ -65,9 +65,11 @@ def test_arabic_updates_supersede_too(settings: Settings) -> None:
     say(settings, "أعمل في شركة Initech.", at(1, 10))
     hooli = say(settings, "تركت Initech وانضممت إلى Hooli.", at(5, 8))
     consolidate(settings)
+    # the clause that told the end is its record; the new employer stays current
     assert statuses(settings, "me/work") == {
         "أعمل في شركة Initech.": ("superseded", hooli),
-        "تركت Initech وانضممت إلى Hooli.": ("current", None),
+        "تركت Initech": ("ended", None),
+        "انضممت إلى Hooli.": ("current", None),
     }
 
 

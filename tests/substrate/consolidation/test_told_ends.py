@@ -14,12 +14,13 @@ from datetime import UTC, datetime
 import pytest
 
 from substrate import Settings, remember
-from substrate.consolidation import consolidate
+from substrate.consolidation import consolidate, consolidate_all
 from substrate.forgetting import forget
+from substrate.index import SearchIndex
 from substrate.pages import FactBullet, fact_bullets
 from substrate.pages.fact_section import with_facts
 from substrate.sessions import SessionLog, open_session_log
-from tests.made_up import made_up
+from tests.made_up import arabic_name, made_up
 
 OLDS = ["I've got a tabby called {n}", "We have a beagle called {n}", "Our cat {n} is 12"]
 ENDS = [
@@ -142,3 +143,42 @@ def test_a_retirement_is_a_new_standing_and_stays_current(settings: Settings, wh
     consolidate(settings)
     [told] = [b for b in bullets(settings) if b.entry_id == said]
     assert told.current, told
+
+
+# Arabic: the clauses are cut at a comma and before "و" that opens a verb.
+OLDS_AR = ["عندي قطة اسمها {n}", "نربي كلب اسمه {n}", "{n} قطتي عمرها خمس سنين"]
+ENDS_AR = ["{n} ماتت الله يرحمها", "بعنا {n} لعائلة في الريف،", "أهدينا {n} لمحمية حيوانات،"]
+NEWS_AR = ["وجبنا جرو صغير سميناه {m}", "والحين عندنا أرنب اسمه {m}"]
+
+
+@pytest.mark.parametrize("end", ENDS_AR)
+def test_an_arabic_end_told_beside_a_new_value_is_history(
+    settings: Settings, index: SearchIndex, end: str
+) -> None:
+    rng = random.Random(end)
+    for i, (old, new) in enumerate(zip(OLDS_AR, [*NEWS_AR, NEWS_AR[0]], strict=True)):
+        n, m = arabic_name(rng), arabic_name(rng)
+        remember(settings, old.format(n=n), now=at(1, i + 1))
+        consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+        said = remember(settings, f"{end.format(n=n)} {new.format(m=m)}", now=at(4, i + 1)).id
+        consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+        assert not [b for b in naming(settings, n) if b.current], (old, end, bullets(settings))
+        told = {b.entry_id: b for b in bullets(settings) if b.entry_id in (said, f"{said}-1")}
+        now, record = told[said], told[f"{said}-1"]
+        assert now.current and m in now.text and n not in now.text, now
+        assert not now.text.startswith("و"), now  # standing alone, without its joining "و"
+        assert record.status == "ended" and n in record.text and m not in record.text, record
+
+
+def test_an_arabic_exchange_in_one_clause_stays_current(
+    settings: Settings, index: SearchIndex
+) -> None:
+    rng = random.Random(7)
+    for i in range(3):
+        n, m = arabic_name(rng), arabic_name(rng)
+        remember(settings, f"عندي سيارة {n} من سنتين", now=at(1, i + 1))
+        consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+        said = remember(settings, f"بدلت ال{n} ب{m} الشهر الماضي", now=at(4, i + 1)).id
+        consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
+        [told] = [b for b in bullets(settings) if b.entry_id == said]
+        assert told.current and m in told.text, told

@@ -14,7 +14,14 @@ import pytest
 from substrate.consolidation.lifecycle import decide, reading_of
 from substrate.consolidation.naming import subject_phrase
 from substrate.meaning.anchors import anchor
-from substrate.meaning.arabic import arabic_ends, first_person_verb, only_verb, verb_class
+from substrate.meaning.arabic import (
+    arabic_clauses,
+    arabic_ends,
+    first_person_verb,
+    only_verb,
+    unjoined,
+    verb_class,
+)
 from substrate.meaning.subjects import _speaks_arabic, read_subject
 from substrate.meaning.words import title_problem
 from substrate.pages import FactBullet
@@ -156,3 +163,34 @@ def test_a_page_is_never_titled_by_the_verb_a_fact_opens_with(verb: str) -> None
 def test_a_word_that_may_also_be_a_noun_still_names_a_subject(noun: str) -> None:
     assert not only_verb(noun)
     assert title_problem(f"{noun} {made_up(random.Random(noun))}") is None
+
+
+@pytest.mark.parametrize(
+    ("verb", "to"), [("أهديت", "لمحمية"), ("بعنا", "لجارنا"), ("تبرعت", "للجمعية")]
+)
+def test_what_a_giving_away_ends_is_what_was_given_not_to_whom(verb: str, to: str) -> None:
+    rng = random.Random(verb)
+    for _ in range(5):
+        name = "".join(rng.choice("بتثجحخدذرزسشصضطظعغفقكمنهي") for _ in range(4))
+        assert arabic_ends(f"{verb} {name} {to} الأسبوع الماضي") == (name,)
+
+
+@pytest.mark.parametrize("then", ["وتوظف في شركة", "وسافر إلى كندا", "ورجع إلى البيت"])
+def test_an_end_with_nothing_after_it_does_not_take_the_next_verb(then: str) -> None:
+    assert not [e for e in arabic_ends(f"سالم تخرج {then}") if e.startswith("و")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "parts"),
+    [
+        ("بعت اللكزس وخذيت جيب", ["بعت اللكزس", "وخذيت جيب"]),
+        ("وقفت الكيتو، الحين ماشي على صيام", ["وقفت الكيتو", "الحين ماشي على صيام"]),
+        ("أختي وليد وسلمى عندهم قطة", ["أختي وليد وسلمى عندهم قطة"]),
+    ],
+)
+def test_an_arabic_sentence_is_cut_at_a_comma_and_before_a_joined_verb(
+    sentence: str, parts: list[str]
+) -> None:
+    assert arabic_clauses(sentence) == parts
+    if len(parts) > 1 and parts[-1].startswith("و"):
+        assert unjoined(parts[-1]) == parts[-1][1:]
