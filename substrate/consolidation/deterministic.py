@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from substrate.config import Settings
+from substrate.consolidation.counts import changes_a_measure
 from substrate.consolidation.endeavours import FOLDER as ENDEAVOURS, endeavour_of
 from substrate.consolidation.naming import leading_name, slugify, subject_phrase, unique_slug
 from substrate.consolidation.plan import Placement, Plan
@@ -135,7 +136,7 @@ class DeterministicFiler:
             run.said(entry, placement.slug)
         nearby: tuple[str, ...] = ()
         # what it ends may sit elsewhere ("Jordan moved out": on me/family)
-        if reading.olds or reading.things:
+        if reading.olds or reading.things or changes_a_measure(text):
             nearby = tuple(h.slug for h in self._hits(text, run.index) if h.slug != placement.slug)
         return replace(placement, reading=reading, related=related, nearby=nearby)
 

@@ -35,10 +35,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from functools import lru_cache
 from typing import Literal
 
-from substrate.consolidation.when import without_dates
+from substrate.consolidation.counts import changes_a_measure, recounts, remeasures
 from substrate.meaning.anchors import anchor, thing_of
 from substrate.meaning.arabic import has_arabic
 from substrate.meaning.families import GENERIC, family_of, replaces, thing_family
@@ -196,10 +195,13 @@ def _cessation(new: FactBullet, reading: SlotReading, current: list[FactBullet])
     )
 
 
-def weighs_against(reading: SlotReading, day: date) -> Callable[[FactBullet], bool] | None:
-    """Which facts a new fact read as `reading` and dated `day` may end: the
-    writer files it beside one, so a fact and what it replaces share a page.
-    None for a fact that ends nothing (no slot, no value named as ended)."""
+def weighs_against(
+    reading: SlotReading, day: date, text: str = ""
+) -> Callable[[FactBullet], bool] | None:
+    """Which facts a new fact read as `reading`, dated `day` and worded `text`
+    may end: the writer files it beside one, so a fact and what it replaces
+    share a page. None for a fact that ends nothing (no slot, no value named
+    as ended, no amount it says changed)."""
     if reading.past or reading.kind == "hypothetical":
         return None
     if reading.cessation and reading.value is None and reading.olds:
@@ -218,6 +220,8 @@ def weighs_against(reading: SlotReading, day: date) -> Callable[[FactBullet], bo
         )
     if reading.slot is None and reading.things:
         return lambda b: b.day <= day and bool(_things_named(b, reading))
+    if reading.slot is None and changes_a_measure(text):
+        return lambda b: b.day <= day and remeasures(b.text, text)
     return None
 
 
@@ -270,6 +274,9 @@ def _unslotted(
     if recounted and new is not None and all(b.day <= new.day for b in recounted):
         ids = tuple(str(b.entry_id) for b in recounted)
         return Decision("update", None, ids, "a newer count of the same thing")
+    measured = [b for b in current if new is not None and remeasures(b.text, new.text)]
+    if len(measured) == 1 and new is not None and measured[0].day <= new.day:
+        return Decision("update", None, _ids(measured), "a new amount of the same measure")
     if not (reading.change and reading.olds):
         named = _anchored([b for b in current if new is None or b.day <= new.day], reading.things)
         if named and new is not None:
@@ -290,20 +297,6 @@ def _outranks(old: FactBullet, new: FactBullet) -> bool:
     if new.source != "captured" or old.source == "captured":
         return False
     return not _DIRECT.match(new.text.strip())
-
-
-def recounts(old: str, new: str) -> bool:
-    """`new` states the same thing as `old` with another count: the numbers differ,
-    and either most of their words are shared, or a number counts the same unit
-    in both ("6 months" and "9 months", "page 200" and "page 220") with a few
-    more words in common."""
-    a, b = frame_of(old), frame_of(new)
-    shared = a.words & b.words
-    if not (a.numbers and b.numbers) or a.numbers == b.numbers:
-        return False
-    if len(shared) >= FRAME_WORDS and len(shared) >= FRAME_SHARE * min(len(a.words), len(b.words)):
-        return True
-    return bool(a.units & b.units) and len(shared - a.units - b.units) >= UNIT_WORDS
 
 
 def check_intent(
@@ -405,57 +398,3 @@ _DIRECT = linear(
     r"(?i)^(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|me and|i am|i have)\b"
     r"|^[\x{0600}-\x{06ff}]"
 )
-FRAME_WORDS = 3  # shared content words, at least
-FRAME_SHARE = 0.5  # of the shorter fact's content words
-UNIT_WORDS = 3  # other shared content words when a number counts the same unit in both
-_NUMBER_WORDS = {
-    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "first": "1",
-    "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6", "seventh": "7",
-    "eighth": "8", "ninth": "9", "tenth": "10", "dozen": "12", "twenty": "20",
-}  # fmt: skip
-_FRAME_STOP = frozenset(
-    "a an the of to in on at for and or is are was were be been i my me it this that i'm i've "
-    "so but by with from as just have has had do did you your we our now so far already by way "
-    "speaking which really actually also about since new just realized think".split()
-)
-
-
-@dataclass(frozen=True)
-class Frame:
-    words: frozenset[str]
-    numbers: frozenset[str]
-    units: frozenset[str] = frozenset()  # what a number counts: the word after it
-
-
-@lru_cache(maxsize=4096)
-def frame_of(text: str) -> Frame:
-    """A fact's content words (plural folded), the numbers it states and what they
-    count (the content word right after a number, or right before one: "page
-    200")."""
-    words: set[str] = set()
-    numbers: set[str] = set()
-    units: set[str] = set()
-    previous: str | None = None
-    after_number = False
-    for raw in without_dates(text).lower().replace(",", "").split():
-        word = raw.strip(".!?;:()\"'*")
-        if len(word) == 4 and word.isdigit() and word[:2] in ("19", "20"):
-            previous, after_number = None, False
-            continue  # a year says when, not how many
-        digits = word.rstrip("stndrh") if word[:1].isdigit() else ""
-        if digits.replace(".", "", 1).isdigit() or word in _NUMBER_WORDS:
-            numbers.add(digits if digits else _NUMBER_WORDS[word])
-            if previous is not None:
-                units.add(previous)
-            after_number = True
-            continue
-        if word and word not in _FRAME_STOP and word.isalpha():
-            folded = word[:-1] if len(word) > 3 and word.endswith("s") else word
-            words.add(folded)
-            if after_number:
-                units.add(folded)
-            previous, after_number = folded, False
-        elif word not in ("of", "a", "an", "new"):
-            previous, after_number = None, False
-    return Frame(frozenset(words), frozenset(numbers), frozenset(units))

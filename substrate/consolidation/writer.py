@@ -256,7 +256,7 @@ class Writer:
             holder = self._holder(target.slug, lambda b: b.entry_id in ids)
             if holder is not None:
                 return holder
-        weighs = weighs_against(reading, p.entry.at.date())
+        weighs = weighs_against(reading, p.entry.at.date(), p.entry.text)
         if weighs is not None:
             holder = self._holder(target.slug, lambda b: b.current and weighs(b), p.nearby)
             holder = holder or self._ended_page(p.related, reading, weighs)
