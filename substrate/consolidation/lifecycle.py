@@ -43,6 +43,7 @@ from substrate.meaning.arabic import has_arabic
 from substrate.meaning.families import GENERIC, family_of, replaces, thing_family
 from substrate.meaning.parser import clauses
 from substrate.meaning.reading import read_text, slot_reading
+from substrate.meaning.slot_rules import PARTNER_BONDS, PARTNER_SINGLE
 from substrate.meaning.slots import SlotReading, mentions, same_value
 from substrate.pages import FactBullet
 from substrate.safety import linear
@@ -127,6 +128,8 @@ def _decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) -
                 )  # fmt: skip
     else:
         targets = [b for b in same if _named_old(b, reading) or recounts(b.text, new.text)]
+    if reading.slot == "partner":
+        targets = [b for b in targets if _bond_ends(reading.value, reading_of(b.text).value)]
     # a fact it says ended ("gone off Earl Grey, it's coffee now") ends too,
     # whatever slot that fact was read with
     ended = [b for b in current if b not in same and b.day <= new.day and _named_old(b, reading)]
@@ -223,6 +226,18 @@ def weighs_against(
     if reading.slot is None and changes_a_measure(text):
         return lambda b: b.day <= day and remeasures(b.text, text)
     return None
+
+
+def _bond_ends(new: str | None, old: str | None) -> bool:
+    """Whether a partner value ends an old one: being single ends any; a bond
+    told without a name ("we got married") ends only being single, never the
+    partner a fact names; a name ends a name or being single, not a bond
+    ("I got married in June" stays beside "my wife is Sara")."""
+    if new in PARTNER_SINGLE:
+        return True
+    if new in PARTNER_BONDS:
+        return old in PARTNER_SINGLE
+    return old not in PARTNER_BONDS
 
 
 def _generic(value: str) -> bool:

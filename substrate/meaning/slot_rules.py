@@ -223,6 +223,29 @@ EN: list[Rule] = [
         r"\b(?P<old>\w+) and i (?:broke up|split up|split|separated|got divorced)",
         True,
     ),
+    # The bond named by itself, no partner's name: single, or with someone now
+    # ("single and not looking", "we're officially together", "we got engaged").
+    (
+        "partner",
+        "family",
+        True,
+        r"(?:^\W*|[.!?]\s+|\b(?:i'm|i am|im|i've been|honestly|so)[?!,]*\s+)(?:still |happily |currently |newly |very )?(?P<v>single)(?:[.,;!?]|$|\s+(?:and|again|now|these days|at the moment|since|for)\b)",
+        False,
+    ),
+    (
+        "partner",
+        "family",
+        True,
+        r"\b(?:we're|we are|we've been)\s+(?:now\s+|officially\s+|finally\s+|back\s+)*(?P<v>together|engaged|married|a couple|an item)\b",
+        False,
+    ),
+    (
+        "partner",
+        "family",
+        True,
+        r"\b(?:i|we)\s+(?:just\s+|finally\s+|have\s+|'ve\s+)?(?:got|getting)\s+(?P<v>married|engaged|hitched)\b",
+        False,
+    ),
     (
         "diet",
         "health",
@@ -379,6 +402,13 @@ AR: list[Rule] = [
     (
         "partner",
         "family",
+        True,  # the bond by itself: "أنا أعزب", "تزوجت الشهر اللي فات", "انخطبت"
+        r"(?:^|\s)(?:أنا\s+|انا\s+|لسه\s+|لسا\s+|ما زلت\s+)?(?P<v>أعزب|اعزب|عزباء|عازب|عازبة|سنجل|تزوجت|تزوجنا|اتجوزت|اتجوزنا|انخطبت|اتخطبت)(?:$|[\s،.!])",
+        False,
+    ),
+    (
+        "partner",
+        "family",
         True,  # engaged or bound to someone: "مخطوبة لأحمد", "مرتبط بواحدة اسمها سلمى", "خاطب ندى"
         rf"(?:^|\s)(?:خاطب\s+|خاطبة\s+|(?:مخطوبة|مخطوب|مرتبطة|مرتبط)\s+(?:(?:بواحدة|بواحد)\s+(?:اسمها|اسمه)\s+|ل|ب))(?P<v>[{_AR}]+)",
         True,
@@ -412,6 +442,13 @@ AR: list[Rule] = [
         False,
     ),
 ]
+# The bond by itself, as the partner rules read it: being single ends any
+# partner; a bond told without a name ("we got married") ends only being single,
+# never the partner a fact names.
+PARTNER_SINGLE = frozenset("single أعزب اعزب عزباء عازب عازبة سنجل".split())
+PARTNER_BONDS = frozenset(
+    "together engaged married hitched تزوجت تزوجنا اتجوزت اتجوزنا انخطبت اتخطبت".split()
+) | {"a couple", "an item", "couple", "item"}
 CHANGE_EN = (
     r"(?i)\b(?:moved|relocated|switched|switching|changed|migrated|no longer|not anymore|"
     r"any ?more|now|nowadays|these days|new|got promoted|promoted|left|quit|replaced|instead|"
