@@ -30,7 +30,7 @@ from typing import Any
 from substrate.safety.patterns import runs
 
 READ_CHARS = 600
-_MARKS = runs("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed\u0640]")
+MARKS = runs("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed\u0640]")
 _FOLD = str.maketrans(
     {"آ": "ا", "أ": "ا", "إ": "ا", "ٱ": "ا", "ؤ": "و", "ئ": "ي", "ى": "ي", "ة": "ه"}
 )
@@ -40,7 +40,7 @@ _PUNCT = frozenset("،,.!؟?:;()[]\u2014\u2013\"'“”«»")
 
 def fold(word: str) -> str:
     """A word without its marks, its letter variants folded."""
-    return _MARKS.sub("", word).translate(_FOLD)
+    return MARKS.sub("", word).translate(_FOLD)
 
 
 # Verbs that end what they act on (lemmas, folded), standard and dialect.
@@ -53,25 +53,20 @@ END = frozenset(
 INTRANSITIVE = frozenset(fold(w) for w in "مات توفي انتهى".split())
 # What an end is "from" or "of": "انسحبت من الكورال", "تخليت عن السيارة".
 _FROM = frozenset(fold(w) for w in "من عن".split())
-# Dwelling, by the analyser's root (verb or active participle: "أسكن", "ساكن",
-# "ساكنين") or lemma ("أقيم" of أقام, "انتقلتُ" of انتقل), and the prepositions
-# that lead to where.
-_DWELL_ROOTS = frozenset({"سكن"})
-_DWELL_LEMMAS = frozenset(fold(w) for w in "أقام انتقل عاش استقر".split())
-_TO = frozenset(fold(w) for w in "في إلى الى على".split())
-_PLACE_WORDS = 5  # "شقة في مدينة نصر من": a place is a few words
 EXCHANGE = frozenset(fold(w) for w in "بدل استبدل غير حول".split())
 # The person's endings a dialect verb is tried without, longest first.
 _ENDINGS = ("تهم", "تها", "ناها", "ناه", "ته", "تو", "تي", "نا", "وا", "ت")
 _NEGATIONS = frozenset(fold(w) for w in "ما لا لم لن مش مو مب ماني مانيش".split())
 _FUTURE = frozenset(fold(w) for w in "سوف راح رح ح بدي ناوي ناويه حاب".split())
 # Words that close the thing a verb acts on.
-_STOPS = frozenset(
+STOPS = frozenset(
     fold(w)
     for w in """في من على إلى الى عن مع عشان علشان لأن لان بعد قبل بس لكن بسبب حتى منذ من
     اللي الذي التي هو هي انا أنا احنا نحن كل""".split()
 )
-_ADVERBS = frozenset(fold(w) for w in "خالص خلاص بالمره نهائي ابدا كمان برضو".split())
+_ADVERBS = frozenset(
+    fold(w) for w in "خالص خلاص بالمره نهائي ابدا كمان برضو امبارح امس بكره بكرة هلق الحين".split()
+)
 _CLITIC_BEFORE = ("وال", "فال", "بال", "كال", "لل", "ال")
 _POSSESSIVE = ("هما", "هم", "كم", "ها", "نا", "ي", "ك")
 _lock = threading.Lock()
@@ -82,7 +77,7 @@ def has_arabic(text: str) -> bool:
     return _ARABIC.search(text) is not None
 
 
-def _lemmatizer() -> Any:
+def lemmatizer() -> Any:
     with _lock:
         if not _loaded:
             import qalsadi.lemmatizer
@@ -95,7 +90,7 @@ def _lemmatizer() -> Any:
 def verb_lemma(word: str) -> str:
     """The analyser's lemma of `word` read as a verb, folded ('' when it reads
     no verb there)."""
-    found = _lemmatizer().lemmatize(_MARKS.sub("", word), return_pos=True)
+    found = lemmatizer().lemmatize(MARKS.sub("", word), return_pos=True)
     lemma, pos = found if isinstance(found, tuple) else (found, "")
     return fold(str(lemma)) if pos == "verb" else ""
 
@@ -110,7 +105,7 @@ def first_person_verb(word: str) -> bool:
     ("أشتغل", "ربيت", "سافرنا"), in any of its readings; a dialect's present
     with "ب" ("بشتغل") is read as the verb after it. A past form in "ت" is
     also "she" or "you": the caller weighs where it stands."""
-    bare = _MARKS.sub("", word)
+    bare = MARKS.sub("", word)
     tries = [bare]
     if bare.startswith("ب") and len(bare) > 3:  # "بشتغل": ب + أشتغل, "بنسكن": ب + نسكن
         tries += ["أ" + bare[1:], bare[1:]]
@@ -118,7 +113,7 @@ def first_person_verb(word: str) -> bool:
 
 
 def _speaker_tagged(word: str) -> bool:
-    for reading in _lemmatizer().analexer.check_word(word):
+    for reading in lemmatizer().analexer.check_word(word):
         if getattr(reading, "type", "") != "Verb":
             continue
         if _FIRST_PERSONS.intersection(str(getattr(reading, "tags", "")).split(":")):
@@ -131,7 +126,7 @@ def only_verb(word: str) -> bool:
     """Whether every reading the analyser has of `word` is a verb ("ربيت",
     "أشتغل", "رجعت"): a word that can also be a noun ("بيت", "صقر") may still
     name a subject."""
-    readings = [str(getattr(r, "type", "")) for r in _lemmatizer().analexer.check_word(word)]
+    readings = [str(getattr(r, "type", "")) for r in lemmatizer().analexer.check_word(word)]
     return "Verb" in readings and all(t == "Verb" for t in readings)
 
 
@@ -139,13 +134,13 @@ def only_verb(word: str) -> bool:
 def may_be_verb(word: str) -> bool:
     """Whether any reading the analyser has of `word` is a verb ("توظف" is the
     verb "he was employed" as well as the noun "employment")."""
-    readings = _lemmatizer().analexer.check_word(word)
+    readings = lemmatizer().analexer.check_word(word)
     return any(str(getattr(r, "type", "")) == "Verb" for r in readings)
 
 
 @lru_cache(maxsize=8192)
 def _may_be_noun(word: str) -> bool:
-    readings = _lemmatizer().analexer.check_word(word)
+    readings = lemmatizer().analexer.check_word(word)
     return any(str(getattr(r, "type", "")).startswith("Noun") for r in readings)
 
 
@@ -153,7 +148,7 @@ def verb_class(word: str) -> str | None:
     """`end`, `intransitive` (an end of its subject), `exchange` or None for
     one Arabic word (see the module doc)."""
     bare = fold(word)
-    tries = [verb_lemma(word), *_bare_stems(bare)]
+    tries = [verb_lemma(word), *bare_stems(bare)]
     for lemma in tries:
         if lemma in INTRANSITIVE:
             return "intransitive"
@@ -164,7 +159,7 @@ def verb_class(word: str) -> str | None:
     return None
 
 
-def _bare_stems(word: str) -> list[str]:
+def bare_stems(word: str) -> list[str]:
     out = []
     for head in (word, word[1:] if word[:1] in ("و", "ف") and len(word) > 4 else ""):
         if not head:
@@ -177,13 +172,13 @@ def _bare_stems(word: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def arabic_ends(text: str) -> tuple[str, ...]:
     """What `text`'s Arabic verbs of ending or exchange name (see the module doc)."""
-    tokens = _tokens(text)
+    tokens = word_tokens(text)
     out: list[str] = []
     for i, token in enumerate(tokens):
         if not has_arabic(token) or len(token) < 3:
             continue
         kind = verb_class(token)
-        if kind is None or _unreal(tokens, i):
+        if kind is None or unreal_at(tokens, i):
             continue
         start = i + 1
         if start < len(tokens) and fold(tokens[start]) in _FROM:
@@ -206,7 +201,7 @@ def ends_only(text: str) -> bool:
     verb exchanges it for something ("بدلت البيكانتو بهايبرد")."""
     if not arabic_ends(text):
         return False
-    return not any(verb_class(t) == "exchange" for t in _tokens(text) if has_arabic(t))
+    return not any(verb_class(t) == "exchange" for t in word_tokens(text) if has_arabic(t))
 
 
 def arabic_clauses(sentence: str) -> list[str]:
@@ -236,7 +231,7 @@ def unjoined(clause: str) -> str:
     return clause
 
 
-def _tokens(text: str) -> list[str]:
+def word_tokens(text: str) -> list[str]:
     """Words and punctuation marks, each its own token."""
     head = text[:READ_CHARS]
     return "".join(f" {ch} " if ch in _PUNCT else ch for ch in head).split()
@@ -247,12 +242,12 @@ def _object_suffix(word: str) -> bool:
     return word.endswith(("ته", "تها", "ناه", "ناها", "تهم"))
 
 
-def _adverb(token: str) -> bool:
+def is_adverb(token: str) -> bool:
     """An adverb in the accusative ("نهائياً", "أخيراً") or a dialect one."""
     return token.endswith(("ً", "ًا")) or fold(token) in _ADVERBS
 
 
-def _unreal(tokens: list[str], i: int) -> bool:
+def unreal_at(tokens: list[str], i: int) -> bool:
     """A negated verb, or one in the future, says nothing happened."""
     before = fold(tokens[i - 1]) if i > 0 else ""
     word = fold(tokens[i])
@@ -261,15 +256,13 @@ def _unreal(tokens: list[str], i: int) -> bool:
 
 def _closes(token: str) -> bool:
     folded = fold(token)
-    return (
-        not any(ch.isalnum() for ch in token) or folded in _STOPS or verb_class(token) is not None
-    )
+    return not any(ch.isalnum() for ch in token) or folded in STOPS or verb_class(token) is not None
 
 
 def _thing_after(tokens: list[str], start: int, kind: str) -> str:
     words: list[str] = []
     for token in tokens[start : start + 3]:
-        if _closes(token) or _adverb(token) or (fold(token).startswith("و") and (
+        if _closes(token) or is_adverb(token) or (fold(token).startswith("و") and (
             words or may_be_verb(token[1:])
         )):  # fmt: skip
             break  # "تخرج وتوظف": the next verb, not what ended
@@ -307,16 +300,16 @@ def forms(word: str) -> frozenset[str]:
 def _endings(word: str) -> frozenset[str]:
     """The word as written and without a possessive ending, its ta marbuta
     folded away ("سيارة", "سيارتي" and "سيارته" meet at سيار)."""
-    out = {_marbuta(word)}
+    out = {marbuta(word)}
     for ending in _POSSESSIVE:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             bare = word[: -len(ending)]
-            out.add(_marbuta(bare[:-1] + "ه" if bare.endswith("ت") else bare))
+            out.add(marbuta(bare[:-1] + "ه" if bare.endswith("ت") else bare))
             break
     return frozenset(out)
 
 
-def _marbuta(word: str) -> str:
+def marbuta(word: str) -> str:
     return word[:-1] if word.endswith("ه") and len(word) >= 4 else word
 
 
@@ -324,52 +317,62 @@ def _marbuta(word: str) -> str:
 def stems(text: str) -> tuple[frozenset[str], ...]:
     """The content words of `text`, each as the stems it may have (`forms`), in
     order."""
-    tokens = _tokens(text)
-    return tuple(
-        forms(t) for t in tokens if has_arabic(t) and len(t) >= 2 and fold(t) not in _STOPS
+    tokens = word_tokens(text)
+    return tuple(forms(t) for t in tokens if has_arabic(t) and len(t) >= 2 and fold(t) not in STOPS)
+
+
+def clitic_noun(word: str) -> bool:
+    """A preposition written onto a noun ("بمدرسة", "لمحمية", "بالبيت"): a
+    place or a thing, not a name."""
+    folded = fold(word)
+    if folded.startswith(("بال", "لل", "وال")):
+        return True
+    # a name may open with the same letter on a short noun ("بسمة", "بهية")
+    return folded[:1] in ("ب", "ل") and len(folded) >= 5 and _may_be_noun(word[1:])
+
+
+_PRONOUNS = frozenset(fold(w) for w in "أنا انا احنا نحن إحنا هو هي هم انت إنت أنت".split())
+
+
+def named_lead(head: str) -> str | None:
+    """The name an Arabic statement opens with when a verb follows it ("منة
+    اتنقلت دبي", "لولو ماتت", "سالم تخرج"): a word that is not a verb, a
+    pronoun, a noun with the article or a preposition written onto it, an
+    adverb or a possessed noun ("شغلي انتهى"), then a verb the speaker does
+    not say of themselves in the present ("أسكن")."""
+    words = [w.strip("".join(_PUNCT)) for w in head.split()[:2]]
+    if len(words) < 2 or not all(has_arabic(w) and len(w) >= 2 for w in words):
+        return None
+    name, verb = words
+    folded = fold(name)
+    if folded.startswith("ال") or folded in _PRONOUNS or folded in STOPS or is_adverb(name):
+        return None
+    if only_verb(name) or clitic_noun(name) or (folded[:1] == "و" and _may_be_noun(name[1:])):
+        return None
+    owned = name[:-1]
+    if (
+        folded.endswith("ي")
+        and len(folded) > 3
+        and any(
+            _may_be_noun(n) for n in (owned, owned[:-1] + "ة" if owned.endswith("ت") else owned)
+        )
+    ):
+        return None  # "شغلي", "سيارتي": the person's own thing
+    if verb.startswith("ب") and verb[1:2] not in "اأيتن":
+        return None  # "ماشية بكيا بيكانتو": ب on a noun, not a dialect's present ("بيشتغل")
+    tries = [verb, dialect_form(verb)]
+    said = any(verb_class(v) is not None or verb_lemma(v) or may_be_verb(v) for v in tries if v)
+    bare = fold(verb)
+    present_mine = verb.startswith("أ") or (  # "أسكن", "نسافر"; not "انتقل", "انتقلت"
+        bare.startswith(("ا", "ن")) and len(bare) < 5 and not bare.endswith("ت")
     )
+    return name if said and not present_mine else None
 
 
-@lru_cache(maxsize=16384)
-def dwells(word: str) -> bool:
-    """Whether the analyser reads `word` as living somewhere: a verb or an active
-    participle of the root سكن, or a verb whose lemma is أقام, انتقل or عاش
-    (a dialect's present with "ب" read as the word after it)."""
-    bare = _MARKS.sub("", word)
-    tries = [bare, bare[1:]] if bare[:1] in ("ب", "و") and len(bare) > 4 else [bare]
-    tries += _bare_stems(fold(bare))  # "استقرينا": the person's ending off
-    for attempt in dict.fromkeys(tries):
-        if verb_lemma(attempt) in _DWELL_LEMMAS:
-            return True
-        for reading in _lemmatizer().analexer.check_word(attempt):
-            kind = str(getattr(reading, "type", ""))
-            lemma = fold(_MARKS.sub("", str(getattr(reading, "lemma", ""))))
-            if kind == "Verb" and lemma in _DWELL_LEMMAS:
-                return True  # "أقيم": one of its readings is أقام
-            if getattr(reading, "root", "") in _DWELL_ROOTS and (kind == "Verb" or "فاعل" in kind):
-                return True
-    return False
-
-
-@lru_cache(maxsize=4096)
-def dwelling(text: str) -> str:
-    """Where `text` says the speaker lives or moved to ("ساكن في شقة في مدينة
-    نصر", "استقرينا في مدينة العين"): the words after a verb of dwelling and its
-    preposition, up to the next break; '' when it says none (negated, future)."""
-    tokens = _tokens(text)
-    for i, token in enumerate(tokens):
-        if not has_arabic(token) or len(token) < 3 or _unreal(tokens, i) or not dwells(token):
-            continue
-        # where: after the first preposition of place within a few words ("أقيم
-        # حالياً في …", "انتقلت الأسبوع الماضي إلى …")
-        ahead = [j for j in range(i + 1, min(i + 5, len(tokens))) if fold(tokens[j]) in _TO]
-        if not ahead:
-            continue  # "ساكنة الحي طيبون": residents, not where one lives
-        words: list[str] = []
-        for word in tokens[ahead[0] + 1 : ahead[0] + 1 + _PLACE_WORDS]:
-            if not any(ch.isalnum() for ch in word) or verb_class(word) is not None:
-                break  # a comma, a stop, the next verb
-            words.append(word)
-        if words:
-            return " ".join(words)
+def dialect_form(word: str) -> str:
+    """A dialect's "ات" form as the standard one ("اتنقلت" is انتقلت); '' when
+    the word has none."""
+    bare = MARKS.sub("", word)
+    if bare.startswith(("ات", "إت")) and len(bare) >= 5:
+        return f"ا{bare[2]}ت{bare[3:]}"
     return ""

@@ -34,7 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from substrate.meaning.arabic import arabic_ends, dwelling, ends_only, has_arabic
+from substrate.meaning.arabic import arabic_ends, ends_only, has_arabic
+from substrate.meaning.arabic_places import dwelling
 from substrate.meaning.nouns import is_role, noun_family
 from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS

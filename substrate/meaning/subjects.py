@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from substrate.meaning.arabic import first_person_verb, has_arabic
+from substrate.meaning.arabic import clitic_noun, first_person_verb, has_arabic, named_lead
 from substrate.meaning.events import FAMILY_OF_HEAD
 from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS, WEEKDAYS
 from substrate.meaning.parser import (
@@ -169,7 +169,9 @@ def read_subject(text: str) -> Subject:
     # A fact the slot patterns read as the user's own as written ("New phone
     # number: …", "Big news: I moved to Porto", "Oscar and I split up; I'm
     # seeing Chloe") is the user's, whatever word it opens with.
-    if subject.kind == "named" and _clearly_acts(head, str(subject.name)):
+    if subject.kind == "named" and (
+        _clearly_acts(head, str(subject.name)) or named_lead(head) == subject.name
+    ):
         return subject  # "Karim's started at the Western General": Karim's
     slot = read_slot(head).slot
     whose = subject.name is not None and any(f"{subject.name}{s}" in head for s in ("'s", "’s"))
@@ -208,6 +210,9 @@ def _subject(head: str) -> Subject:
         return Subject("me", head)
     if _speaks_arabic(head):
         return Subject("me", head)
+    named = named_lead(head) if has_arabic(head) else None
+    if named is not None:  # "منة اتنقلت دبي": Mena's, said of her
+        return Subject("named", head, named)
     lead = _NAME_LEAD.match(head)
     if lead is not None:
         name, tail = lead.group("name"), lead.group("tail")
@@ -269,6 +274,7 @@ def _relative(head: str) -> Subject | None:
         match is not None
         and match.group("rel") in RELATIONS_AR
         and match.group("name") not in _NOT_NAMES_AR
+        and not clitic_noun(match.group("name"))  # "ابني بمدرسة …": where, not who
     ):
         tail = match.group("tail").split()
         if tail and tail[0] in _VERBS_AR:

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from substrate.consolidation.lifecycle import reading_of
+from substrate.meaning.slot_rules import PARTNER_BONDS
 from tests.made_up import arabic_name
 
 RELATIONS = ["زوجتي", "زوجي", "خطيبتي", "خطيبي"]
@@ -42,4 +43,5 @@ def test_marrying_names_the_partner_by_a_name_not_by_a_time(verb: str) -> None:
         name = arabic_name(rng)
         assert reading_of(f"{verb} {name}").value == name, (verb, name)
         said = f"{verb} ال{arabic_name(rng)} اللي فات، الحمد لله"
-        assert reading_of(said).slot != "partner", said
+        read = reading_of(said)  # no partner named by a time: the bond by itself, if any
+        assert read.slot != "partner" or read.value in PARTNER_BONDS, (said, read)
