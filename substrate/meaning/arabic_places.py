@@ -137,14 +137,24 @@ def _is_home(token: str) -> bool:
 
 
 def _new_home(tokens: list[str]) -> str:
-    """A home told as new, and where it is: "مفتاح الشقة الجديدة في التجمع
-    الخامس", "بيتنا الجديد في الرفاع"."""
+    """A home told as new, and where it is ("مفتاح الشقة الجديدة في التجمع
+    الخامس", "بيتنا الجديد في الرفاع"), or a home that opens a clause and
+    says where it is, the speaker's own ("بيتنا في الرفاع"; "البيت" may be any): a
+    home mid-clause ("ترتيب البيت في الصباح") says what happened there."""
     for i, token in enumerate(tokens):
         if not _is_home(token):
             continue
         new = [j for j in range(i + 1, min(i + 3, len(tokens))) if marbuta(fold(tokens[j])) in _NEW]
-        if new and new[0] + 1 < len(tokens) and fold(tokens[new[0] + 1]) in _TO:
-            words = _place(tokens, new[0] + 2)
+        opens = (i == 0 or not any(ch.isalnum() for ch in tokens[i - 1])) and _owned(token)
+        at = new[0] + 1 if new else (i + 1 if opens else len(tokens))
+        if at < len(tokens) and fold(tokens[at]) in _TO:
+            words = _place(tokens, at + 1)
             if words:
                 return " ".join(words)
     return ""
+
+
+def _owned(token: str) -> bool:
+    """A home the speaker calls theirs ("بيتنا", "شقتي"): "البيت" may be any."""
+    word = fold(token)
+    return word.endswith(("نا", "ي")) and not word.startswith("ال")

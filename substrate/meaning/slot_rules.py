@@ -24,6 +24,12 @@ _ROLES = (
     r"founder|cto|ceo|vp|head of [\w ]+|specialist|coordinator|assistant|associate|principal"
 )
 Rule = tuple[str, str, bool, str, bool]
+_DIETS = r"vegetarian|vegan|pescatarian|gluten-free|dairy-free|keto|paleo"
+# Foods a diet leaves out, eaten again.
+_FOODS = r"(?:meat|fish|dairy|eggs|cheese|chicken|seafood|pork|beef|bacon|gluten|bread)"
+_FOODS_AR = (
+    r"(?:اللحم|لحم|لحمة|اللحوم|فراخ|الفراخ|دجاج|الدجاج|سمك|السمك|بيض|البيض|جبن|الجبن|الألبان|ألبان)"
+)
 
 EN: list[Rule] = [
     (
@@ -275,6 +281,37 @@ EN: list[Rule] = [
         True,
     ),
     ("diet", "health", True, r"\bi'm on an? (?P<v>[\w-]+) diet\b", False),
+    # A diet said without "I'm": a note that opens with it ("Fully vegan since
+    # 2021"), "it's gluten-free for me now", none at all ("no dietary
+    # restrictions"), or foods a diet leaves out eaten again.
+    (
+        "diet",
+        "health",
+        True,
+        rf"^\W*(?:(?:fully|strictly|mostly|totally|now|been)\s+)?(?P<v>{_DIETS})(?:[.,;:!—-]|$|\s+(?:since|for|now|and|these|at|most|mostly|all|again)\b)",
+        False,
+    ),
+    (
+        "diet",
+        "health",
+        True,
+        rf"\b(?:it's|its|it is)\s+(?:strictly |now |all |only )?(?P<v>{_DIETS})\s+(?:for me|from now on|now)\b",
+        False,
+    ),
+    (
+        "diet",
+        "health",
+        True,
+        r"\bno (?P<v>dietary restrictions|dietary requirements|food restrictions)\b",
+        False,
+    ),
+    (
+        "diet",
+        "health",
+        True,
+        rf"\bi(?:'m| am|'ve| have)?\s+(?:started\s+|back to\s+)?eat(?:ing)?\s+(?P<v>{_FOODS}(?:(?:,| and| &) {_FOODS})*)\s+again\b",
+        False,
+    ),
     (
         "allergy",
         "health",
@@ -425,6 +462,13 @@ AR: list[Rule] = [
         "health",
         True,
         r"(?:^|\s)و?(?:لا آكل|لم أعد آكل|توقفت عن أكل)\s+(?P<old>اللحم|اللحوم|السكر|الخبز|الألبان)",
+        False,
+    ),
+    (
+        "diet",
+        "health",
+        True,  # back to foods a diet leaves out: "رجعت آكل فراخ وسمك"
+        rf"(?:^|\s)و?(?:رجعت|رجعنا|عدت|عدنا|صرت|صرنا)\s+(?:آكل|اكل|ناكل|أكل|للأكل)\s+(?P<v>{_FOODS_AR}(?:\s+و(?:{_FOODS_AR}))*)",
         False,
     ),
     (

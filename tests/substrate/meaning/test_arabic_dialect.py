@@ -88,3 +88,13 @@ def test_a_preposition_on_a_noun_is_no_name_but_a_name_may_share_its_letter() ->
     assert all(clitic_noun(w) for w in ("بمدرسة", "لمحمية", "بالبيت", "بشركة"))
     assert not any(clitic_noun(w) for w in ("بسمة", "بهية", "لمى", "ليلى", "بثينة"))
     assert read_text("ابني بمدرسة الأهلية").subject.name != "بمدرسة"
+
+
+@pytest.mark.parametrize("home", ["بيتنا", "شقتي", "منزلنا"])
+def test_the_speakers_own_home_opening_a_clause_names_where_it_is(home: str) -> None:
+    rng = random.Random(home)
+    place = a_name(rng)
+    assert dwelling(f"{home} في {place}") == place
+    assert dwelling(f"صحيح، {home} في {place} من زمان") == place
+    assert dwelling(f"ترتيب {home} في {place} متعب") == ""  # mid-clause: what happened there
+    assert dwelling(f"البيت في {place}") == ""  # any house, not the speaker's
