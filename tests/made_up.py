@@ -21,6 +21,18 @@ def arabic_name(rng: random.Random) -> str:
     return "".join(rng.choice(ARABIC_LETTERS) for _ in range(rng.choice([3, 4, 5])))
 
 
+def arabic_noun_name(rng: random.Random) -> str:
+    """A made-up Arabic name the analyser does not read as a verb, nor as a
+    preposition on a word (three random letters often spell a verb: a reader
+    takes such a word for a verb too)."""
+    from substrate.meaning.arabic import only_verb, verb_class
+
+    while True:
+        name = arabic_name(rng)
+        if not only_verb(name) and verb_class(name) is None and name[:1] not in "بلوفي":
+            return name
+
+
 def names(n: int, seed: int) -> list[str]:
     """`n` names of two or three syllables drawn from `seed`."""
     rng = random.Random(seed)

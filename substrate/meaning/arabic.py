@@ -64,8 +64,11 @@ STOPS = frozenset(
     for w in """في من على إلى الى عن مع عشان علشان لأن لان بعد قبل بس لكن بسبب حتى منذ من
     اللي الذي التي هو هي انا أنا احنا نحن كل""".split()
 )
+# Adverbs, and the words of a time that say when, not what ("الأسبوع الماضي").
 _ADVERBS = frozenset(
-    fold(w) for w in "خالص خلاص بالمره نهائي ابدا كمان برضو امبارح امس بكره بكرة هلق الحين".split()
+    fold(w)
+    for w in """خالص خلاص بالمره نهائي ابدا كمان برضو امبارح امس أمس البارحة بكره بكرة هلق
+    الحين اليوم الأسبوع الشهر السنة العام الصبح""".split()
 )
 _CLITIC_BEFORE = ("وال", "فال", "بال", "كال", "لل", "ال")
 _POSSESSIVE = ("هما", "هم", "كم", "ها", "نا", "ي", "ك")
@@ -186,6 +189,8 @@ def arabic_ends(text: str) -> tuple[str, ...]:
         after = "" if kind == "intransitive" else _thing_after(tokens, start, kind)
         if after:
             out.append(after)
+        elif _graduates(token):
+            out.append(STUDIES)  # "سالم تخرج": his studies, named by their kind
         elif kind == "intransitive" or _object_suffix(fold(token)):
             before = _thing_before(tokens, i)  # "والأهلي قفلته": what "it" is
             if not before and kind == "intransitive":
@@ -229,6 +234,16 @@ def unjoined(clause: str) -> str:
     if first.startswith("و") and len(first) > 3 and may_be_verb(first[1:]):
         return f"{first[1:]} {rest}".strip()
     return clause
+
+
+STUDIES = "الدراسة"
+
+
+def _graduates(word: str) -> bool:
+    return any(lemma == _GRADUATED for lemma in [verb_lemma(word), *bare_stems(fold(word))])
+
+
+_GRADUATED = fold("تخرج")
 
 
 def word_tokens(text: str) -> list[str]:

@@ -64,6 +64,8 @@ SUBJECT_ENDS = frozenset(
 # Ends that, said of oneself with nothing named, end one's work ("I retired",
 # "she's resigned").
 WORK_ENDS = frozenset("retire resign".split())
+# Ends that, with nothing named, end one's studies ("Sam graduated").
+STUDY_ENDS = frozenset({"graduate"})
 # Verbs of having, using and living in the present: "I have a Guardian
 # subscription", "I drive a Ford Focus", "we rent a two-bed in Astoria", "I teach
 # at St Aidan's": the value they name is the person's now.
@@ -236,7 +238,9 @@ def read_events(text: str) -> Events:
         elif _through(clause):
             ends += [_named(s) for s in clause.subjects if _thing(s)]
         elif classed(clause, END):
-            ends += _ended(clause)
+            ended = _ended(clause)
+            # "Priya graduated": her studies, named by their kind
+            ends += ended or (["studies"] if clause.lemma in STUDY_ENDS else [])
         elif clause.speaker and clause.lemma in FINISHING:
             done = [p for p in clause.objects if _thing(p) and not _counted(p) and not _doing(p)]
             ends += [_named(p) for p in done]

@@ -88,6 +88,8 @@ THING_FAMILY = {
     **dict.fromkeys("partner girlfriend boyfriend husband wife fiance fiancee".split(), "partner"),
     # the bond itself, in both languages: "we called off the engagement", "فسخت الخطوبة"
     **dict.fromkeys("engagement relationship marriage".split(), "partner"),
+    # studies by kind: "she graduated" ends the studies ("تخرج": الدراسة)
+    **dict.fromkeys("studies degree university uni الدراسة دراسة دراستي".split(), "school"),
     **dict.fromkeys(
         "الخطوبة خطوبة الخطوبه خطوبتي الارتباط ارتباطي الزواج زواجي".split(), "partner"
     ),
