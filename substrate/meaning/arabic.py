@@ -89,11 +89,25 @@ def lemmatizer() -> Any:
         return _loaded[0]
 
 
+def readings_of(word: str) -> list[Any]:
+    """The analyser's readings of one word. Its dictionary is queried with the
+    word spliced into SQL, so a quote in it ("'مبروك") breaks the query: the
+    quotes go first."""
+    return list(lemmatizer().analexer.check_word(_quoteless(word)))
+
+
+def _quoteless(word: str) -> str:
+    return word.translate(_QUOTES)
+
+
+_QUOTES = str.maketrans("", "", "'\"‘’“”`")
+
+
 @lru_cache(maxsize=16384)
 def verb_lemma(word: str) -> str:
     """The analyser's lemma of `word` read as a verb, folded ('' when it reads
     no verb there)."""
-    found = lemmatizer().lemmatize(MARKS.sub("", word), return_pos=True)
+    found = lemmatizer().lemmatize(_quoteless(MARKS.sub("", word)), return_pos=True)
     lemma, pos = found if isinstance(found, tuple) else (found, "")
     return fold(str(lemma)) if pos == "verb" else ""
 
@@ -116,7 +130,7 @@ def first_person_verb(word: str) -> bool:
 
 
 def _speaker_tagged(word: str) -> bool:
-    for reading in lemmatizer().analexer.check_word(word):
+    for reading in readings_of(word):
         if getattr(reading, "type", "") != "Verb":
             continue
         if _FIRST_PERSONS.intersection(str(getattr(reading, "tags", "")).split(":")):
@@ -129,7 +143,7 @@ def only_verb(word: str) -> bool:
     """Whether every reading the analyser has of `word` is a verb ("ربيت",
     "أشتغل", "رجعت"): a word that can also be a noun ("بيت", "صقر") may still
     name a subject."""
-    readings = [str(getattr(r, "type", "")) for r in lemmatizer().analexer.check_word(word)]
+    readings = [str(getattr(r, "type", "")) for r in readings_of(word)]
     return "Verb" in readings and all(t == "Verb" for t in readings)
 
 
@@ -137,13 +151,13 @@ def only_verb(word: str) -> bool:
 def may_be_verb(word: str) -> bool:
     """Whether any reading the analyser has of `word` is a verb ("توظف" is the
     verb "he was employed" as well as the noun "employment")."""
-    readings = lemmatizer().analexer.check_word(word)
+    readings = readings_of(word)
     return any(str(getattr(r, "type", "")) == "Verb" for r in readings)
 
 
 @lru_cache(maxsize=8192)
 def _may_be_noun(word: str) -> bool:
-    readings = lemmatizer().analexer.check_word(word)
+    readings = readings_of(word)
     return any(str(getattr(r, "type", "")).startswith("Noun") for r in readings)
 
 

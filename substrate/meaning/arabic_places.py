@@ -16,13 +16,14 @@ from substrate.meaning.arabic import (
     fold,
     has_arabic,
     is_adverb,
-    lemmatizer,
     marbuta,
+    readings_of,
     unreal_at,
     verb_class,
     verb_lemma,
     word_tokens,
 )
+from substrate.meaning.slot_rules import INSTITUTIONS_AR
 
 # Dwelling, by the analyser's root (verb or active participle: "أسكن", "ساكن",
 # "ساكنين") or lemma ("أقيم" of أقام, "انتقلتُ" of انتقل), and the prepositions
@@ -49,7 +50,7 @@ def dwells(word: str) -> bool:
     for attempt in dict.fromkeys(tries):
         if verb_lemma(attempt) in _DWELL_LEMMAS:
             return True
-        for reading in lemmatizer().analexer.check_word(attempt):
+        for reading in readings_of(attempt):
             kind = str(getattr(reading, "type", ""))
             lemma = fold(MARKS.sub("", str(getattr(reading, "lemma", ""))))
             if kind == "Verb" and lemma in _DWELL_LEMMAS:
@@ -77,9 +78,16 @@ def dwelling(text: str) -> str:
             words = _place(tokens, i + 1)  # a dialect leaves the preposition out: "اتنقلت دبي"
         else:
             continue  # "ساكنة الحي طيبون": residents, not where one lives
-        if words:
+        if words and not _institution(words[0]):
             return " ".join(words)
     return _new_home(tokens)
+
+
+def _institution(word: str) -> bool:
+    """A place of work by its kind ("انتقلت إلى مستشفى دلة" is a transfer
+    between hospitals, not a home)."""
+    bare = fold(word).removeprefix("ال")
+    return any(bare == fold(w) for w in INSTITUTIONS_AR)
 
 
 def _moves(word: str) -> bool:

@@ -24,6 +24,10 @@ _ROLES = (
     r"founder|cto|ceo|vp|head of [\w ]+|specialist|coordinator|assistant|associate|principal"
 )
 Rule = tuple[str, str, bool, str, bool]
+# Places of work by their kind: "بمدرسة الفرير", "في مستشفى الزهراء".
+_INSTITUTIONS_AR = r"شركة|منظمة|مدرسة|جامعة|مستشفى|بنك|وزارة|مؤسسة|مصنع|مكتب|هيئة|عيادة|مطعم"
+_NAME_AR = r"[^\s،؛.!؟,:]+"  # a word of a name, up to a comma or a stop
+INSTITUTIONS_AR = frozenset(_INSTITUTIONS_AR.split("|"))
 _DIETS = r"vegetarian|vegan|pescatarian|gluten-free|dairy-free|keto|paleo"
 # Foods a diet leaves out, eaten again.
 _FOODS = r"(?:meat|fish|dairy|eggs|cheese|chicken|seafood|pork|beef|bacon|gluten|bread)"
@@ -384,6 +388,30 @@ AR: list[Rule] = [
         "work",
         True,
         rf"(?:^|\s)و?(?:أعمل|اعمل|أشتغل|صرت أعمل)\s+(?:الآن\s+|حاليا\s+|حالياً\s+)?(?:في|لدى|لصالح|مع)\s+(?:شركة\s+)?(?P<v>[\w{_AR} ]{{2,30}}?)(?:\.|،|$| منذ| كـ| ك)",
+        False,
+    ),
+    # Work at a place named by its kind, after a verb of working in any
+    # dialect ("بشتغل أستاذة رياضيات بمدرسة الفرير") or a job told as new
+    # ("صار عندي شغل جديد! منسقة برامج بمنظمة اليونيسف").
+    (
+        "employer",
+        "work",
+        True,
+        rf"(?:^|\s)و?(?:بشتغل|أشتغل|اشتغل|بشتغلي|أعمل|اعمل|بعمل|شغال|شغالة|موظف|موظفة)\s+(?:[{_AR}]+\s+){{0,3}}?(?:ب|في\s+)(?P<v>(?:{_INSTITUTIONS_AR})\s+{_NAME_AR}(?:\s+{_NAME_AR})?)",
+        False,
+    ),
+    (
+        "employer",
+        "work",
+        True,  # a move to a place of work is a transfer: "انتقلتُ رسمياً إلى مستشفى دلة"
+        rf"(?:^|\s)و?(?:انتقلت|انتقلتُ|انتقلنا|اتنقلت|نقلوني|نقلت)\s+(?:[{_AR}]+\s+)?(?:إلى|الى|ل|على)\s*(?P<v>(?:{_INSTITUTIONS_AR})\s+{_NAME_AR}(?:\s+{_NAME_AR})?)",
+        False,
+    ),
+    (
+        "employer",
+        "work",
+        True,
+        rf"(?:شغل جديد|وظيفة جديدة|عمل جديد|شغلي الجديد|وظيفتي الجديدة)\S*\s+(?:\S+\s+){{0,6}}?(?:ب|في\s+)(?P<v>(?:{_INSTITUTIONS_AR})\s+{_NAME_AR}(?:\s+{_NAME_AR})?)",
         False,
     ),
     (

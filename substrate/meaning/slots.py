@@ -115,6 +115,8 @@ _MINE = linear(r"(?i)\b(?:my|me|i'm|i am|i)\b")
 _STOP_TAIL = frozenset(
     "a an the my our in at to of for with and but now too also again since last this next "
     "yesterday today recently just though anyway".split()
+    # and Arabic's: "مدرسة الفرير من سنتين", "بنك الرياض مع …"
+    + "من في مع منذ على عن إلى الى و الشهر الأسبوع السنة اليوم امبارح أمس".split()
 )
 _TIME_UNITS = frozenset("day days week weeks month months year years weekend summer winter".split())
 _TIME_LEADS = frozenset(
@@ -247,8 +249,10 @@ def _ruled(head: str, arabic: bool) -> Found | None:
         value, old = groups.get("v"), groups.get("old")
         if rule.proper and not _proper(value or old):
             continue
-        if rule.slot == "home" and value and _is_tool(value):
-            continue  # "moved to VS Code": a tool, not a town
+        if rule.slot == "role" and value and value.split()[0] in ("في", "لدى"):
+            continue  # "وظيفتي الجديدة في بنك …": where, not what the job is
+        if rule.slot == "home" and value and (_is_tool(value) or _institution(value)):
+            continue  # "moved to VS Code": a tool, not a town; "إلى مستشفى دلة": a workplace
         olds = [o for o in [clean(old)] if o]
         if clean(value) is None and ended is None:
             ended = (rule.slot, rule.topic, rule.single, None, olds)
@@ -359,6 +363,11 @@ def _tool(head: str, arabic: bool) -> Found | None:
 def _longest(hits: list[tuple[int, str, str]]) -> tuple[int, str, str]:
     """The first named tool, by its longest name there ("sublime text", not "sublime")."""
     return min(hits, key=lambda h: (h[0], -len(h[1])))
+
+
+def _institution(value: str) -> bool:
+    first = value.split()[0] if value.split() else ""
+    return first.removeprefix("ال") in rules.INSTITUTIONS_AR
 
 
 def _is_tool(value: str) -> bool:

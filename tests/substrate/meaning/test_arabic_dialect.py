@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from substrate.meaning.arabic import clitic_noun, named_lead
+from substrate.meaning.arabic import clitic_noun, named_lead, readings_of, verb_lemma
 from substrate.meaning.arabic_places import dwelling
 from substrate.meaning.reading import read_text
 from tests.made_up import arabic_noun_name
@@ -88,3 +88,13 @@ def test_the_speakers_own_home_opening_a_clause_names_where_it_is(home: str) -> 
     assert dwelling(f"صحيح، {home} في {place} من زمان") == place
     assert dwelling(f"ترتيب {home} في {place} متعب") == ""  # mid-clause: what happened there
     assert dwelling(f"البيت في {place}") == ""  # any house, not the speaker's
+
+
+@pytest.mark.parametrize("quote", ["'", '"', "‘", "“"])
+def test_a_quote_on_a_word_reads_as_the_word_and_breaks_no_query(
+    quote: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for word in ("مبروك", "انتقلت", "البيت"):
+        assert len(readings_of(f"{quote}{word}")) == len(readings_of(word))
+        assert verb_lemma(f"{word}{quote}") == verb_lemma(word)
+    assert capsys.readouterr().out == ""  # the analyser prints a failed query
