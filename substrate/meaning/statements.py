@@ -16,9 +16,11 @@ Read without a model, English and Arabic, on one bounded sentence.
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal
 
 from substrate.meaning.arabic import has_arabic, only_verb, verb_lemma
+from substrate.meaning.sentences import sentence_ends
 from substrate.safety import IGNORECASE, linear
 
 Kind = Literal["assertion", "cessation", "hypothetical"]
@@ -122,12 +124,36 @@ _FUTURE_PREFIX = ("سأ", "سن", "سي", "ست")
 def kind_of(text: str) -> tuple[Kind, tuple[str, ...]]:
     """(what the statement does, what a cessation names as ended)."""
     head = " ".join(text.split())[:READ_CHARS]
-    if head.endswith(("?", "؟")) or _HYPOTHETICAL_EN.search(head):
+    if _asks(head) or _HYPOTHETICAL_EN.search(head):
         return HYPOTHETICAL, ()
     if has_arabic(head) and (_HYPOTHETICAL_AR.search(head) or _future_verb(head)):
         return HYPOTHETICAL, ()
     ended = ended_in(head)
     return (CESSATION, ended) if ended else (ASSERTION, ())
+
+
+def _asks(head: str) -> bool:
+    """The statement is a question: its opening sentence asks ("Moving to Leeds
+    next year?", "Should I move? I've been thinking"). A question after a
+    statement leaves the statement ("I moved to Leeds. Any tips?", "I eat dairy
+    again, so lacto-ovo I suppose?" after "cheese won."); a one-word opener
+    ("Honestly? single and not looking", "Guess what? I got the job") asks
+    nothing, and nor does the person's own statement with a question tagged on
+    ("I eat dairy again, so lacto-ovo I suppose?")."""
+    cuts = [0, *sentence_ends(head), len(head)]
+    sentences = [head[a:b].strip() for a, b in itertools.pairwise(cuts)]
+    said = [t for t in sentences if len(t.split()) >= _ASKING_WORDS] or sentences[-1:]
+    if not said or not said[0].endswith(("?", "؟")):
+        return False
+    # the person's own statement with a tag ("I eat dairy again, so lacto-ovo I
+    # suppose?"); a plan or a doubt said so is read by its own words below
+    return said[0].split()[0].lower().strip(",.") not in _DECLARING
+
+
+# A sentence of three words or fewer before others frames them, it asks nothing ("Honestly?",
+# "Guess what?", "My address?").
+_ASKING_WORDS = 4
+_DECLARING = frozenset("i i'm i've we we're we've my our".split())
 
 
 def _future_verb(head: str) -> bool:
