@@ -316,13 +316,16 @@ def forms(word: str) -> frozenset[str]:
     """The stems a word may have (see the module doc): a leading و، ف، ب، ل or ك
     may be a clitic ("بكورال") or the word's own letter ("بيكانتو"), and a last
     ي or ك a possessive ("اشتراكي") or its own ("اشتراك"), so each both ways."""
-    folded = fold(word)
+    # the article is read before the letters are folded: "ألماني" opens with
+    # a hamza's alef, not "ال" (folded, both read "الماني")
+    bare = MARKS.sub("", word)
     for clitic in _CLITIC_BEFORE:
-        if folded.startswith(clitic) and len(folded) - len(clitic) >= 3:
-            return _endings(folded[len(clitic) :])
+        if bare.startswith(clitic) and len(bare) - len(clitic) >= 3:
+            return _endings(fold(bare[len(clitic) :]))
+    folded = fold(bare)
     if folded[:1] in ("و", "ف", "ب", "ل", "ك") and len(folded) >= 4:
         # both ways, down to a three-letter stem: "بمشي" (a dialect's present) meets "المشية"
-        return _endings(folded) | forms(folded[1:])
+        return _endings(folded) | forms(bare[1:])
     return _endings(folded)
 
 

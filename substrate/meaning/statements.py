@@ -20,6 +20,7 @@ import itertools
 from typing import Literal
 
 from substrate.meaning.arabic import has_arabic, only_verb, verb_lemma
+from substrate.meaning.parser import clauses, parsed
 from substrate.meaning.sentences import sentence_ends
 from substrate.safety import IGNORECASE, linear
 
@@ -147,13 +148,28 @@ def _asks(head: str) -> bool:
         return False
     # the person's own statement with a tag ("I eat dairy again, so lacto-ovo I
     # suppose?"); a plan or a doubt said so is read by its own words below
-    return said[0].split()[0].lower().strip(",.") not in _DECLARING
+    first = said[0].split()[0].lower().strip(",.")
+    if first in _DECLARING:
+        return False
+    # a diary's past with a question mark, before more ("ported to du and
+    # somehow ended up with a different number?? it's …") tells what happened;
+    # a question opens with its asking word, stands alone, or tells nothing
+    # done ("Moving to Leeds next year? Mum thinks so")
+    if first in _ASKING or len(sentences) == 1:
+        return True  # "Moved to Leeds?" alone asks
+    doc = parsed(said[0])
+    opened_past = doc is not None and len(doc) > 0 and doc[0].tag_ in ("VBD", "VBN")
+    return not (opened_past or any(c.tense == "past" for c in clauses(said[0])))
 
 
 # A sentence of three words or fewer before others frames them, it asks nothing ("Honestly?",
 # "Guess what?", "My address?").
 _ASKING_WORDS = 4
 _DECLARING = frozenset("i i'm i've we we're we've my our".split())
+_ASKING = frozenset(
+    """what when where which who whom whose why how is are am was were do does did have has
+    had can could should would will shall may might must any anyone anybody""".split()
+)
 
 
 def _future_verb(head: str) -> bool:

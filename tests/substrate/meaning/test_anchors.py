@@ -145,3 +145,13 @@ def test_an_activity_with_its_object_ends_only_the_fact_of_that_object(
         ended = fact(f"I {verb[0]} {said} every morning", "cccccccccccc")
         decision = decide(new, reading_of(new.text), [kept, ended])
         assert decision.action == "retract" and decision.targets == ("cccccccccccc",), decision
+
+
+@pytest.mark.parametrize("word", ["ألماني", "ألبوم", "ألعاب", "أل{x}"])
+def test_an_arabic_word_opening_with_a_hamzas_alef_meets_it_with_the_article(word: str) -> None:
+    rng = random.Random(word)
+    for _ in range(3):
+        said = word.format(x="".join(rng.choice("بتجدرزسشصطعفقكمنهي") for _ in range(3)))
+        fact = f"بتعلم {said} بمعهد في المدينة"
+        assert anchor(fact, f"ال{said}") > 0, said  # "وقفت الألماني" names "ألماني"
+        assert anchor(fact, f"بال{said}") > 0, said

@@ -44,3 +44,18 @@ def test_the_persons_statement_with_a_tag_is_a_statement(tagged: str) -> None:
 @pytest.mark.parametrize("asking", ASKING)
 def test_a_question_that_opens_stays_a_question(asking: str) -> None:
     assert kind_of(asking.format(p=made_up(random.Random(asking))))[0] == HYPOTHETICAL
+
+
+DIARY_PAST = ["ported my number to {p} and somehow ended up with a new one?? it's 0791 234 567",
+              "Sold the {p} last week?? still can't believe it", "Moved to {p}?! what a week"]  # fmt: skip
+ALONE = ["Moved to {p}?", "Did I leave my keys at {p}? no idea", "Sold the {p}?"]
+
+
+@pytest.mark.parametrize("said", DIARY_PAST)
+def test_a_diarys_past_with_a_question_mark_before_more_tells_what_happened(said: str) -> None:
+    assert kind_of(said.format(p=made_up(random.Random(said))))[0] == ASSERTION
+
+
+@pytest.mark.parametrize("said", ALONE)
+def test_a_past_asked_alone_or_with_its_asking_word_is_a_question(said: str) -> None:
+    assert kind_of(said.format(p=made_up(random.Random(said))))[0] == HYPOTHETICAL
