@@ -89,12 +89,8 @@ def _parts(text: str) -> list[str]:
     out: list[str] = []
     short = ""  # a piece too short to stand alone, waiting for the next
     for _, sentence in sentence_pieces(text):
-        pieces = [sentence.strip()]
-        for join in _JOINS:
-            pieces = [q for p in pieces for q in _cut(p, join)]
         arabic = has_arabic(sentence)
-        if arabic:
-            pieces = arabic_clauses(sentence.strip())
+        pieces = arabic_clauses(sentence.strip()) if arabic else _joined(sentence.strip())
         for piece in pieces:
             piece = f"{short} {piece}".strip()
             short = ""
@@ -107,6 +103,14 @@ def _parts(text: str) -> list[str]:
     if short:
         out.append(short)
     return [p for p in out if p]
+
+
+def _joined(sentence: str) -> list[str]:
+    """An English sentence cut at every place a writer joins two clauses."""
+    pieces = [sentence]
+    for join in _JOINS:
+        pieces = [q for p in pieces for q in _cut(p, join)]
+    return pieces
 
 
 def _cut(text: str, join: str) -> list[str]:

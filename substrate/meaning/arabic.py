@@ -139,34 +139,41 @@ def _speaker_tagged(word: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
+def _kinds(word: str) -> tuple[str, ...]:
+    """The kind of each reading the analyser has of `word` ("Verb",
+    "Noun::جامد", …): asked once, whichever question is put of the word."""
+    return tuple(str(getattr(r, "type", "")) for r in readings_of(word))
+
+
 def only_verb(word: str) -> bool:
     """Whether every reading the analyser has of `word` is a verb ("ربيت",
     "أشتغل", "رجعت"): a word that can also be a noun ("بيت", "صقر") may still
     name a subject."""
-    readings = [str(getattr(r, "type", "")) for r in readings_of(word)]
-    return "Verb" in readings and all(t == "Verb" for t in readings)
+    kinds = _kinds(word)
+    return "Verb" in kinds and all(t == "Verb" for t in kinds)
 
 
-@lru_cache(maxsize=8192)
 def may_be_verb(word: str) -> bool:
     """Whether any reading the analyser has of `word` is a verb ("توظف" is the
     verb "he was employed" as well as the noun "employment")."""
-    readings = readings_of(word)
-    return any(str(getattr(r, "type", "")) == "Verb" for r in readings)
+    return "Verb" in _kinds(word)
 
 
-@lru_cache(maxsize=8192)
 def _may_be_noun(word: str) -> bool:
-    readings = readings_of(word)
-    return any(str(getattr(r, "type", "")).startswith("Noun") for r in readings)
+    return any(t.startswith("Noun") for t in _kinds(word))
+
+
+def verb_lemmas(word: str) -> list[str]:
+    """What one Arabic word may be as a verb, in the order tried: the analyser's
+    lemma, then the word's bare stems (`bare_stems`: a dialect form the
+    dictionary does not hold, its ending or leading و/ف taken off)."""
+    return [verb_lemma(word), *bare_stems(fold(word))]
 
 
 def verb_class(word: str) -> str | None:
     """`end`, `intransitive` (an end of its subject), `exchange` or None for
     one Arabic word (see the module doc)."""
-    bare = fold(word)
-    tries = [verb_lemma(word), *bare_stems(bare)]
-    for lemma in tries:
+    for lemma in verb_lemmas(word):
         if lemma in INTRANSITIVE:
             return "intransitive"
         if lemma in END:
@@ -231,8 +238,7 @@ def arabic_clauses(sentence: str) -> list[str]:
     for piece in sentence.replace("،", ",").split(","):
         words: list[str] = []
         for word in piece.split():
-            bare = word.strip("".join(_PUNCT))
-            if words and bare.startswith("و") and len(bare) > 3 and may_be_verb(bare[1:]):
+            if words and _joins_a_verb(word.strip("".join(_PUNCT))):
                 out.append(" ".join(words))
                 words = []
             words.append(word)
@@ -245,16 +251,19 @@ def unjoined(clause: str) -> str:
     """A clause without the "و" that joined it to the one before ("وجبنا قطو"
     standing alone is "جبنا قطو")."""
     first, _, rest = clause.partition(" ")
-    if first.startswith("و") and len(first) > 3 and may_be_verb(first[1:]):
-        return f"{first[1:]} {rest}".strip()
-    return clause
+    return f"{first[1:]} {rest}".strip() if _joins_a_verb(first) else clause
+
+
+def _joins_a_verb(word: str) -> bool:
+    """ "و" written onto a verb ("وجبنا", "وخذيت"): where a writer joins a clause."""
+    return word.startswith("و") and len(word) > 3 and may_be_verb(word[1:])
 
 
 STUDIES = "الدراسة"
 
 
 def _graduates(word: str) -> bool:
-    return any(lemma == _GRADUATED for lemma in [verb_lemma(word), *bare_stems(fold(word))])
+    return _GRADUATED in verb_lemmas(word)
 
 
 _GRADUATED = fold("تخرج")
@@ -366,6 +375,7 @@ def clitic_noun(word: str) -> bool:
 _PRONOUNS = frozenset(fold(w) for w in "أنا انا احنا نحن إحنا هو هي هم انت إنت أنت".split())
 
 
+@lru_cache(maxsize=4096)
 def named_lead(head: str) -> str | None:
     """The name an Arabic statement opens with when a verb follows it ("منة
     اتنقلت دبي", "لولو ماتت", "سالم تخرج"): a word that is not a verb, a

@@ -78,16 +78,18 @@ def dwelling(text: str) -> str:
             words = _place(tokens, i + 1)  # a dialect leaves the preposition out: "اتنقلت دبي"
         else:
             continue  # "ساكنة الحي طيبون": residents, not where one lives
-        if words and not _institution(words[0]):
+        if words and not is_institution(words[0]):
             return " ".join(words)
     return _new_home(tokens)
 
 
-def _institution(word: str) -> bool:
-    """A place of work by its kind ("انتقلت إلى مستشفى دلة" is a transfer
-    between hospitals, not a home)."""
-    bare = fold(word).removeprefix("ال")
-    return any(bare == fold(w) for w in INSTITUTIONS_AR)
+def is_institution(word: str) -> bool:
+    """A place of work by its kind, with or without the article ("انتقلت إلى
+    مستشفى دلة" is a transfer between hospitals, not a home)."""
+    return fold(word).removeprefix("ال") in _INSTITUTIONS
+
+
+_INSTITUTIONS = frozenset(fold(w) for w in INSTITUTIONS_AR)
 
 
 def _moves(word: str) -> bool:

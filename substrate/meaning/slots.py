@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from substrate.meaning import slot_rules as rules
 from substrate.meaning.arabic import has_arabic
+from substrate.meaning.arabic_places import is_institution
 from substrate.meaning.lexicon import CATEGORY_TOPIC, RELATIONS, THING_CATEGORY, TOOL_KINDS
 from substrate.meaning.parser import parsed
 from substrate.meaning.sentences import sentence_ends
@@ -251,7 +252,8 @@ def _ruled(head: str, arabic: bool) -> Found | None:
             continue
         if rule.slot == "role" and value and value.split()[0] in ("في", "لدى"):
             continue  # "وظيفتي الجديدة في بنك …": where, not what the job is
-        if rule.slot == "home" and value and (_is_tool(value) or _institution(value)):
+        placed = value.split() if value else []
+        if rule.slot == "home" and placed and (_is_tool(value or "") or is_institution(placed[0])):
             continue  # "moved to VS Code": a tool, not a town; "إلى مستشفى دلة": a workplace
         olds = [o for o in [clean(old)] if o]
         if clean(value) is None and ended is None:
@@ -363,11 +365,6 @@ def _tool(head: str, arabic: bool) -> Found | None:
 def _longest(hits: list[tuple[int, str, str]]) -> tuple[int, str, str]:
     """The first named tool, by its longest name there ("sublime text", not "sublime")."""
     return min(hits, key=lambda h: (h[0], -len(h[1])))
-
-
-def _institution(value: str) -> bool:
-    first = value.split()[0] if value.split() else ""
-    return first.removeprefix("ال") in rules.INSTITUTIONS_AR
 
 
 def _is_tool(value: str) -> bool:

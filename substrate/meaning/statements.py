@@ -137,10 +137,10 @@ def _asks(head: str) -> bool:
     """The statement is a question: its opening sentence asks ("Moving to Leeds
     next year?", "Should I move? I've been thinking"). A question after a
     statement leaves the statement ("I moved to Leeds. Any tips?", "I eat dairy
-    again, so lacto-ovo I suppose?" after "cheese won."); a one-word opener
-    ("Honestly? single and not looking", "Guess what? I got the job") asks
-    nothing, and nor does the person's own statement with a question tagged on
-    ("I eat dairy again, so lacto-ovo I suppose?")."""
+    again, so lacto-ovo I suppose?" after "cheese won."); an opener of three
+    words or fewer ("Honestly? single and not looking", "Guess what? I got the
+    job") asks nothing, and nor does the person's own statement with a question
+    tagged on ("I eat dairy again, so lacto-ovo I suppose?")."""
     cuts = [0, *sentence_ends(head), len(head)]
     sentences = [head[a:b].strip() for a, b in itertools.pairwise(cuts)]
     said = [t for t in sentences if len(t.split()) >= _ASKING_WORDS] or sentences[-1:]
