@@ -36,6 +36,8 @@ from functools import lru_cache
 
 from substrate.meaning.arabic import arabic_ends, ends_only, has_arabic
 from substrate.meaning.arabic_places import dwelling
+from substrate.meaning.commute import SLOT as COMMUTE
+from substrate.meaning.commute import commute_of
 from substrate.meaning.nouns import is_role, noun_family
 from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
 from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
@@ -226,6 +228,10 @@ def read_events(text: str) -> Events:
             ends += [_named(p) for p in said.subjects if _thing(p) and not is_role(p.head)]
             continue
         if said.negated or said.modal or said.tense == "future":
+            continue
+        way = commute_of(said, text)  # "I drive to the office", "it's the bus into work now"
+        if way is not None:
+            state = state or Value("commute", COMMUTE, "travel", True, way)
             continue
         clause = _particled(said)
         shifted = shifted or _shifts(clause)
