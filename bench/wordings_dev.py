@@ -86,8 +86,11 @@ def titles(settings: Any) -> list[str]:
     return [e.title for e in index.entries.values() if not e.slug.startswith(("me/", "inbox/"))]
 
 
-def holds(facts: list[tuple[str, str, bool]], marker: str, *, own: bool = False) -> bool:
-    """A current fact holds `marker` (on the person's own pages only, with `own`)."""
+def holds(facts: list[tuple[str, str, bool]], marker: str | None, *, own: bool = False) -> bool:
+    """A current fact holds `marker` (on the person's own pages only, with `own`);
+    a case with no marker (null in the set) has nothing to hold."""
+    if marker is None:
+        return False
     fold = marker.casefold()
     return any(
         current and fold in text.casefold() and (not own or slug.startswith("me/"))
