@@ -30,10 +30,15 @@ from substrate.meaning.events import only_an_end
 from substrate.meaning.sentences import sentence_pieces
 from substrate.meaning.slots import SlotReading, mentions
 from substrate.pages.facts import ENDED_PART, FactBullet
+from substrate.safety import linear
 
 # Where a writer joins two clauses of one sentence ("Sunny died, and we're
 # taking in a lovebird"; "left the choir — ukulele on Wednesdays now").
 _JOINS = (", and ", "; ", " — ", " – ", ", ")
+# A conjunction before a word of replacement joins an end to what replaced it
+# ("Finished Whole30 yesterday and now the dietitian's got me on low-FODMAP");
+# the word stays with the part it opens.
+_BEFORE_NOW = linear(r"(?i)\s(?:and|so|but)\s+((?:now|instead|these days|nowadays)\b)")
 # Words a part needs to stand alone: an Arabic word carries its pronoun and
 # prepositions ("وقفت الكيتو").
 _SHORTEST, _SHORTEST_AR = 3, 2
@@ -108,6 +113,9 @@ def _parts(text: str) -> list[str]:
 def _joined(sentence: str) -> list[str]:
     """An English sentence cut at every place a writer joins two clauses."""
     pieces = [sentence]
+    now = _BEFORE_NOW.search(sentence)
+    if now is not None and now.start() > 0:
+        pieces = [sentence[: now.start()].strip(), sentence[now.start(1) :].strip()]
     for join in _JOINS:
         pieces = [q for p in pieces for q in _cut(p, join)]
     return pieces

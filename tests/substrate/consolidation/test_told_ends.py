@@ -7,14 +7,17 @@ are combined per case; names are made up."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 
 from substrate import Settings, remember
 from substrate.consolidation import consolidate, consolidate_all
+from substrate.consolidation.ends import told_ends
+from substrate.consolidation.lifecycle import reading_of
 from substrate.forgetting import forget
 from substrate.index import SearchIndex
 from substrate.pages import FactBullet, fact_bullets
@@ -72,6 +75,38 @@ def test_an_end_told_beside_a_new_value_is_history_and_the_new_value_current(
         first = end.format(n=n).split(",")[0].rstrip(".")  # its first clause at least
         assert record.status == "ended" and first in record.text, record
         assert m not in record.text
+
+
+PLANS = ["Week 3 of {n} and I'm starving", "Doing the {n} plan this month", "On day 9 of {n}"]
+FINISHES = [
+    "I finished {n} yesterday",
+    "We completed {n} last week",
+    "finally finished {n} on Sunday",
+]
+JOINED = [" and now ", " so now ", " but now ", " and these days ", " and instead "]
+AFTER = ["the dietitian has me on {m}", "I'm trying {m}", "it's {m} for me"]
+
+
+@pytest.mark.parametrize("join", JOINED)
+def test_a_finish_joined_by_a_word_of_replacement_is_history_and_the_rest_current(
+    join: str,
+) -> None:
+    rng = random.Random(join)
+    for plan, finish, after in itertools.product(PLANS, FINISHES, AFTER):
+        n, m = made_up(rng), made_up(rng)
+        while m == n or m in n or n in m:
+            m = made_up(rng)
+        said = f"{finish.format(n=n)}{join}{after.format(m=m)}"
+        old = FactBullet("aaaaaaaaaaaa", date(2025, 1, 1), plan.format(n=n))
+        new = FactBullet("bbbbbbbbbbbb", date(2025, 4, 1), said)
+        reading = reading_of(said)
+        assert n.lower() in [o.lower() for o in reading.olds], (said, reading)
+        now, record = told_ends(new, reading, [old])
+        assert now is not None and record is not None, said
+        assert m in now.text and n not in now.text, now
+        word = join.strip().split(" ", 1)[1]
+        assert now.text.lower().startswith(word), now  # the word of replacement opens the rest
+        assert record.status == "ended" and n in record.text and m not in record.text, record
 
 
 def test_a_statement_that_is_all_end_is_the_record_whole(settings: Settings) -> None:
