@@ -33,14 +33,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 
 from substrate.meaning.arabic import arabic_ends, ends_only, has_arabic
 from substrate.meaning.arabic_places import dwelling
-from substrate.meaning.commute import SLOT as COMMUTE
-from substrate.meaning.commute import commute_of
+from substrate.meaning.commute import SLOT as COMMUTE, commute_of
 from substrate.meaning.nouns import is_role, noun_family
 from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
-from substrate.meaning.slot_rules import CAR_MAKES, PROVIDER_KINDS, VEHICLE_KINDS
+from substrate.meaning.slot_rules import (
+    CAR_MAKES,
+    PROVIDER_COMPOUNDS,
+    PROVIDER_KINDS,
+    PROVIDER_TOPIC,
+    VEHICLE_KINDS,
+)
 from substrate.meaning.statements import CESSATION, kind_of
 
 START = frozenset(
@@ -143,6 +149,8 @@ FAMILY_SLOT: dict[str, tuple[str, str, bool]] = {
 # thing WordNet knows; a capitalised "Octopus" or "Jersey" names a company or
 # a place, not the animal or the island's cow, so other families skip names.
 _BRANDED = frozenset({"drink", "medication"})
+# Verbs that name the service done with a provider ("bank with", "insure with").
+PROVIDING = {"bank": "bank", "insure": "insurance"}
 # Nouns of a person's standing with an organisation, and the family it gives
 # the organisation ("member of PureGym", "patient at Hollybrook Surgery").
 STANDING: dict[str, str] = {
@@ -247,9 +255,8 @@ def read_events(text: str) -> Events:
             ended = _ended(clause)
             # "Priya graduated": her studies, named by their kind
             ends += ended or (["studies"] if clause.lemma in STUDY_ENDS else [])
-        elif clause.speaker and clause.lemma in FINISHING:
-            done = [p for p in clause.objects if _thing(p) and not _counted(p) and not _doing(p)]
-            ends += [_named(p) for p in done]
+        elif _finished(clause):
+            ends += [_named(p) for p in _done(clause)]
         elif classed(clause, TAKING_ON) and any(o.first_person for o in clause.objects):
             taken = [s for s in clause.subjects if _named_thing(s)]
             start = start or (_as_value("work", taken[0]) if taken else None)
@@ -269,6 +276,10 @@ def read_events(text: str) -> Events:
             state = state or _value(clause)  # "my car's a Honda", "Google is my employer"
         elif clause.speaker and clause.copula and clause.tense == "present":
             state = state or _value(clause)  # "we're in a terrace in Walthamstow now"
+        elif _serves_me(clause):  # "Hollybrook Surgery has my records"
+            state = state or _as_value("provider", clause.subjects[0])
+        elif (banked := _banked_with(clause)) is not None:  # "I bank with Barclays"
+            state = state or banked
         elif clause.speaker and clause.tense == "present" and clause.lemma in HOLDING:
             # the person's present: "I have a Guardian subscription", "we rent a
             # two-bed in Astoria", when it says which one ("a flat with a garden"
@@ -353,13 +364,51 @@ def only_an_end(text: str) -> bool:
         return False
     if any(c.lemma in WORK_ENDS for c in said):
         return False  # "Dad retired on Friday": a person's new standing, not only an end
-    ends = {id(c): p for c in said if classed(p := _particled(c), END)}
+    ends = {id(c): p for c in said if classed(p := _particled(c), END) or _finished(c)}
     acts = {o.head for p in ends.values() for o in p.objects}  # "stopped playing the violin"
     # a clause with nothing of its own frames another ("had to say goodbye")
     told = [c for c in said if (c.objects or c.nominals or c.attachments) and c.lemma not in acts]
     if kind == CESSATION and len(told) == 1:
         return True  # "I no longer play the cello": the statement's one clause
     return all(id(c) in ends or _ending_noun(c) for c in told)
+
+
+def _banked_with(clause: Clause) -> Value | None:
+    """A verb that names the service it is done with ("I bank with Barclays", "we
+    insure with Admiral"): the person's provider of that kind, now."""
+    kind = PROVIDING.get(clause.lemma)
+    if kind is None or not clause.speaker or clause.tense != "present":
+        return None
+    named = [p for p in clause.attached("with", "at") if _named_thing(p)]
+    if not named:
+        return None
+    single = FAMILY_SLOT["provider"][2]
+    return Value(
+        "provider", f"provider:{kind}", PROVIDER_TOPIC.get(kind, "health"), single, named[0].text
+    )
+
+
+def _serves_me(clause: Clause) -> bool:
+    """A named provider holds or looks after the person's things now: "Hollybrook
+    Surgery has my records", "Smile Dental looks after us", the provider's
+    name the statement's subject and the person (or theirs) its object."""
+    if clause.speaker or clause.negated or clause.tense != "present" or not clause.subjects:
+        return False
+    first = clause.subjects[0]
+    provider = _named_thing(first) and family_of(first, clause) == "provider"
+    served = [*clause.objects, *clause.attached("after")]  # "looks after us"
+    return provider and any(o.mine or o.first_person for o in served)
+
+
+def _done(clause: Clause) -> list[Phrase]:
+    """What a finishing clause finished: a thing, not one of a count or a spell
+    of doing ("finished Whole30", not "my 5th project" or "reading the book")."""
+    return [p for p in clause.objects if _thing(p) and not _counted(p) and not _doing(p)]
+
+
+def _finished(clause: Clause) -> bool:
+    """The person finished a thing, which ends it ("finished Whole30")."""
+    return clause.speaker and clause.lemma in FINISHING and bool(_done(clause))
 
 
 def _ending_noun(clause: Clause) -> bool:
@@ -474,6 +523,10 @@ def _value(clause: Clause) -> Value | None:
             # "we're in a terrace in Walthamstow now": where one is, by a home's noun
             homes = [p for p in clause.attached("in") if family_of(p, clause) == "home"]
             return _family_value(homes[0], clause) if homes else None
+        for subject in clause.subjects:  # "our joint account is with Wenlo": who provides it
+            named = [p for p in clause.attached("with", "at") if _named_thing(p)]
+            if _theirs(subject) and family_of(subject, clause) == "provider" and named:
+                return _as_value("provider", named[0], kind_of=subject)
         things = [o for o in clause.objects if not o.adjective]  # "my flat is cold": no value
         for subject in clause.subjects:
             family = family_of(subject, clause)
@@ -528,8 +581,13 @@ def _fragment_value(clause: Clause) -> Value | None:
     Brightwave Media"), a membership or a provider's patient or customer."""
     thing = clause.objects[0]
     family = FAMILY_OF_HEAD.get(thing.head) or _known_noun(thing)
+    family = family or ("provider" if compound_kind(thing.words) else None)
     if family is None and thing.proper and any(w in CAR_MAKES for w in thing.words):
         family = "vehicle"
+    if family == "provider":  # "my current account's with Halifax": who provides it
+        named = [p for p in clause.attached("with", "at") if _named_thing(p)]
+        if named:
+            return _as_value(family, named[0], kind_of=thing)
     if family is not None and family not in ("pet", "partner"):
         return _placed(_as_value(family, thing), thing, clause)
     bodies = [
@@ -564,9 +622,16 @@ def _as_value(family: str, phrase: Phrase, kind_of: Phrase | None = None) -> Val
         kind = next((VEHICLE_KINDS[w] for w in vehicle if w in VEHICLE_KINDS), "car")
         slot = f"vehicle:{kind}"
     elif family == "provider":
-        kind = next((PROVIDER_KINDS[w] for w in words if w in PROVIDER_KINDS), "gp")
-        slot = f"provider:{kind}"
+        known = (PROVIDER_KINDS[w] for w in words if w in PROVIDER_KINDS)
+        kind = compound_kind(tuple(words)) or next(known, "gp")
+        slot, topic = f"provider:{kind}", PROVIDER_TOPIC.get(kind, topic)
     return Value(family, slot, topic, single, phrase.text)
+
+
+def compound_kind(words: tuple[str, ...]) -> str | None:
+    """The provider kind two adjacent words name ("health centre": a GP)."""
+    pairs = (f"{a} {b}" for a, b in pairwise(words))
+    return next((PROVIDER_COMPOUNDS[p] for p in pairs if p in PROVIDER_COMPOUNDS), None)
 
 
 def _at_work(phrase: Phrase, clause: Clause) -> bool:
@@ -580,6 +645,8 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
     words = phrase.words or (phrase.head,)
     if phrase.head in FAMILY_OF_HEAD:
         return _unless_moved(FAMILY_OF_HEAD[phrase.head], phrase, clause)
+    if compound_kind(words) is not None:
+        return "provider"  # "Elmwood Health Centre", "my current account"
     if any(w in CAR_MAKES for w in words):
         return "vehicle"
     known = _known_noun(phrase)

@@ -619,6 +619,23 @@ PROVIDER_KINDS = {
     "mechanic": "mechanic", "broadband": "broadband", "energy": "energy",
     "electricity": "energy", "nursery": "nursery", "childminder": "nursery",
 }  # fmt: skip
+# The person's page a provider of each kind is filed on (else health).
+PROVIDER_TOPIC = {"vet": "pets", "bank": "money", "accountant": "money", "energy": "home",
+                  "broadband": "home", "nursery": "family", "mechanic": "vehicles",
+                  "hairdresser": "preferences", "barber": "preferences",
+                  "insurance": "money"}  # fmt: skip
+# Providers named by two words, whose head alone says nothing ("Elmwood Health
+# Centre", "my current account"), by kind.
+PROVIDER_COMPOUNDS = {
+    **dict.fromkeys(["health centre", "health center", "medical centre", "medical center",
+                     "medical practice", "group practice", "family practice"], "gp"),
+    **dict.fromkeys(["dental practice", "dental surgery", "dental clinic"], "dentist"),
+    **dict.fromkeys(["animal hospital", "veterinary practice", "veterinary surgery",
+                     "veterinary clinic", "animal clinic"], "vet"),
+    **dict.fromkeys(["current account", "bank account", "joint account",
+                     "building society"], "bank"),
+    **dict.fromkeys(["leisure centre", "fitness centre", "sports centre"], "gym"),
+}  # fmt: skip
 PROVIDER = (
     r"(?i)\b(?:my|our) (?:new |current |local )?(?P<kind>KINDS)(?: provider| supplier| practice)? is(?: now)?\s+(?:at |with |called |named |the )?(?P<v>[\w.&' -]{2,40}?)(?:[.,;!]|$| and | but | in | on | near | now)"
     r"|\b(?:i|we)(?:'ve| have)?\s+(?:just |finally |recently |now )?(?:registered|signed up|joined|switched|moved|changed)(?: to| with| at)? (?:a |an |the )?(?:new )?(?P<kind2>KINDS)s?(?: provider| supplier| practice)?(?: to| at| called)?\s+(?P<v2>[\w.&' -]{2,40}?)(?:[.,;!]|$| and | but | in | on | near | now)"

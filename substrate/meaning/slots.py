@@ -103,10 +103,6 @@ _PROVIDER = linear(
 )
 _COMMUTE = linear(rules.COMMUTE)
 _FIRST_AT = linear(rules.FIRST_AT)
-# The person's page a provider of each kind is filed on.
-_PROVIDER_TOPIC = {"vet": "pets", "bank": "money", "accountant": "money", "energy": "home",
-                   "broadband": "home", "nursery": "family", "mechanic": "vehicles",
-                   "hairdresser": "preferences", "barber": "preferences"}  # fmt: skip
 _EMAIL = linear(rules.EMAIL)
 _PHONE = linear(rules.PHONE)
 _PHONE_WORDS = linear(rules.PHONE_WORDS)
@@ -285,7 +281,7 @@ def _kept(head: str) -> Found | None:
         said = (groups.get("kind") or groups.get("kind2") or "").lower()
         kind = rules.PROVIDER_KINDS.get(said, said)
         named = clean(groups.get("v") or groups.get("v2"))
-        return f"provider:{kind}", _PROVIDER_TOPIC.get(kind, "health"), True, named, []
+        return f"provider:{kind}", rules.PROVIDER_TOPIC.get(kind, "health"), True, named, []
     commute = _COMMUTE.search(head)
     if commute is not None:
         return "habit:commute", "travel", True, clean(commute.group("v")), []
