@@ -48,6 +48,7 @@ from substrate.meaning.slot_rules import (
     VEHICLE_KINDS,
 )
 from substrate.meaning.statements import CESSATION, kind_of
+from substrate.safety import linear
 
 START = frozenset(
     """join start begin buy purchase adopt acquire rent lease register enrol enroll marry
@@ -149,6 +150,8 @@ FAMILY_SLOT: dict[str, tuple[str, str, bool]] = {
 # thing WordNet knows; a capitalised "Octopus" or "Jersey" names a company or
 # a place, not the animal or the island's cow, so other families skip names.
 _BRANDED = frozenset({"drink", "medication"})
+# A dwelling named by its bedrooms ("a two-bed", "a 3-bedroom"), one, not beds.
+_BEDS = linear(r"(?i)\b(?:\d|one|two|three|four|five|six)[ -]bed(?:room)?\b(?:$|[^s])")
 # Verbs that name the service done with a provider ("bank with", "insure with").
 PROVIDING = {"bank": "bank", "insure": "insurance"}
 # Nouns of a person's standing with an organisation, and the family it gives
@@ -564,9 +567,11 @@ def _family_value(phrase: Phrase, clause: Clause) -> Value | None:
 def _placed(value: Value, phrase: Phrase, clause: Clause) -> Value:
     """ "a flat" + "in Leith": the place names which."""
     if not phrase.proper:
+        hung = [p for q, p in clause.object_attachments if q in ("in", "at", "on")]
+        hung = hung if phrase in clause.objects else []  # "rent a three-bedroom in Solka"
         where = [
             p
-            for p in clause.attached("in", "at", "on")
+            for p in [*clause.attached("in", "at", "on"), *hung]
             if p.entity in _PLACE | {"ORG"} or (p.proper and p.entity not in _TIMES)
         ]  # a name the recogniser did not type is still a place ("in Kabrenro")
         if where and where[0] is not phrase:
@@ -647,6 +652,8 @@ def family_of(phrase: Phrase, clause: Clause) -> str | None:
         return _unless_moved(FAMILY_OF_HEAD[phrase.head], phrase, clause)
     if compound_kind(words) is not None:
         return "provider"  # "Elmwood Health Centre", "my current account"
+    if _BEDS.search(phrase.text):
+        return _unless_moved("home", phrase, clause)  # "a two-bed in Astoria": by its bedrooms
     if any(w in CAR_MAKES for w in words):
         return "vehicle"
     known = _known_noun(phrase)

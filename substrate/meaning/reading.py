@@ -79,7 +79,11 @@ def read_text(text: str) -> Reading:
         # "Sold the Fiesta", "content producer at Brightwave": the person, as diaries say
         subject = replace(subject, kind="me")
     held = events.start or events.state
-    if subject.kind == "named" and held is not None and held.text == subject.name:
+    if _a_thing_named(subject) and _starts_own(said.own, events):
+        # "Lease was up so we've relocated to Jersey City": a common noun opens the
+        # sentence, the person's own start is what it tells
+        subject = Subject("me", said.own)
+    elif subject.kind == "named" and held is not None and held.text == subject.name:
         # "Kestrel Labs hired me", "Google is my employer": the name is the
         # person's value, not someone the statement is about
         subject = Subject("me", said.own)
@@ -149,6 +153,14 @@ def _replaces(own: str, events: Events) -> bool:
     if has_arabic(own):
         return bool(_REPLACING_AR.search(own))
     return told_as_new(own)
+
+
+def _starts_own(own: str, events: Events) -> bool:
+    """The words start a value of the person's own: a new home or job, by the
+    parse or by the rules ("we moved to Marka")."""
+    if events.start is not None:
+        return events.start.family != "pet"
+    return read_slot(own).slot in ("home", "employer")
 
 
 def _a_thing_named(subject: Subject) -> bool:
