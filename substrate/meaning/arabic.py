@@ -35,7 +35,7 @@ _FOLD = str.maketrans(
     {"آ": "ا", "أ": "ا", "إ": "ا", "ٱ": "ا", "ؤ": "و", "ئ": "ي", "ى": "ي", "ة": "ه"}
 )
 _ARABIC = runs("[\u0600-\u06ff]")
-_PUNCT = frozenset("،,.!؟?:;()[]\u2014\u2013\"'“”«»")
+PUNCT = frozenset("،,.!؟?:;()[]\u2014\u2013\"'“”«»")
 
 
 def fold(word: str) -> str:
@@ -159,7 +159,14 @@ def may_be_verb(word: str) -> bool:
     return "Verb" in _kinds(word)
 
 
-def _may_be_noun(word: str) -> bool:
+def doer_noun(word: str) -> bool:
+    """The analyser reads `word` first as an active participle, a noun of one who
+    does or is ("ممرضة", "مشترك", "ساكن")."""
+    kinds = _kinds(word)
+    return bool(kinds) and "فاعل" in kinds[0]
+
+
+def may_be_noun(word: str) -> bool:
     return any(t.startswith("Noun") for t in _kinds(word))
 
 
@@ -238,7 +245,7 @@ def arabic_clauses(sentence: str) -> list[str]:
     for piece in sentence.replace("،", ",").split(","):
         words: list[str] = []
         for word in piece.split():
-            if words and _joins_a_verb(word.strip("".join(_PUNCT))):
+            if words and _joins_a_verb(word.strip("".join(PUNCT))):
                 out.append(" ".join(words))
                 words = []
             words.append(word)
@@ -272,7 +279,7 @@ _GRADUATED = fold("تخرج")
 def word_tokens(text: str) -> list[str]:
     """Words and punctuation marks, each its own token."""
     head = text[:READ_CHARS]
-    return "".join(f" {ch} " if ch in _PUNCT else ch for ch in head).split()
+    return "".join(f" {ch} " if ch in PUNCT else ch for ch in head).split()
 
 
 def _object_suffix(word: str) -> bool:
@@ -306,7 +313,7 @@ def _thing_after(tokens: list[str], start: int, kind: str) -> str:
             break  # "تخرج وتوظف": the next verb, not what ended
         if words and kind == "exchange" and fold(token).startswith(("ب", "ل")):
             break  # "بدلت البيكانتو بهايبرد": what it was exchanged for
-        if words and fold(token).startswith("ل") and _may_be_noun(token[1:]):
+        if words and fold(token).startswith("ل") and may_be_noun(token[1:]):
             break  # "أهديت زيتونة لمحمية": to whom, not a name ("ليفنار")
         words.append(token)
     return " ".join(words)
@@ -369,7 +376,7 @@ def clitic_noun(word: str) -> bool:
     if folded.startswith(("بال", "لل", "وال")):
         return True
     # a name may open with the same letter on a short noun ("بسمة", "بهية")
-    return folded[:1] in ("ب", "ل") and len(folded) >= 5 and _may_be_noun(word[1:])
+    return folded[:1] in ("ب", "ل") and len(folded) >= 5 and may_be_noun(word[1:])
 
 
 _PRONOUNS = frozenset(fold(w) for w in "أنا انا احنا نحن إحنا هو هي هم انت إنت أنت".split())
@@ -382,22 +389,20 @@ def named_lead(head: str) -> str | None:
     pronoun, a noun with the article or a preposition written onto it, an
     adverb or a possessed noun ("شغلي انتهى"), then a verb the speaker does
     not say of themselves in the present ("أسكن")."""
-    words = [w.strip("".join(_PUNCT)) for w in head.split()[:2]]
+    words = [w.strip("".join(PUNCT)) for w in head.split()[:2]]
     if len(words) < 2 or not all(has_arabic(w) and len(w) >= 2 for w in words):
         return None
     name, verb = words
     folded = fold(name)
     if folded.startswith("ال") or folded in _PRONOUNS or folded in STOPS or is_adverb(name):
         return None
-    if only_verb(name) or clitic_noun(name) or (folded[:1] == "و" and _may_be_noun(name[1:])):
+    if only_verb(name) or clitic_noun(name) or (folded[:1] == "و" and may_be_noun(name[1:])):
         return None
     owned = name[:-1]
     if (
         folded.endswith("ي")
         and len(folded) > 3
-        and any(
-            _may_be_noun(n) for n in (owned, owned[:-1] + "ة" if owned.endswith("ت") else owned)
-        )
+        and any(may_be_noun(n) for n in (owned, owned[:-1] + "ة" if owned.endswith("ت") else owned))
     ):
         return None  # "شغلي", "سيارتي": the person's own thing
     if verb.startswith("ب") and verb[1:2] not in "اأيتن":

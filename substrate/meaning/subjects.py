@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from substrate.meaning.arabic import clitic_noun, first_person_verb, has_arabic, named_lead
+from substrate.meaning.arabic_person import said_by_me
 from substrate.meaning.events import FAMILY_OF_HEAD
 from substrate.meaning.lexicon import FILLER, RELATIONS, RELATIONS_AR, TOPIC_WORDS, WEEKDAYS
 from substrate.meaning.parser import (
@@ -228,6 +229,8 @@ def _subject(head: str) -> Subject:
         return Subject("me", head)
     if says_no_subject(head) and not _memo(head):
         return Subject("me", head)  # the person left themself out, as a diary does
+    if has_arabic(head) and said_by_me(head):
+        return Subject("me", head)  # "كل يوم بروح عالشغل", "ممرضة في مستشفى …"
     return Subject("other", head)
 
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from substrate.meaning.arabic import only_verb
+from substrate.meaning.arabic import first_person_verb, fold, is_adverb, may_be_noun, only_verb
+from substrate.meaning.lexicon import RELATIONS_AR
 
 
 def _words(spec: str) -> frozenset[str]:
@@ -106,7 +107,7 @@ FUNCTION_AR = _words(
     تكون لم لن لا ما ماذا متى أين اين كيف لماذا هل قد لقد سوف ثم أو او أم بل لكن لكنّ إن أن
     ان إذا اذا لو حتى منذ عند بين بعد قبل فوق تحت دون غير مثل أيضا أيضاً جدا جداً فقط الآن
     اليوم أمس غدا غداً هو هي هم هن أنا انا نحن أنت انت أنتم الذي التي الذين وهو وهي يا
-    عندي لدي لديّ كل يوم"""
+    عندي لدي لديّ كل يوم اللي إللي يلي"""
 )
 # Arabic verbs a note opens with, first person and past, beside the imperfect
 # prefixes read by shape in `_arabic_verb`.
@@ -177,11 +178,30 @@ def _arabic(word: str) -> str | None:
     bare = word.removeprefix("و")
     if word in FUNCTION_AR or bare in FUNCTION_AR:
         return "function"
+    if is_adverb(word):
+        return "adverb"  # "الحين", "نهائياً"
+    if _onto(bare):
+        return "function"  # "عالشغل": على written onto a noun, where to, no subject
     if bare.startswith("ال"):
         return None  # the article: a noun
+    if fold(word) in _KIN_AR:
+        return None  # kin ("أخوي", "اخوي"), which the analyser may read as a verb
     if word in VERBS_AR or bare in VERBS_AR or only_verb(word):
         return "verb"  # a word the analyser reads only as a verb ("ربيت", "أشتغل")
+    if first_person_verb(word):
+        return "verb"  # a verb the speaker says of themselves ("بروح", "أروح"); "أخوي" is kin
     return None
+
+
+# Kin words, which the analyser may read as a verb ("أخوي": my brother).
+_KIN_AR = frozenset(fold(w) for w in RELATIONS_AR)
+
+
+def _onto(word: str) -> bool:
+    """A dialect's "على" written onto a noun with its article ("عالشغل" is على
+    الشغل), which the analyser does not know as a word of its own ("عالمية" it
+    knows)."""
+    return word.startswith("عال") and not may_be_noun(word) and may_be_noun("ال" + word[3:])
 
 
 def title_problem(title: str) -> str | None:
