@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from substrate.meaning.arabic import first_person_verb, fold, is_adverb, may_be_noun, only_verb
+from substrate.meaning.arabic import fold, is_adverb, may_be_noun, only_verb
 from substrate.meaning.lexicon import RELATIONS_AR
 
 
@@ -188,8 +188,6 @@ def _arabic(word: str) -> str | None:
         return None  # kin ("أخوي", "اخوي"), which the analyser may read as a verb
     if word in VERBS_AR or bare in VERBS_AR or only_verb(word):
         return "verb"  # a word the analyser reads only as a verb ("ربيت", "أشتغل")
-    if first_person_verb(word):
-        return "verb"  # a verb the speaker says of themselves ("بروح", "أروح"); "أخوي" is kin
     return None
 
 

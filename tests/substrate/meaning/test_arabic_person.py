@@ -2,8 +2,9 @@
 speaker's where a clause opens (first, after a lead of time words, or after a
 relative), or a verbless note opened by a role's noun; a named lead, a
 relative after the verb, a noun read as a verb in mid-sentence and a time word
-keep it someone else's or no one's. A verb of the speaker's never titles a
-page; kin does. Names and places are made up."""
+keep it someone else's or no one's. A name that reads as a verb of the
+speaker's ("أحمد") and kin title a page; "على" written onto a noun opens
+none. Names and places are made up."""
 
 from __future__ import annotations
 
@@ -72,9 +73,9 @@ def test_names_nouns_read_as_verbs_and_time_words_are_not_the_persons(said: str)
     assert not said_by_me(said), said
 
 
-@pytest.mark.parametrize("verb", VERBS)
-def test_a_speakers_verb_never_titles_a_page(verb: str) -> None:
-    assert title_problem(f"{verb} {_place(verb)}") is not None
+@pytest.mark.parametrize("name", ["أحمد", "أمجد", "بشير", "نبيل"])
+def test_a_name_that_reads_as_a_speakers_verb_still_titles_a_page(name: str) -> None:
+    assert title_problem(f"{name} (brother)") is None
 
 
 @pytest.mark.parametrize("kin", ["أخوي", "اخوي", "أمي", "ولد عمي"])
