@@ -45,6 +45,7 @@ from substrate.meaning.parser import clauses
 from substrate.meaning.reading import read_text, slot_reading
 from substrate.meaning.slot_rules import PARTNER_BONDS, PARTNER_SINGLE
 from substrate.meaning.slots import SlotReading, mentions, same_value
+from substrate.meaning.typing import leans
 from substrate.pages import FactBullet
 from substrate.safety import linear
 
@@ -108,6 +109,8 @@ def _decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) -
         return Decision("add", None, reason="a plan, wish or supposition: it states nothing yet")
     if reading.cessation and reading.value is None and reading.olds:
         return _cessation(new, reading, current)
+    if leans(reading.slot):
+        return _leaning(new, reading, current) or _unslotted(reading, current, new)
     if reading.slot is None:
         return _unslotted(reading, current, new)
     if reading.single:
@@ -163,6 +166,20 @@ def _decide(new: FactBullet, reading: SlotReading, page: Sequence[FactBullet]) -
     return Decision(
         "update", reading.slot, ids, f"{reading.slot}: a newer value", candidates=weighed
     )
+
+
+def _leaning(new: FactBullet, reading: SlotReading, current: list[FactBullet]) -> Decision | None:
+    """A statement the family head leans to (`typing.LEAN`) ends the newest
+    older fact it leaned the same way on, when it says something took another's
+    place (change words, or a thing a change names); else None."""
+    if not (reading.change or reading.things):
+        return None
+    same = sorted((b for b in current if _slot(b) == reading.slot and b.day <= new.day),
+                  key=lambda b: b.day)  # fmt: skip
+    if not same:
+        return None
+    why = f"{reading.slot}: both lean to one family, and the newer says it replaced"
+    return Decision("update", reading.slot, _ids(same[-1:]), why, candidates=_ids(same))
 
 
 def _cessation(new: FactBullet, reading: SlotReading, current: list[FactBullet]) -> Decision:
