@@ -19,10 +19,9 @@ also what WordNet's hypernyms call one (`nouns`).
 
 from __future__ import annotations
 
-import re
-
 from substrate.meaning.nouns import noun_family
 from substrate.meaning.parser import Clause, Phrase
+from substrate.safety import linear
 
 SLOT = "habit:commute"
 # Where a journey to work goes.
@@ -39,8 +38,8 @@ TRANSIT = frozenset(
     boat streetcar trolley""".split()
 )
 # Said of every working day ("every day", "each morning", "daily", "weekdays").
-_TO_WORK = re.compile(r"(?i)\b(?:in)?to work\b")
-_DAILY = re.compile(
+_TO_WORK = linear(r"(?i)\b(?:in)?to work\b")
+_DAILY = linear(
     r"(?i)\b(?:every|each)\s+(?:day|morning|weekday|working day)\b|\bdaily\b|\bweekdays\b"
 )
 
