@@ -4,6 +4,7 @@ none opens the workspace for writing in its own process."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -24,6 +25,13 @@ from substrate import Settings, Workspace
 from tests.conftest import PageWriter
 from tests.embedders import HashingEmbedder
 from tests.service.served import served, wait_for_startup_maintain
+
+PATCHED = (
+    "service.cli.target",
+    "service.cli.chat_import",
+    "service.cli.held",
+    "service.cli.profile",
+)
 
 
 def runtime(settings: Settings) -> Runtime:
@@ -46,13 +54,16 @@ def owned(
     def opened_here(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a CLI command opened the served workspace in its own process")
 
+    # every module is imported before any is patched: a module first imported while
+    # `target` is patched would keep the patched function after the undo
+    for module in PATCHED:
+        importlib.import_module(module)
     try:
         with served(app) as base, httpx.Client(base_url=base, timeout=120) as client:
             wait_for_startup_maintain(client)
             service_file(workspace).write_text(json.dumps({"url": base, "pid": owner.pid}))
-            for where in ("service.cli.target", "service.cli.chat_import", "service.cli.held"):
+            for where in PATCHED:
                 monkeypatch.setattr(f"{where}.local_memory", opened_here, raising=False)
-            monkeypatch.setattr("service.cli.profile.local_memory", opened_here)
             yield client, base, owner.pid
     finally:
         owner.kill()
