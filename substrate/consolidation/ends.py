@@ -39,6 +39,8 @@ _JOINS = (", and ", "; ", " — ", " – ", ", ")
 # ("Finished Whole30 yesterday and now the dietitian's got me on low-FODMAP");
 # the word stays with the part it opens.
 _BEFORE_NOW = linear(r"(?i)\s(?:and|so|but)\s+((?:now|instead|these days|nowadays)\b)")
+_ASIDE = linear(r"\([^()]*\)")
+_REASON = linear(r"(?i)\s(?:since|because|as|cos|'cause)\s")
 # Words a part needs to stand alone: an Arabic word carries its pronoun and
 # prepositions ("وقفت الكيتو").
 _SHORTEST, _SHORTEST_AR = 3, 2
@@ -78,9 +80,18 @@ def _tells_end(part: str, names: list[str], value: str | None) -> bool:
     ("Oat milk was costing me a fortune so it's black coffee now")."""
     if value is not None and mentions(part, value):
         return False
-    if not only_an_end(part):
+    if not only_an_end(_without_asides(part)):
         return False
     return any(_names(part, n) for n in names)
+
+
+def _without_asides(part: str) -> str:
+    """The part without what it says by the way: a bracketed aside ("(she adores
+    him)") or the reason it gives ("since the new flat doesn't allow snakes"),
+    which tell why, not a value of their own."""
+    bare = _ASIDE.sub(" ", part)
+    reason = _REASON.search(bare)
+    return (bare[: reason.start()] if reason is not None else bare).strip()
 
 
 def _names(text: str, thing: str) -> bool:

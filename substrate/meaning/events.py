@@ -40,6 +40,7 @@ from substrate.meaning.arabic_places import dwelling
 from substrate.meaning.commute import SLOT as COMMUTE, commute_of
 from substrate.meaning.nouns import is_role, noun_family
 from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
+from substrate.meaning.rehoming import rehomed
 from substrate.meaning.slot_rules import (
     CAR_MAKES,
     PROVIDER_COMPOUNDS,
@@ -234,7 +235,10 @@ def read_events(text: str) -> Events:
     start: Value | None = None
     state: Value | None = None
     shifted = False
-    for said in clauses(text):
+    every = clauses(text)
+    beings, _ = rehomed(every, text)  # "Kiwi went to live with my niece"
+    ends += [_named(b) for b in beings if _thing(b)]
+    for said in every:
         if _judged_out(said):  # "Salsa wasn't really me", "pottery isn't for me"
             ends += [_named(p) for p in said.subjects if _thing(p) and not is_role(p.head)]
             continue
@@ -368,6 +372,8 @@ def only_an_end(text: str) -> bool:
     if any(c.lemma in WORK_ENDS for c in said):
         return False  # "Dad retired on Friday": a person's new standing, not only an end
     ends = {id(c): p for c in said if classed(p := _particled(c), END) or _finished(c)}
+    _, placed = rehomed(said, text)  # "Noodle's at a reptile sanctuary": an end, said where
+    ends |= {id(said[i]): said[i] for i in placed}
     acts = {o.head for p in ends.values() for o in p.objects}  # "stopped playing the violin"
     # a clause with nothing of its own frames another ("had to say goodbye")
     told = [c for c in said if (c.objects or c.nominals or c.attachments) and c.lemma not in acts]
