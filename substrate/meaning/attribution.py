@@ -169,7 +169,21 @@ def own_words(text: str) -> str:
     if said.voice != OWN or not said.passed or not said.own.strip():
         return text
     own = said.own.strip(" \t—–-,;:")
+    if _continues(own):
+        return text  # "Kiwi, our budgie, says 'hello gorgeous' to everyone": one sentence
     return own[:1].upper() + own[1:] if own else text
+
+
+def _continues(own: str) -> bool:
+    """The person's words left beside the quote go on the sentence the quote
+    stands in ("… says 'hello gorgeous' to everyone who walks in"), not a
+    sentence of their own: they open in lower case with a preposition."""
+    first = own.split(" ", 1)[0] if own else ""
+    return first.islower() and first in _CONTINUING
+
+
+# Words that carry a sentence on past a quote inside it ("says 'X' to everyone").
+_CONTINUING = frozenset("to at in on for from with every each whenever when".split())
 
 
 def _sentences(span: Span) -> list[str]:
