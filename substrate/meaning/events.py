@@ -31,6 +31,7 @@ exchanges are read by the verb's lemma from a morphological analyser
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
@@ -38,6 +39,7 @@ from itertools import pairwise
 from substrate.meaning.arabic import arabic_ends, ends_only, has_arabic
 from substrate.meaning.arabic_places import dwelling
 from substrate.meaning.commute import SLOT as COMMUTE, commute_of
+from substrate.meaning.idioms import ending_idioms
 from substrate.meaning.nouns import is_role, noun_family
 from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
 from substrate.meaning.rehoming import rehomed
@@ -258,6 +260,10 @@ def read_events(text: str) -> Events:
             ends += [_named(p) for p in clause.attached("with") if _thing(p)]
         elif _through(clause):
             ends += [_named(s) for s in clause.subjects if _thing(s)]
+        elif clause.lemma in (idioms := ending_idioms(text)):
+            ends += _idiom_ended(
+                clause, idioms[clause.lemma], every
+            )  # "Marcus and I called it a day"
         elif classed(clause, END):
             ended = _ended(clause)
             # "Priya graduated": her studies, named by their kind
@@ -371,7 +377,12 @@ def only_an_end(text: str) -> bool:
         return False
     if any(c.lemma in WORK_ENDS for c in said):
         return False  # "Dad retired on Friday": a person's new standing, not only an end
-    ends = {id(c): p for c in said if classed(p := _particled(c), END) or _finished(c)}
+    idioms = ending_idioms(text)
+    ends = {
+        id(c): p
+        for c in said
+        if classed(p := _particled(c), END) or _finished(c) or c.lemma in idioms
+    }
     _, placed = rehomed(said, text)  # "Noodle's at a reptile sanctuary": an end, said where
     ends |= {id(said[i]): said[i] for i in placed}
     acts = {o.head for p in ends.values() for o in p.objects}  # "stopped playing the violin"
@@ -395,6 +406,22 @@ def _banked_with(clause: Clause) -> Value | None:
     return Value(
         "provider", f"provider:{kind}", PROVIDER_TOPIC.get(kind, "health"), single, named[0].text
     )
+
+
+def _idiom_ended(clause: Clause, own: frozenset[str], every: Sequence[Clause]) -> list[str]:
+    """What an idiom of ending ends: who said it beside the person ("Marcus and I
+    called it a day"), or, said by someone else, its subject ("Grandad kicked
+    the bucket"); and what it ended with or at ("… on the band", which the
+    parse may hang on a word of the idiom read as a clause of its own: "quits").
+    The idiom's own words ("it", "day", "towel") name nothing."""
+    word = [c for c in every if c is not clause and any(w.startswith(c.lemma) for w in own)]
+    parts = [clause, *word]
+    attached = [p for c in parts for p in c.attached(*END_PREPS, "on")]
+    named = [p for p in attached if _thing(p) and p.head not in own]
+    subjects = [s for s in clause.subjects if not s.first_person and _thing(s)]
+    if not clause.speaker:
+        subjects = [s for s in subjects if s.proper or s.mine or s.text[:1].isupper()]
+    return [_named(p) for p in [*subjects, *named]]
 
 
 def _serves_me(clause: Clause) -> bool:
