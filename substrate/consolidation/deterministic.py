@@ -135,8 +135,10 @@ class DeterministicFiler:
         if placement.slug is not None:
             run.said(entry, placement.slug)
         nearby: tuple[str, ...] = ()
-        # what it ends may sit elsewhere ("Jordan moved out": on me/family)
-        if reading.olds or reading.things or changes_a_measure(text):
+        # what it ends may sit elsewhere ("Jordan moved out": on me/family; the
+        # person's new vet beside the old one on their animal's page)
+        mine_single = reading.single and subject.kind == "me"
+        if reading.olds or reading.things or mine_single or changes_a_measure(text):
             nearby = tuple(h.slug for h in self._hits(text, run.index) if h.slug != placement.slug)
         return replace(placement, reading=reading, related=related, nearby=nearby)
 

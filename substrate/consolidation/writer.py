@@ -39,7 +39,7 @@ from substrate.consolidation.plan import Placement, Plan
 from substrate.consolidation.when import with_dates
 from substrate.lineage import encode_sources
 from substrate.meaning.attribution import own_words
-from substrate.meaning.reading import read_text
+from substrate.meaning.reading import read_text, slot_reading
 from substrate.meaning.slots import SlotReading
 from substrate.pages import (
     FactBullet,
@@ -60,6 +60,7 @@ from substrate.safety import (
 )
 
 _MONTH = anchored(r"\d{4}-\d{2}(?:-\d+)?")
+VET = "provider:vet"
 MINE = "me/"
 MONTHS = "January February March April May June July August September October November December"
 
@@ -304,7 +305,7 @@ class Writer:
             if slug in family or slug not in self._index.entries:
                 continue
             target = self._target(slug, None)  # a page of anyone's: the person's own facts only
-            if any(holds(b) and _unnamed_own(b.text) for b in target.facts):
+            if any(holds(b) and (_unnamed_own(b.text) or _household(b)) for b in target.facts):
                 return target
         return None
 
@@ -413,6 +414,13 @@ def _unnamed_own(text: str) -> bool:
     passed on or a fact about someone named."""
     reading = read_text(text)
     return not reading.passed_on and reading.subject.kind != "named"
+
+
+def _household(bullet: FactBullet) -> bool:
+    """A provider the person keeps for their animals, on the page of the animal
+    it names ("Biscuit goes to Pawsitive Vets"): only an animal has a vet, and
+    the person's own new vet replaces it."""
+    return (bullet.slot or slot_reading(bullet.text).slot) == VET
 
 
 def _titled(title: str, name: str) -> bool:

@@ -660,7 +660,8 @@ def _as_value(family: str, phrase: Phrase, kind_of: Phrase | None = None) -> Val
         kind = next((VEHICLE_KINDS[w] for w in vehicle if w in VEHICLE_KINDS), "car")
         slot = f"vehicle:{kind}"
     elif family == "provider":
-        known = (PROVIDER_KINDS[w] for w in words if w in PROVIDER_KINDS)
+        said = [w.removesuffix("s") if w not in PROVIDER_KINDS else w for w in words]
+        known = (PROVIDER_KINDS[w] for w in said if w in PROVIDER_KINDS)  # "Pawsitive Vets"
         kind = compound_kind(tuple(words)) or next(known, "gp")
         slot, topic = f"provider:{kind}", PROVIDER_TOPIC.get(kind, topic)
     return Value(family, slot, topic, single, phrase.text)

@@ -636,6 +636,17 @@ PROVIDER_COMPOUNDS = {
                      "building society"], "bank"),
     **dict.fromkeys(["leisure centre", "fitness centre", "sports centre"], "gym"),
 }  # fmt: skip
+
+
+def provider_named(value: str) -> bool:
+    """A value that names a provider by its kind ("Kasol Animal Hospital",
+    "Pawsitive Vets", "the Elm Surgery"): a place one goes to, not a home."""
+    words = value.lower().split()
+    last = words[-1].removesuffix("s") if words else ""
+    pair = " ".join(words[-2:])
+    return last in PROVIDER_KINDS or words[-1:] == ["vets"] or pair in PROVIDER_COMPOUNDS
+
+
 PROVIDER = (
     r"(?i)\b(?:my|our) (?:new |current |local )?(?P<kind>KINDS)(?: provider| supplier| practice)? is(?: now)?\s+(?:at |with |called |named |the )?(?P<v>[\w.&' -]{2,40}?)(?:[.,;!]|$| and | but | in | on | near | now)"
     r"|\b(?:i|we)(?:'ve| have)?\s+(?:just |finally |recently |now )?(?:registered|signed up|joined|switched|moved|changed)(?: to| with| at)? (?:a |an |the )?(?:new )?(?P<kind2>KINDS)s?(?: provider| supplier| practice)?(?: to| at| called)?\s+(?P<v2>[\w.&' -]{2,40}?)(?:[.,;!]|$| and | but | in | on | near | now)"

@@ -249,8 +249,9 @@ def _ruled(head: str, arabic: bool) -> Found | None:
         if rule.slot == "role" and value and value.split()[0] in ("في", "لدى"):
             continue  # "وظيفتي الجديدة في بنك …": where, not what the job is
         placed = value.split() if value else []
-        if rule.slot == "home" and placed and (_is_tool(value or "") or is_institution(placed[0])):
-            continue  # "moved to VS Code": a tool, not a town; "إلى مستشفى دلة": a workplace
+        elsewhere = _is_tool(value or "") or is_institution(placed[0]) if placed else False
+        if rule.slot == "home" and (elsewhere or rules.provider_named(value or "")):
+            continue  # a tool ("moved to VS Code"), a place one goes ("… Animal Hospital")
         olds = [o for o in [clean(old)] if o]
         if clean(value) is None and ended is None:
             ended = (rule.slot, rule.topic, rule.single, None, olds)
