@@ -637,6 +637,12 @@ PROVIDER_COMPOUNDS = {
     **dict.fromkeys(["leisure centre", "fitness centre", "sports centre"], "gym"),
 }  # fmt: skip
 
+# The last words of a street's name ("Dalry Road", "Kelvin Street").
+STREET_WORDS = frozenset(
+    """road street lane avenue drive close way crescent terrace hill square place row
+    gardens grove walk mews court parade boulevard rd st ave""".split()
+)
+
 
 def provider_named(value: str) -> bool:
     """A value that names a provider by its kind ("Kasol Animal Hospital",

@@ -25,7 +25,7 @@ from substrate.meaning import slot_rules as rules
 from substrate.meaning.arabic import has_arabic
 from substrate.meaning.arabic_places import is_institution
 from substrate.meaning.lexicon import CATEGORY_TOPIC, RELATIONS, THING_CATEGORY, TOOL_KINDS
-from substrate.meaning.parser import parsed
+from substrate.meaning.parser import clauses, parsed
 from substrate.meaning.sentences import sentence_ends
 from substrate.meaning.words import title_problem
 from substrate.safety import linear
@@ -250,7 +250,8 @@ def _ruled(head: str, arabic: bool) -> Found | None:
             continue  # "وظيفتي الجديدة في بنك …": where, not what the job is
         placed = value.split() if value else []
         elsewhere = _is_tool(value or "") or is_institution(placed[0]) if placed else False
-        if rule.slot == "home" and (elsewhere or rules.provider_named(value or "")):
+        elsewhere = elsewhere or rules.provider_named(value or "") or _lived_on(head, value)
+        if rule.slot == "home" and elsewhere:
             continue  # a tool ("moved to VS Code"), a place one goes ("… Animal Hospital")
         olds = [o for o in [clean(old)] if o]
         if clean(value) is None and ended is None:
@@ -290,6 +291,28 @@ def _kept(head: str) -> Found | None:
 
 
 _ARTICLE = linear(r"^(?:[وفب]|ل)?ال")
+# What one lives on that is no street: a product or a company's ("I live on
+# Diet Coke", "on Red Bull"), as the recogniser types them.
+_CONSUMED = frozenset({"PRODUCT", "ORG"})
+
+
+def _letters(text: str) -> str:
+    """Letters and digits alone, folded ("Coca - Cola" as the parse writes it)."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _lived_on(head: str, value: str | None) -> bool:
+    """ "I live on Diet Coke": what the person lives on is what they consume, not a
+    street or an island the recogniser types as a place or a name."""
+    if not value:
+        return False
+    for clause in clauses(head):
+        if clause.lemma not in ("live", "survive", "exist"):
+            continue
+        for phrase in clause.attached("on"):
+            if _letters(phrase.text) == _letters(value) and phrase.entity in _CONSUMED:
+                return phrase.text.split()[-1].lower() not in rules.STREET_WORDS
+    return False
 
 
 def _proper(value: str | None) -> bool:

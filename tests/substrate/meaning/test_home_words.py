@@ -1,7 +1,8 @@
 """A home named by its bedrooms ("a two-bed in Astoria", "a 3-bedroom in
 Hove") is a home, one bed bought is not; and a sentence opened by a common
 noun ("Lease was up so we've relocated to …") is the person's own move, not a
-statement about someone called Lease. A newer home replaces the older.
+statement about someone called Lease; what the person lives on ("Diet Coke") is
+no home, the street they live on is. A newer home replaces the older.
 Places are made up."""
 
 from __future__ import annotations
@@ -62,3 +63,20 @@ def test_a_move_replaces_a_home_named_by_its_bedrooms(frame: str) -> None:
     after = FactBullet("bbbbbbbbbbbb", date(2025, 2, 1), said)
     decision = decide(after, reading_of(said), [before])
     assert (decision.action, decision.targets) == ("update", ("aaaaaaaaaaaa",))
+
+
+CONSUMED = ["Diet Coke", "Red Bull", "Coca-Cola", "Monster Energy"]
+STREETS = ["{p} Road", "{p} Street", "{p} Lane", "{p} Crescent"]
+
+
+@pytest.mark.parametrize("thing", CONSUMED)
+def test_what_the_person_lives_on_is_no_home(thing: str) -> None:
+    for said in (f"I live on {thing}", f"Honestly I live on {thing}, like three cans a day"):
+        assert reading_of(said).slot != "home", said
+
+
+@pytest.mark.parametrize("street", STREETS)
+def test_the_street_the_person_lives_on_is_their_home(street: str) -> None:
+    name = street.format(p=_place(street))
+    read = reading_of(f"I live on {name}")
+    assert (read.slot, read.value) == ("home", name.lower())
