@@ -59,10 +59,11 @@ LICENSE = (
 )
 
 
-def read_index(folder: Path) -> dict[str, list[str]]:
-    """Each noun lemma's synset offsets, commonest sense first."""
+def read_index(folder: Path, part: str = "noun") -> dict[str, list[str]]:
+    """Each lemma's synset offsets for a part of speech (`noun`, `verb`),
+    commonest sense first."""
     out: dict[str, list[str]] = {}
-    for line in (folder / "index.noun").read_text(encoding="latin-1").splitlines():
+    for line in (folder / f"index.{part}").read_text(encoding="latin-1").splitlines():
         if line.startswith(" ") or not line.strip():
             continue
         parts = line.split()
@@ -72,10 +73,12 @@ def read_index(folder: Path) -> dict[str, list[str]]:
     return out
 
 
-def read_hypernyms(folder: Path) -> dict[str, list[str]]:
-    """Each synset's hypernyms, instance hypernyms included."""
+def read_hypernyms(folder: Path, part: str = "noun") -> dict[str, list[str]]:
+    """Each synset's hypernyms (of its own part of speech), instance hypernyms
+    included."""
+    pos = part[0]
     out: dict[str, list[str]] = {}
-    for line in (folder / "data.noun").read_text(encoding="latin-1").splitlines():
+    for line in (folder / f"data.{part}").read_text(encoding="latin-1").splitlines():
         if line.startswith(" ") or not line.strip():
             continue
         fields = line.split(" | ")[0].split()
@@ -84,8 +87,8 @@ def read_hypernyms(folder: Path) -> dict[str, list[str]]:
         count = int(fields[at])
         ups = []
         for i in range(count):
-            symbol, offset, pos, _ = fields[at + 1 + 4 * i : at + 5 + 4 * i]
-            if symbol in ("@", "@i") and pos == "n":
+            symbol, offset, kind, _ = fields[at + 1 + 4 * i : at + 5 + 4 * i]
+            if symbol in ("@", "@i") and kind == pos:
                 ups.append(offset)
         out[fields[0]] = ups
     return out

@@ -26,10 +26,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import deque
 from pathlib import Path
 
-from wordnet_families import LICENSE
+from wordnet_families import LICENSE, ancestors, read_hypernyms, read_index
 
 OUT = Path(__file__).resolve().parent.parent / "substrate/meaning/model/end_idioms.json"
 # The synsets of ending, by lemma and sense number: to die; to stop doing
@@ -53,35 +52,6 @@ ANCHORS = (
 WORDS = 3
 
 
-def read_index(folder: Path) -> dict[str, list[str]]:
-    """Each verb lemma's synset offsets, commonest sense first."""
-    out: dict[str, list[str]] = {}
-    for line in (folder / "index.verb").read_text(encoding="latin-1").splitlines():
-        if line.startswith(" ") or not line.strip():
-            continue
-        parts = line.split()
-        pointers, senses = int(parts[3]), int(parts[2])
-        out[parts[0]] = parts[4 + pointers + 2 : 4 + pointers + 2 + senses]
-    return out
-
-
-def read_hypernyms(folder: Path) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for line in (folder / "data.verb").read_text(encoding="latin-1").splitlines():
-        if line.startswith(" ") or not line.strip():
-            continue
-        fields = line.split(" | ")[0].split()
-        words = int(fields[3], 16)
-        at = 4 + 2 * words
-        count = int(fields[at])
-        out[fields[0]] = [
-            fields[at + 2 + 4 * i]
-            for i in range(count)
-            if fields[at + 1 + 4 * i] == "@" and fields[at + 3 + 4 * i] == "v"
-        ]
-    return out
-
-
 def read_irregular(folder: Path) -> dict[str, list[str]]:
     """Each base form's irregular inflections ("throw": threw, thrown)."""
     out: dict[str, list[str]] = {}
@@ -92,20 +62,9 @@ def read_irregular(folder: Path) -> dict[str, list[str]]:
     return out
 
 
-def ancestors(offset: str, ups: dict[str, list[str]]) -> set[str]:
-    seen: set[str] = set()
-    queue = deque([offset])
-    while queue:
-        at = queue.popleft()
-        if at not in seen:
-            seen.add(at)
-            queue.extend(ups.get(at, []))
-    return seen
-
-
 def build(folder: Path) -> tuple[list[str], dict[str, list[str]]]:
-    index = read_index(folder)
-    ups = read_hypernyms(folder)
+    index = read_index(folder, "verb")
+    ups = read_hypernyms(folder, "verb")
     heads = {index[lemma][sense - 1] for lemma, sense in ANCHORS}
     idioms = sorted(
         lemma.replace("_", " ")
