@@ -91,11 +91,7 @@ def _goes_to_work(clause: Clause, text: str = "") -> bool:
     (`text` given) the words count too."""
     if text and _TO_WORK.search(text):
         return True
-    goals = [
-        *clause.attached("to", "into"),
-        *(p for q, p in clause.object_attachments if q in ("to", "into")),
-    ]
-    return any(p.head in GOALS for p in goals)
+    return any(p.head in GOALS for p in _hung(clause, "to", "into"))
 
 
 def _transport(clause: Clause) -> Phrase | None:
@@ -112,9 +108,10 @@ def _transport(clause: Clause) -> Phrase | None:
 
 def _on_a_route(clause: Clause) -> bool:
     """The clause travels from a place into or to another."""
-    ends = [
-        *clause.attached("to", "into"),
-        *(p for q, p in clause.object_attachments if q in ("to", "into")),
-    ]
-    starts = [*clause.attached("from"), *(p for q, p in clause.object_attachments if q == "from")]
-    return bool(starts) and bool(ends)
+    return bool(_hung(clause, "from")) and bool(_hung(clause, "to", "into"))
+
+
+def _hung(clause: Clause, *preps: str) -> list[Phrase]:
+    """What the clause attaches with `preps`, on itself or on its objects (the
+    parse hangs "into Grand Central" on either)."""
+    return [*clause.attached(*preps), *(p for q, p in clause.object_attachments if q in preps)]

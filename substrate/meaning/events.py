@@ -34,7 +34,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import pairwise
 
 from substrate.meaning.arabic import arabic_ends, ends_only, has_arabic
 from substrate.meaning.arabic_places import dwelling
@@ -45,10 +44,11 @@ from substrate.meaning.parser import FRAGMENT, THROUGH, Clause, Phrase, clauses
 from substrate.meaning.rehoming import rehomed
 from substrate.meaning.slot_rules import (
     CAR_MAKES,
-    PROVIDER_COMPOUNDS,
     PROVIDER_KINDS,
     PROVIDER_TOPIC,
     VEHICLE_KINDS,
+    compound_kind,
+    provider_kind,
 )
 from substrate.meaning.statements import CESSATION, kind_of
 from substrate.safety import linear
@@ -238,6 +238,7 @@ def read_events(text: str) -> Events:
     state: Value | None = None
     shifted = False
     every = clauses(text)
+    idioms = ending_idioms(text)
     beings, _ = rehomed(every, text)  # "Kiwi went to live with my niece"
     ends += [_named(b) for b in beings if _thing(b)]
     for said in every:
@@ -260,7 +261,7 @@ def read_events(text: str) -> Events:
             ends += [_named(p) for p in clause.attached("with") if _thing(p)]
         elif _through(clause):
             ends += [_named(s) for s in clause.subjects if _thing(s)]
-        elif clause.lemma in (idioms := ending_idioms(text)):
+        elif clause.lemma in idioms:
             ends += _idiom_ended(
                 clause, idioms[clause.lemma], every
             )  # "Marcus and I called it a day"
@@ -420,7 +421,7 @@ def _idiom_ended(clause: Clause, own: frozenset[str], every: Sequence[Clause]) -
     named = [p for p in attached if _thing(p) and p.head not in own]
     subjects = [s for s in clause.subjects if not s.first_person and _thing(s)]
     if not clause.speaker:
-        subjects = [s for s in subjects if s.proper or s.mine or s.text[:1].isupper()]
+        subjects = [s for s in subjects if _told_of(s)]
     return [_named(p) for p in [*subjects, *named]]
 
 
@@ -482,9 +483,13 @@ def _ended(clause: Clause) -> list[str]:
         # someone else ended something, or did ("Rosa sold up"): not the person's;
         # a passive's subject is what was ended ("Spotify's cancelled")
         return []
-    # a name (a capital the tagger may not call proper) or the person's own thing
-    named = [s for s in clause.subjects if s.proper or s.mine or s.text[:1].isupper()]
-    return [_named(s) for s in named if _thing(s)]
+    return [_named(s) for s in clause.subjects if _told_of(s) and _thing(s)]
+
+
+def _told_of(subject: Phrase) -> bool:
+    """A subject an end is told of: a name (a capital the tagger may not call
+    proper) or the person's own thing."""
+    return subject.proper or subject.mine or subject.text[:1].isupper()
 
 
 def _named(phrase: Phrase) -> str:
@@ -660,17 +665,10 @@ def _as_value(family: str, phrase: Phrase, kind_of: Phrase | None = None) -> Val
         kind = next((VEHICLE_KINDS[w] for w in vehicle if w in VEHICLE_KINDS), "car")
         slot = f"vehicle:{kind}"
     elif family == "provider":
-        said = [w.removesuffix("s") if w not in PROVIDER_KINDS else w for w in words]
-        known = (PROVIDER_KINDS[w] for w in said if w in PROVIDER_KINDS)  # "Pawsitive Vets"
+        known = (k for w in words if (k := provider_kind(w)))  # "Pawsitive Vets"
         kind = compound_kind(tuple(words)) or next(known, "gp")
         slot, topic = f"provider:{kind}", PROVIDER_TOPIC.get(kind, topic)
     return Value(family, slot, topic, single, phrase.text)
-
-
-def compound_kind(words: tuple[str, ...]) -> str | None:
-    """The provider kind two adjacent words name ("health centre": a GP)."""
-    pairs = (f"{a} {b}" for a, b in pairwise(words))
-    return next((PROVIDER_COMPOUNDS[p] for p in pairs if p in PROVIDER_COMPOUNDS), None)
 
 
 def _at_work(phrase: Phrase, clause: Clause) -> bool:

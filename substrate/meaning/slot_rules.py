@@ -13,6 +13,8 @@ touching the rules that read them.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 _AR = "\u0600-\u06ff"
 _V = r"(?P<v>[\w.&'’ -]{2,40}?)"  # a value: a few words, cut by `_END`
 _OLD = r"(?P<old>[\w.&'’ -]{2,40}?)"
@@ -644,13 +646,23 @@ STREET_WORDS = frozenset(
 )
 
 
+def provider_kind(word: str) -> str | None:
+    """The provider kind a word names, in the singular or the plural ("Vets")."""
+    return PROVIDER_KINDS.get(word) or PROVIDER_KINDS.get(word.removesuffix("s"))
+
+
+def compound_kind(words: tuple[str, ...]) -> str | None:
+    """The provider kind two adjacent words name ("health centre": a GP)."""
+    pairs = (f"{a} {b}" for a, b in pairwise(words))
+    return next((PROVIDER_COMPOUNDS[p] for p in pairs if p in PROVIDER_COMPOUNDS), None)
+
+
 def provider_named(value: str) -> bool:
     """A value that names a provider by its kind ("Kasol Animal Hospital",
     "Pawsitive Vets", "the Elm Surgery"): a place one goes to, not a home."""
-    words = value.lower().split()
-    last = words[-1].removesuffix("s") if words else ""
-    pair = " ".join(words[-2:])
-    return last in PROVIDER_KINDS or words[-1:] == ["vets"] or pair in PROVIDER_COMPOUNDS
+    words = tuple(value.lower().split())
+    last = provider_kind(words[-1]) if words else None
+    return last is not None or compound_kind(words[-2:]) is not None
 
 
 PROVIDER = (
