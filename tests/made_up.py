@@ -13,6 +13,11 @@ def made_up(rng: random.Random, parts: int = 2) -> str:
     return "".join(rng.choice(SYLLABLES) for _ in range(parts)).capitalize()
 
 
+def seeded(seed: str, parts: int = 2) -> str:
+    """The made-up name a string seeds: the same for the same case every run."""
+    return made_up(random.Random(seed), parts)
+
+
 ARABIC_LETTERS = "بتجدرزسشصطعفقكلمنهي"
 
 

@@ -6,7 +6,6 @@ theirs when someone else's changes. Names are made up."""
 from __future__ import annotations
 
 import itertools
-import random
 from datetime import UTC, datetime
 
 import pytest
@@ -16,7 +15,7 @@ from substrate.consolidation import consolidate_all
 from substrate.consolidation.lifecycle import reading_of
 from substrate.index import SearchIndex
 from substrate.pages import FactBullet, fact_bullets
-from tests.made_up import made_up
+from tests.made_up import seeded
 
 GOES = ["{p} goes to {v} on Mill Lane", "{p} is registered at {v}"]
 VETS = ["{n} Vets", "{n} Veterinary Clinic", "{n} Animal Hospital"]
@@ -32,24 +31,20 @@ def bullets(settings: Settings) -> list[FactBullet]:
     return [b for p in sorted(root.rglob("*.md")) for b in fact_bullets(p.read_text())]
 
 
-def _name(seed: str) -> str:
-    return made_up(random.Random(seed)).capitalize()
-
-
 @pytest.mark.parametrize("vet", VETS)
 def test_a_vet_named_in_any_way_is_a_vet(vet: str) -> None:
-    name = vet.format(n=_name(vet))
-    assert reading_of(f"{_name(name)} goes to {name}").slot == "provider:vet"
+    name = vet.format(n=seeded(vet))
+    assert reading_of(f"{seeded(name)} goes to {name}").slot == "provider:vet"
 
 
 @pytest.mark.parametrize(("goes", "new"), list(itertools.product(GOES, NEWS)))
 def test_the_persons_new_vet_replaces_the_one_on_their_animals_page(
     settings: Settings, index: SearchIndex, goes: str, new: str
 ) -> None:
-    pet, old_vet = _name(goes + new), VETS[0].format(n=_name(new + goes))
-    new_vet = VETS[2].format(n=_name(goes))
+    pet, old_vet = seeded(goes + new), VETS[0].format(n=seeded(new + goes))
+    new_vet = VETS[2].format(n=seeded(goes))
     remember(settings, goes.format(p=pet, v=old_vet), now=at(1))
-    remember(settings, f"I'm registered with Dr {_name(pet)} at the Elm Surgery", now=at(1))
+    remember(settings, f"I'm registered with Dr {seeded(pet)} at the Elm Surgery", now=at(1))
     consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
     remember(settings, new.format(v=new_vet), now=at(3))
     consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
@@ -68,7 +63,7 @@ def test_someone_elses_new_value_never_ends_the_persons_own(
     settings: Settings, index: SearchIndex, theirs: str, mine: str
 ) -> None:
     for i in range(3):
-        n, place, other = _name(f"{theirs}{i}"), _name(f"{mine}{i}"), _name(f"{i}{mine}")
+        n, place, other = seeded(f"{theirs}{i}"), seeded(f"{mine}{i}"), seeded(f"{i}{mine}")
         remember(settings, mine.format(c=f"Skoda {place}", p=place), now=at(1))
         consolidate_all(settings, search=index, after_run=lambda _: index.maintain())
         remember(settings, theirs.format(n=n, c=f"Audi {other}", p=other), now=at(3))

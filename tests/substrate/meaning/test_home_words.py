@@ -8,7 +8,6 @@ Places are made up."""
 from __future__ import annotations
 
 import itertools
-import random
 from datetime import date
 
 import pytest
@@ -16,7 +15,7 @@ import pytest
 from substrate.consolidation.lifecycle import decide, reading_of
 from substrate.meaning import read_text
 from substrate.pages import FactBullet
-from tests.made_up import made_up
+from tests.made_up import seeded
 
 COUNTS = ["two", "three", "2", "4"]
 ROOMS = ["bed", "bedroom"]
@@ -26,13 +25,9 @@ ENDS = ["was up", "ran out", "ended"]
 MOVES = ["we've relocated to {p}", "we moved to {p}", "I've moved into a flat in {p}"]
 
 
-def _place(seed: str) -> str:
-    return made_up(random.Random(seed)).capitalize()
-
-
 @pytest.mark.parametrize(("count", "room", "frame"), list(itertools.product(COUNTS, ROOMS, FRAMES)))
 def test_a_home_named_by_its_bedrooms_is_a_home(count: str, room: str, frame: str) -> None:
-    place = _place(count + room + frame)
+    place = seeded(count + room + frame)
     read = reading_of(frame.format(c=count, r=room, p=place))
     assert read.slot == "home", (frame, read)
     assert read.value is not None and place.lower() in read.value
@@ -49,7 +44,7 @@ def test_beds_are_no_home(said: str) -> None:
 def test_a_common_noun_opening_the_persons_move_is_no_one_named(
     opener: str, end: str, move: str
 ) -> None:
-    place = _place(opener + end + move)
+    place = seeded(opener + end + move)
     read = read_text(f"{opener} {end} so {move.format(p=place)}")
     assert read.subject.kind == "me", read.subject
     assert read.slot.slot == "home" and place.lower() in (read.slot.value or "")
@@ -57,8 +52,8 @@ def test_a_common_noun_opening_the_persons_move_is_no_one_named(
 
 @pytest.mark.parametrize("frame", FRAMES)
 def test_a_move_replaces_a_home_named_by_its_bedrooms(frame: str) -> None:
-    old = frame.format(c="two", r="bed", p=_place(frame))
-    said = f"Lease was up so we've relocated to {_place(frame + 'new')}"
+    old = frame.format(c="two", r="bed", p=seeded(frame))
+    said = f"Lease was up so we've relocated to {seeded(frame + 'new')}"
     before = FactBullet("aaaaaaaaaaaa", date(2025, 1, 1), old, slot=reading_of(old).slot)
     after = FactBullet("bbbbbbbbbbbb", date(2025, 2, 1), said)
     decision = decide(after, reading_of(said), [before])
@@ -77,6 +72,6 @@ def test_what_the_person_lives_on_is_no_home(thing: str) -> None:
 
 @pytest.mark.parametrize("street", STREETS)
 def test_the_street_the_person_lives_on_is_their_home(street: str) -> None:
-    name = street.format(p=_place(street))
+    name = street.format(p=seeded(street))
     read = reading_of(f"I live on {name}")
     assert (read.slot, read.value) == ("home", name.lower())

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 
 import pytest
 
 from substrate.meaning.events import read_events
 from substrate.meaning.idioms import TABLE_PATH, ending_idioms
-from tests.made_up import made_up, names
+from tests.made_up import names, seeded
 
 TOGETHER = ["{n} and I {v}", "Me and {n} {v} last week"]
 CALLED = ["called it a day", "called it quits", "have called it quits", "are calling it a day"]
@@ -27,10 +26,6 @@ NOT = [
     "{n} and I might call it quits",
     "{n} and I didn't call it a day",
 ]
-
-
-def _name(seed: str) -> str:
-    return made_up(random.Random(seed)).capitalize()
 
 
 def _ends(said: str) -> list[str]:
@@ -49,7 +44,7 @@ def test_an_idiom_said_with_someone_ends_them(frame: str, verb: str) -> None:
 
 @pytest.mark.parametrize("frame", ALONE)
 def test_an_idiom_said_of_someone_ends_its_subject(frame: str) -> None:
-    n = _name(frame)
+    n = seeded(frame)
     said = frame.format(n=n)
     assert n.lower() in _ends(said), said
 
@@ -63,7 +58,7 @@ def test_an_idiom_ends_what_it_was_said_on_and_not_its_own_words(frame: str, thi
 
 @pytest.mark.parametrize("frame", NOT)
 def test_a_negated_or_planned_idiom_ends_nothing(frame: str) -> None:
-    n = _name(frame)
+    n = seeded(frame)
     assert n.lower() not in _ends(frame.format(n=n))
 
 

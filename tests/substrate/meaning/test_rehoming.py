@@ -8,7 +8,6 @@ Names are made up."""
 from __future__ import annotations
 
 import itertools
-import random
 from datetime import date
 
 import pytest
@@ -17,7 +16,7 @@ from substrate.consolidation.ends import told_ends
 from substrate.consolidation.lifecycle import decide, reading_of
 from substrate.meaning.events import read_events
 from substrate.pages import FactBullet
-from tests.made_up import made_up
+from tests.made_up import seeded
 
 GONE = [
     "{n} went to live with my {r}",
@@ -48,10 +47,6 @@ REASONS = [
 ]
 
 
-def _name(seed: str) -> str:
-    return made_up(random.Random(seed)).capitalize()
-
-
 def _fill(frame: str, n: str, i: int) -> str:
     return frame.format(
         n=n, r=RELATIVES[i % len(RELATIVES)], k=KEEPERS[i % len(KEEPERS)], p=PETS[i % len(PETS)]
@@ -60,7 +55,7 @@ def _fill(frame: str, n: str, i: int) -> str:
 
 @pytest.mark.parametrize(("frame", "i"), list(itertools.product(GONE, range(3))))
 def test_a_pet_living_elsewhere_is_ended(frame: str, i: int) -> None:
-    n = _name(frame + str(i))
+    n = seeded(frame + str(i))
     said = _fill(frame, n, i)
     ended = [e.lower() for e in read_events(said).ends]
     named = n.lower() if "{n}" in frame else PETS[i % len(PETS)]
@@ -71,14 +66,14 @@ def test_a_pet_living_elsewhere_is_ended(frame: str, i: int) -> None:
 def test_a_stay_someone_elses_people_or_the_persons_own_move_end_nothing(
     frame: str, i: int
 ) -> None:
-    n = _name(frame + str(i))
+    n = seeded(frame + str(i))
     said = _fill(frame, n, i)
     assert not [e for e in read_events(said).ends if n.lower() in e.lower()], said
 
 
 @pytest.mark.parametrize(("old", "gone"), list(itertools.product(OLDS, GONE[:5])))
 def test_the_fact_naming_the_pet_is_retracted(old: str, gone: str) -> None:
-    n = _name(old + gone)
+    n = seeded(old + gone)
     before = FactBullet("aaaaaaaaaaaa", date(2025, 1, 1), old.format(n=n))
     said = _fill(gone, n, 1)
     after = FactBullet("bbbbbbbbbbbb", date(2025, 2, 1), said)
@@ -88,7 +83,7 @@ def test_the_fact_naming_the_pet_is_retracted(old: str, gone: str) -> None:
 
 @pytest.mark.parametrize(("gone", "reason"), list(itertools.product(GONE[:5], REASONS)))
 def test_the_end_stands_as_history_beside_a_reason_or_an_aside(gone: str, reason: str) -> None:
-    n, m = _name(gone + reason), _name(reason + gone)
+    n, m = seeded(gone + reason), seeded(reason + gone)
     before = FactBullet("aaaaaaaaaaaa", date(2025, 1, 1), f"our tabby {n} is 12")
     said = f"{_fill(gone, n, 2)}{reason}. A rabbit called {m} has his corner now"
     bullet = FactBullet("bbbbbbbbbbbb", date(2025, 2, 1), said)
