@@ -1,14 +1,15 @@
 """Whether an Arabic statement is the person's own, read from its words' forms.
 
 Arabic says who speaks in the word itself: a verb carries its person ("بروح"
-I go, "نقلنا" we moved), a noun its owner ("خطي" my line, "طبيبي" my doctor),
-and a note may leave the person out altogether, as a diary does ("ممرضة في
-مستشفى الملك فهد": a nurse at …; "مشترك في فتنس فيرست": subscribed to …).
-A list of such words never ends; the analyser reads every one:
+I go, "نقلنا" we moved), and a note may leave the person out altogether, as a
+diary does ("ممرضة في مستشفى الملك فهد": a nurse at …; "مشترك في فتنس
+فيرست": subscribed to …). A list of such words never ends; the analyser reads
+every one:
 
-- a verb the analyser reads in the first person, wherever it stands among the
-  statement's opening words ("كل يوم بروح عالشغل", "النادي اللي أروح له"),
-  unless a relative stands right after it as its subject ("انتقلت أختي");
+- a verb the analyser reads in the first person where a clause opens among the
+  statement's first words: first, after time words or particles ("كل يوم
+  بروح عالشغل"), or right after a relative ("النادي اللي أروح له"), unless a
+  relative stands right after it as its subject ("انتقلت أختي");
 - a verbless note that opens with a role's noun, the active participle of a
   derived verb ("مُفعِل": a plain participle such as "هاني" or "خالد" is as
   often a name), and a preposition after it ("ممرضة في …", "مشترك
